@@ -1,0 +1,1 @@
+"""The edge: adapters that convert between vendor SDKs and prhub's neutral types."""

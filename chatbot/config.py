@@ -1,0 +1,122 @@
+"""Typed settings, read once from the environment and `.env`, then passed down explicitly.
+
+Every external service has a base URL here so tests (and GitHub Enterprise, GovSlack, Lark…) can point
+the real client libraries elsewhere. Secrets are `SecretStr`, so they never show up in logs or reprs.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATABASE_URL = "sqlite:///data/prhub.db"
+
+# Values people leave in a copied .env.example; using one would fail later with a confusing 401.
+_PLACEHOLDER = re.compile(
+    r"^(|x+|changeme|change-me|todo|tbd|placeholder|your[-_ ].*|<.*>|\.\.\.|(ghp|xoxb|xapp|sk)[-_]?x+)$",
+    re.IGNORECASE,
+)
+
+
+class ConfigError(Exception):
+    """A setting a feature needs is missing, a placeholder, or invalid; the message says which."""
+
+
+class Settings(BaseSettings):
+    """All of prhub's configuration. Environment variables win over `.env`."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", populate_by_name=True
+    )
+
+    # Core
+    database_url: str = Field(DEFAULT_DATABASE_URL, validation_alias="PRHUB_DATABASE_URL")
+    timezone: str = Field("Asia/Shanghai", validation_alias="PRHUB_TIMEZONE")
+    language: Literal["zh", "en"] = Field("zh", validation_alias="PRHUB_LANGUAGE")
+
+    # GitHub
+    github_token: SecretStr | None = Field(None, validation_alias="GITHUB_TOKEN")
+    github_api_url: str = Field("https://api.github.com", validation_alias="GITHUB_API_URL")
+    github_timeout: float = Field(15.0, validation_alias="GITHUB_TIMEOUT", gt=0)
+    github_retries: int = Field(3, validation_alias="GITHUB_RETRIES", ge=0)
+    github_retry_backoff: float = Field(0.5, validation_alias="GITHUB_RETRY_BACKOFF", ge=0)
+    sync_max_wait: int = Field(900, validation_alias="PRHUB_SYNC_MAX_WAIT", ge=0)
+    sync_default_weeks: int = Field(8, validation_alias="PRHUB_SYNC_DEFAULT_WEEKS", ge=1)
+
+    # Reserved for the LLM analyzer (issue: PR analysis).
+    openai_api_key: SecretStr | None = Field(None, validation_alias="OPENAI_API_KEY")
+    openai_base_url: str = Field("https://api.openai.com/v1", validation_alias="OPENAI_BASE_URL")
+
+    # Reserved for the Slack adapter.
+    slack_bot_token: SecretStr | None = Field(None, validation_alias="SLACK_BOT_TOKEN")
+    slack_signing_secret: SecretStr | None = Field(None, validation_alias="SLACK_SIGNING_SECRET")
+    slack_app_token: SecretStr | None = Field(None, validation_alias="SLACK_APP_TOKEN")
+    slack_api_url: str = Field("https://slack.com/api/", validation_alias="SLACK_API_URL")
+
+    # Reserved for the Feishu / Lark adapter.
+    feishu_app_id: str | None = Field(None, validation_alias="FEISHU_APP_ID")
+    feishu_app_secret: SecretStr | None = Field(None, validation_alias="FEISHU_APP_SECRET")
+    feishu_encrypt_key: SecretStr | None = Field(None, validation_alias="FEISHU_ENCRYPT_KEY")
+    feishu_verification_token: SecretStr | None = Field(None, validation_alias="FEISHU_VERIFICATION_TOKEN")
+    feishu_domain: str = Field("https://open.feishu.cn", validation_alias="FEISHU_DOMAIN")
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown timezone {value!r} (use an IANA name such as Asia/Shanghai)") from exc
+        return value
+
+    @field_validator("database_url", "github_api_url")
+    @classmethod
+    def _strip(cls, value: str) -> str:
+        return value.strip()
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    def require_github_token(self) -> str:
+        """The GitHub token, or ConfigError when it is unset or still a placeholder."""
+        return require_secret(
+            self.github_token, "GITHUB_TOKEN", "a GitHub token with read access to the repo"
+        )
+
+    def sqlite_path(self) -> Path | None:
+        """The database file when the store is a file-backed SQLite database."""
+        prefix = "sqlite:///"
+        if self.database_url.startswith(prefix) and self.database_url != "sqlite:///:memory:":
+            return Path(self.database_url[len(prefix) :].split("?", 1)[0])
+        return None
+
+
+def require_secret(value: SecretStr | None, env: str, what: str) -> str:
+    """Return the secret, refusing unset values and placeholders such as `changeme` or `<token>`."""
+    secret = value.get_secret_value().strip() if value is not None else ""
+    if not secret:
+        raise ConfigError(f"{env} is not set: put {what} in the environment or in .env")
+    if is_placeholder(secret):
+        raise ConfigError(f"{env} still holds a placeholder value: replace it with {what}")
+    return secret
+
+
+def is_placeholder(secret: str) -> bool:
+    return bool(_PLACEHOLDER.match(secret.strip()))
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Build the settings once at start-up; a bad value becomes one ConfigError line."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}" for err in exc.errors()
+        )
+        raise ConfigError(f"invalid settings: {problems}") from exc

@@ -1,0 +1,1 @@
+"""Getting pull requests into the index: incremental sync from a PRSource, and bulk import."""

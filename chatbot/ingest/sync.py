@@ -1,0 +1,217 @@
+"""Incremental, idempotent sync of one repo's merged PRs from a `PRSource` into the index.
+
+The walk lists closed PRs newest-updated first and stops at the cursor (the newest `updated_at` of the
+last complete sync) or at `since` for a backfill. A PR whose `updated_at` matches the stored one is
+skipped without a request; an unchanged repo costs one conditional request (304). A PR that fails is
+recorded in `fetch_failures` and retried next time; it never aborts the batch. When the rate limit is
+hit, the sync waits for the reset if that is within `max_wait`, else it stops cleanly, keeping what it
+stored, and says when to retry; the cursor only moves after a complete walk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from functools import partial
+from typing import TypeVar
+
+from chatbot.models import PullHeader
+from chatbot.ports import AuthenticationFailed, Clock, PRSource, RateLimited, SourceError
+from chatbot.store.db import Database
+from chatbot.store.index import PRIndex, UpsertCounts
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class SyncProgress:
+    """What a progress display needs. `phase` is listing, fetching, waiting or retrying."""
+
+    phase: str
+    done: int
+    total: int | None
+    requests: int
+    remaining: int | None
+    wait_seconds: float = 0.0
+
+
+@dataclass
+class SyncReport(UpsertCounts):
+    repo: str = ""
+    failed: int = 0
+    requests: int = 0
+    not_modified: bool = False
+    complete: bool = True
+    stopped: str | None = None
+    retry_at: datetime | None = None
+    failures: list[tuple[int, str]] = field(default_factory=list)
+
+
+class SyncStopped(Exception):
+    """Raised inside the walk when the rate limit resets later than the caller is willing to wait."""
+
+    def __init__(self, limited: RateLimited) -> None:
+        super().__init__(str(limited))
+        self.limited = limited
+
+
+def sync_repo(
+    db: Database,
+    source: PRSource,
+    repo: str,
+    *,
+    clock: Clock,
+    since: datetime | None = None,
+    backfill: timedelta = timedelta(weeks=8),
+    max_wait: float = 900.0,
+    on_progress: Callable[[SyncProgress], None] | None = None,
+) -> SyncReport:
+    """Bring the index of `repo` up to date. `since` asks for every PR merged since then; without it a
+    synced repo continues from its cursor and a new one backfills `backfill` back from now.
+
+    Raises RepoNotFound or AuthenticationFailed (nothing is written then), SourceError for an error on
+    the listing itself."""
+    return _RepoSync(db, source, repo.lower(), clock, max_wait, on_progress).run(since, backfill)
+
+
+class _RepoSync:
+    """One sync run of one repo: the walk, the fetches, the rate-limit policy and the report."""
+
+    def __init__(
+        self,
+        db: Database,
+        source: PRSource,
+        repo: str,
+        clock: Clock,
+        max_wait: float,
+        on_progress: Callable[[SyncProgress], None] | None,
+    ) -> None:
+        self.db, self.source, self.repo, self.clock, self.max_wait = db, source, repo, clock, max_wait
+        self.notify = on_progress or (lambda _progress: None)
+        self.report = SyncReport(repo=repo)
+        self.started_requests = source.budget().requests_made
+
+    def run(self, since: datetime | None, backfill: timedelta) -> SyncReport:
+        with self.db.session() as session:
+            index = PRIndex(session)
+            row = index.repo(self.repo)
+            cursor = row.sync_cursor if row else None
+            synced_since = row.synced_since if row else None
+            etag = row.list_etag if row else None
+            known = index.stored_updated_at(row) if row else {}
+            retry_numbers = [f.number for f in index.failures(row)] if row else []
+
+        # A walk down to `since` is needed when it reaches further back than what was covered before.
+        deep = cursor is None or (since is not None and (synced_since is None or since < synced_since))
+        floor = since if since is not None else (synced_since or self.clock.now() - backfill)
+        stop_before = floor if deep or cursor is None else cursor
+        try:
+            to_fetch, newest, listing_etag = self._walk(stop_before, floor, known, None if deep else etag)
+            fetching = {h.number for h in to_fetch}
+            retries = [n for n in retry_numbers if n not in fetching]
+            total = len(to_fetch) + len(retries)
+            for done, header in enumerate(to_fetch, start=1):
+                self._fetch_and_store(header.number, header)
+                self._progress("fetching", done, total)
+            for done, number in enumerate(retries, start=len(to_fetch) + 1):
+                self._fetch_and_store(number, None)
+                self._progress("retrying", done, total)
+        except SyncStopped as stopped:
+            self.report.complete = False
+            self.report.retry_at = stopped.limited.reset_at
+            self.report.stopped = str(stopped.limited)
+            self._progress("stopped", 0, None)
+            return self.report
+
+        with self.db.session() as session:
+            repo_row = PRIndex(session).ensure_repo(self.repo, self.clock.now())
+            if newest is not None and (repo_row.sync_cursor is None or newest > repo_row.sync_cursor):
+                repo_row.sync_cursor = newest
+            if repo_row.sync_cursor is None:
+                repo_row.sync_cursor = floor  # an empty repo: next time, only what changes from now on
+            if repo_row.synced_since is None or floor < repo_row.synced_since:
+                repo_row.synced_since = floor
+            if listing_etag and not self.report.not_modified:
+                repo_row.list_etag = listing_etag
+            repo_row.last_synced_at = self.clock.now()
+        self._progress("done", 0, None)
+        return self.report
+
+    def _walk(
+        self, stop_before: datetime, floor: datetime, known: dict[int, datetime], etag: str | None
+    ) -> tuple[list[PullHeader], datetime | None, str | None]:
+        """List pages until `stop_before`; return the headers to fetch, the newest `updated_at` seen and
+        the first page's ETag. PRs whose `updated_at` matches the stored one are counted unchanged."""
+        to_fetch: list[PullHeader] = []
+        newest: datetime | None = None
+        page: str | None = None
+        listing_etag: str | None = None
+        while True:
+            result = self._call(
+                partial(self.source.list_closed_pulls, self.repo, page, etag if page is None else None)
+            )
+            if page is None:
+                listing_etag = result.etag
+                if result.not_modified:
+                    self.report.not_modified = True
+                    return [], None, listing_etag
+            for header in result.pulls:
+                newest = header.updated_at if newest is None else max(newest, header.updated_at)
+                if header.updated_at < stop_before:
+                    return to_fetch, newest, listing_etag
+                if header.merged_at is None or (header.merged_at < floor and header.number not in known):
+                    continue
+                if known.get(header.number) == header.updated_at:
+                    self.report.unchanged += 1
+                    continue
+                to_fetch.append(header)
+            self._progress("listing", len(to_fetch), None)
+            if result.next_page is None:
+                return to_fetch, newest, listing_etag
+            page = result.next_page
+
+    def _fetch_and_store(self, number: int, header: PullHeader | None) -> None:
+        """Fetch one PR (its header too when only the number is known, as for retries) and upsert it in
+        its own transaction. A failure is recorded, not raised; a rate-limit stop or a refused token
+        ends the run."""
+        now = self.clock.now()
+        try:
+            known_header = header or self._call(lambda: self.source.get_pull(self.repo, number))
+            pr = self._call(lambda: self.source.fetch_pull(known_header))
+        except AuthenticationFailed:
+            raise
+        except SourceError as exc:
+            message = f"{exc.__class__.__name__}: {exc}"
+            with self.db.session() as session:
+                index = PRIndex(session)
+                index.record_failure(index.ensure_repo(self.repo, now), number, message, now)
+            self.report.failed += 1
+            self.report.failures.append((number, message))
+            return
+        with self.db.session() as session:
+            index = PRIndex(session)
+            repo_row = index.ensure_repo(self.repo, now)
+            if pr.header.merged_at is not None:
+                self.report.count(index.upsert(repo_row, pr, now))
+            index.clear_failure(repo_row, number)
+
+    def _call(self, fn: Callable[[], T]) -> T:
+        """Run a source call; wait out a rate limit within `max_wait` (with a countdown), else stop."""
+        while True:
+            try:
+                return fn()
+            except RateLimited as limited:
+                wait = max(0.0, (limited.reset_at - self.clock.now()).total_seconds()) + 1.0
+                if wait > self.max_wait:
+                    raise SyncStopped(limited) from limited
+                while wait > 0:
+                    self._progress("waiting", 0, None, wait)
+                    step = min(1.0, wait)
+                    self.clock.sleep(step)
+                    wait -= step
+
+    def _progress(self, phase: str, done: int, total: int | None, wait: float = 0.0) -> None:
+        budget = self.source.budget()
+        self.report.requests = budget.requests_made - self.started_requests
+        self.notify(SyncProgress(phase, done, total, self.report.requests, budget.remaining, wait))

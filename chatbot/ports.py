@@ -1,0 +1,92 @@
+"""The contracts the core needs from the outside world. Adapters implement them; tests may too."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from chatbot.models import PullHeader, PullRequest
+
+
+class SourceError(Exception):
+    """A PR source could not answer. Subclasses say why; the message is fit for a user."""
+
+
+class RepoNotFound(SourceError):
+    """The repository does not exist, or the token cannot see it."""
+
+
+class AuthenticationFailed(SourceError):
+    """The token was refused."""
+
+
+class RateLimited(SourceError):
+    """The API budget is exhausted until `reset_at` (timezone-aware UTC)."""
+
+    def __init__(self, message: str, reset_at: datetime) -> None:
+        super().__init__(message)
+        self.reset_at = reset_at
+
+
+class SourceUnavailable(SourceError):
+    """The service failed (5xx after retries, malformed answer, network error)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """The source's request budget as last reported, and the requests this process has made."""
+
+    requests_made: int
+    remaining: int | None = None
+    limit: int | None = None
+    reset_at: datetime | None = None
+
+
+@dataclass(slots=True)
+class PullPage:
+    """One page of a repo's closed PRs, most recently updated first.
+
+    `next_page` is an opaque token for the following page (None on the last). `not_modified` means
+    the first page still matches the `etag` given, so nothing changed since that listing."""
+
+    pulls: list[PullHeader]
+    next_page: str | None
+    etag: str | None
+    not_modified: bool = False
+
+
+class PRSource(Protocol):
+    """Where pull requests come from (GitHub over PyGithub, a JSONL file, a test double)."""
+
+    def list_closed_pulls(self, repo: str, page: str | None = None, etag: str | None = None) -> PullPage:
+        """One page of closed PRs, newest-updated first; `page` is the previous page's `next_page`.
+
+        Raises RepoNotFound, AuthenticationFailed, RateLimited or SourceUnavailable."""
+        ...
+
+    def get_pull(self, repo: str, number: int) -> PullHeader:
+        """The header of one PR by number. Raises like `list_closed_pulls`."""
+        ...
+
+    def fetch_pull(self, header: PullHeader) -> PullRequest:
+        """The full PullRequest for a header from the listing: files with patches, reviews, comments.
+
+        Raises like `list_closed_pulls`."""
+        ...
+
+    def budget(self) -> Budget:
+        """Requests made so far and the remaining API budget as last reported."""
+        ...
+
+
+class Clock(Protocol):
+    """Time, injectable so that tests and `--as-of` control "now" and waiting costs nothing."""
+
+    def now(self) -> datetime:
+        """The current time, timezone-aware."""
+        ...
+
+    def sleep(self, seconds: float) -> None:
+        """Wait; a test clock advances instead."""
+        ...

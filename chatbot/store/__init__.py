@@ -1,0 +1,1 @@
+"""The PR index: SQLAlchemy models, engines and sessions, queries, and Alembic migrations."""

@@ -1,0 +1,94 @@
+"""Engines, sessions and schema upgrades for SQLite (the embedded default) and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for `url`. SQLite files get their folder created, WAL mode and a busy timeout, so a
+    sync and a bot process can share one file; PostgreSQL URLs need the psycopg 3 driver."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+        event.listen(engine, "connect", _configure_sqlite)
+        return engine
+    if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() != "psycopg":
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return create_engine(parsed, pool_pre_ping=True)
+
+
+def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def alembic_config(engine: Engine) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.attributes["engine"] = engine
+    return config
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to `revision` (default: the newest). Safe to run at every start."""
+    command.upgrade(alembic_config(engine), revision)
+
+
+def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def has_schema(engine: Engine) -> bool:
+    return inspect(engine).has_table("repos")
+
+
+class Database:
+    """An engine plus a session factory; `open_database` upgrades the schema on first use."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session committed on success and rolled back on error, so nothing is half-written."""
+        with self._sessions() as session:
+            try:
+                yield session
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def open_database(url: str, migrate: bool = True) -> Database:
+    engine = make_engine(url)
+    if migrate:
+        upgrade(engine)
+    return Database(engine)

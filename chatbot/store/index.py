@@ -1,0 +1,196 @@
+"""Reads and writes of the PR index: repos, pull requests, fetch failures."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from chatbot.models import Comment, PRFile, PullHeader, PullRequest, Review
+from chatbot.store.schema import FetchFailureRow, PullRequestRow, RepoRow
+
+
+class UpsertOutcome(enum.Enum):
+    NEW = "new"
+    UPDATED = "updated"
+    UNCHANGED = "unchanged"
+
+
+@dataclass(slots=True)
+class UpsertCounts:
+    """How many upserts created, changed or left alone a PR; the base of the sync and import reports."""
+
+    new: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+    def count(self, outcome: UpsertOutcome) -> None:
+        if outcome is UpsertOutcome.NEW:
+            self.new += 1
+        elif outcome is UpsertOutcome.UPDATED:
+            self.updated += 1
+        else:
+            self.unchanged += 1
+
+
+class PRIndex:
+    """The index as the core sees it, over one session. Callers own the transaction."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    # Repos -------------------------------------------------------------------------------------------
+
+    def repo(self, full_name: str) -> RepoRow | None:
+        return self.session.scalar(select(RepoRow).where(RepoRow.full_name == full_name.lower()))
+
+    def ensure_repo(self, full_name: str, now: datetime) -> RepoRow:
+        """The repo's row, created on first use. Names are stored lower-case, as GitHub compares them."""
+        row = self.repo(full_name)
+        if row is None:
+            row = RepoRow(full_name=full_name.lower(), aliases=[], created_at=now)
+            self.session.add(row)
+            self.session.flush()
+        return row
+
+    def repos(self) -> Sequence[RepoRow]:
+        return self.session.scalars(select(RepoRow).order_by(RepoRow.full_name)).all()
+
+    # Pull requests -----------------------------------------------------------------------------------
+
+    def stored_updated_at(self, repo: RepoRow) -> dict[int, datetime]:
+        """`updated_at` of every stored PR of the repo, by number: what a sync compares against."""
+        rows = self.session.execute(
+            select(PullRequestRow.number, PullRequestRow.updated_at).where(PullRequestRow.repo_id == repo.id)
+        )
+        return {number: updated for number, updated in rows}
+
+    def upsert(self, repo: RepoRow, pr: PullRequest, now: datetime) -> UpsertOutcome:
+        """Insert or update one PR. Unchanged content is not rewritten (only a newer `updated_at` is
+        recorded, so the next sync skips it)."""
+        h = pr.header
+        if h.merged_at is None:
+            raise ValueError(f"PR #{h.number} is not merged; the index holds merged PRs only")
+        row = self.session.scalar(
+            select(PullRequestRow).where(PullRequestRow.repo_id == repo.id, PullRequestRow.number == h.number)
+        )
+        if row is not None and row.content_hash == pr.content_hash:
+            if row.updated_at != h.updated_at:
+                row.updated_at = h.updated_at
+            return UpsertOutcome.UNCHANGED
+        outcome = UpsertOutcome.NEW if row is None else UpsertOutcome.UPDATED
+        if row is None:
+            row = PullRequestRow(repo_id=repo.id, number=h.number)
+            self.session.add(row)
+        row.title = h.title
+        row.body = h.body
+        row.author = h.author
+        row.author_name = h.author_name
+        row.created_at = h.created_at
+        row.updated_at = h.updated_at
+        row.merged_at = h.merged_at
+        row.closed_at = h.closed_at
+        row.html_url = h.html_url
+        row.base_ref = h.base_ref
+        row.merge_commit_sha = h.merge_commit_sha
+        row.labels = list(h.labels)
+        row.additions = pr.additions
+        row.deletions = pr.deletions
+        row.changed_files = pr.changed_files
+        row.files = [f.to_dict() for f in pr.files]
+        row.reviews = [r.to_dict() for r in pr.reviews]
+        row.comments = [c.to_dict() for c in pr.comments]
+        row.content_hash = pr.content_hash
+        row.fetched_at = now
+        return outcome
+
+    def pull_request(self, repo: RepoRow, number: int) -> PullRequest | None:
+        row = self.session.scalar(
+            select(PullRequestRow).where(PullRequestRow.repo_id == repo.id, PullRequestRow.number == number)
+        )
+        return to_pull_request(repo, row) if row is not None else None
+
+    def merged_between(self, repo: RepoRow, start: datetime, end: datetime) -> list[PullRequest]:
+        """PRs merged in [start, end), oldest first."""
+        rows = self.session.scalars(
+            select(PullRequestRow)
+            .where(
+                PullRequestRow.repo_id == repo.id,
+                PullRequestRow.merged_at >= start,
+                PullRequestRow.merged_at < end,
+            )
+            .order_by(PullRequestRow.merged_at, PullRequestRow.number)
+        )
+        return [to_pull_request(repo, row) for row in rows]
+
+    def latest_merged(self, repo: RepoRow, limit: int) -> list[PullRequest]:
+        """The `limit` most recently merged PRs, newest first."""
+        rows = self.session.scalars(
+            select(PullRequestRow)
+            .where(PullRequestRow.repo_id == repo.id)
+            .order_by(PullRequestRow.merged_at.desc(), PullRequestRow.number.desc())
+            .limit(limit)
+        )
+        return [to_pull_request(repo, row) for row in rows]
+
+    # Fetch failures ----------------------------------------------------------------------------------
+
+    def record_failure(self, repo: RepoRow, number: int, error: str, now: datetime) -> None:
+        row = self.session.scalar(
+            select(FetchFailureRow).where(
+                FetchFailureRow.repo_id == repo.id, FetchFailureRow.number == number
+            )
+        )
+        if row is None:
+            self.session.add(
+                FetchFailureRow(repo_id=repo.id, number=number, error=error, attempts=1, last_attempt_at=now)
+            )
+        else:
+            row.error = error
+            row.attempts += 1
+            row.last_attempt_at = now
+
+    def clear_failure(self, repo: RepoRow, number: int) -> None:
+        self.session.execute(
+            delete(FetchFailureRow).where(
+                FetchFailureRow.repo_id == repo.id, FetchFailureRow.number == number
+            )
+        )
+
+    def failures(self, repo: RepoRow) -> Sequence[FetchFailureRow]:
+        return self.session.scalars(
+            select(FetchFailureRow).where(FetchFailureRow.repo_id == repo.id).order_by(FetchFailureRow.number)
+        ).all()
+
+
+def to_pull_request(repo: RepoRow, row: PullRequestRow) -> PullRequest:
+    header = PullHeader(
+        repo=repo.full_name,
+        number=row.number,
+        title=row.title,
+        body=row.body,
+        author=row.author,
+        author_name=row.author_name,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        merged_at=row.merged_at,
+        closed_at=row.closed_at,
+        html_url=row.html_url,
+        base_ref=row.base_ref,
+        merge_commit_sha=row.merge_commit_sha,
+        labels=tuple(row.labels),
+    )
+    return PullRequest(
+        header=header,
+        files=tuple(PRFile.from_dict(f) for f in row.files),
+        reviews=tuple(Review.from_dict(r) for r in row.reviews),
+        comments=tuple(Comment.from_dict(c) for c in row.comments),
+        additions=row.additions,
+        deletions=row.deletions,
+        changed_files=row.changed_files,
+        content_hash=row.content_hash,
+    )

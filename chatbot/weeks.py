@@ -1,0 +1,61 @@
+"""ISO weeks in a timezone: the unit of reports and of `--week` filters (DESIGN §8)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+_ISO_WEEK = re.compile(r"^\s*(\d{4})-?W(\d{1,2})\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Week:
+    """One ISO week (Monday 00:00 to the next Monday 00:00) in a timezone."""
+
+    year: int
+    week: int
+    tz: ZoneInfo
+
+    @property
+    def start(self) -> datetime:
+        return datetime.combine(date.fromisocalendar(self.year, self.week, 1), time(), self.tz)
+
+    @property
+    def end(self) -> datetime:
+        """Exclusive: the Monday after."""
+        return datetime.combine(
+            date.fromisocalendar(self.year, self.week, 1) + timedelta(days=7), time(), self.tz
+        )
+
+    @property
+    def label(self) -> str:
+        return f"{self.year}-W{self.week:02d}"
+
+    @classmethod
+    def containing(cls, moment: datetime, tz: ZoneInfo) -> Week:
+        iso = moment.astimezone(tz).isocalendar()
+        return cls(iso.year, iso.week, tz)
+
+
+def parse_week(text: str, tz: ZoneInfo) -> Week:
+    """`2026-W25` (or `2026W25`) as a Week; ValueError with a readable message otherwise."""
+    match = _ISO_WEEK.match(text)
+    if not match:
+        raise ValueError(f"not an ISO week: {text!r} (expected e.g. 2026-W25)")
+    year, week = int(match.group(1)), int(match.group(2))
+    try:
+        date.fromisocalendar(year, week, 1)
+    except ValueError as exc:
+        raise ValueError(f"{year} has no week {week}") from exc
+    return Week(year, week, tz)
+
+
+def parse_day_or_time(text: str, tz: ZoneInfo) -> datetime:
+    """`2026-06-01` (midnight in `tz`) or a full ISO time (`2026-06-22T09:00+08:00`) as an aware time."""
+    try:
+        parsed = datetime.fromisoformat(text.strip())
+    except ValueError as exc:
+        raise ValueError(f"not a date or time: {text!r} (expected e.g. 2026-06-01)") from exc
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)

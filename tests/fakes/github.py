@@ -1,0 +1,282 @@
+"""A fake GitHub REST API: repos, paginated closed-PR lists with exact `Link` headers, PR files,
+reviews and comments, ETags and 304s, rate-limit headers and 403 "API rate limit exceeded", injected
+5xx bursts, malformed JSON and 404s.
+
+Time comes from `now` (the test's clock), so a rate-limit reset happens when the test clock passes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from tests.fakes.http import FakeService, Request, Response
+
+_ROUTE = re.compile(
+    r"^/repos/(?P<owner>[^/]+)/(?P<name>[^/]+)/(?:(?P<pulls>pulls)(?:/(?P<number>\d+)(?:/(?P<sub>files|reviews|comments))?)?"
+    r"|issues/(?P<issue>\d+)/comments)$"
+)
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass
+class FakePull:
+    data: dict[str, Any]
+    files: list[dict[str, Any]] = field(default_factory=list)
+    reviews: list[dict[str, Any]] = field(default_factory=list)
+    review_comments: list[dict[str, Any]] = field(default_factory=list)
+    issue_comments: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class Injected:
+    pattern: re.Pattern[str]
+    remaining: int
+    make: Callable[[], Response]
+
+
+class FakeGitHub(FakeService):
+    def __init__(
+        self,
+        token: str = "test-token",
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        rate_limit: int = 5000,
+    ) -> None:
+        super().__init__()
+        self.token = token
+        self.now = now
+        self.repos: dict[str, dict[int, FakePull]] = {}
+        self.rate_limit = rate_limit
+        self.remaining = rate_limit
+        self.reset_at = now() + timedelta(hours=1)
+        self._injected: list[Injected] = []
+        self._state = threading.RLock()
+
+    # Building the world ------------------------------------------------------------------------------
+
+    def add_repo(self, full_name: str) -> None:
+        self.repos.setdefault(full_name.lower(), {})
+
+    def add_pull(
+        self,
+        repo: str,
+        number: int,
+        *,
+        title: str | None = None,
+        body: str = "",
+        author: str = "alice",
+        merged_at: datetime | None,
+        updated_at: datetime | None = None,
+        files: list[dict[str, Any]] | None = None,
+        reviews: list[dict[str, Any]] | None = None,
+        review_comments: list[dict[str, Any]] | None = None,
+        issue_comments: list[dict[str, Any]] | None = None,
+        labels: tuple[str, ...] = (),
+    ) -> FakePull:
+        """Add a closed PR (merged when `merged_at` is given). URLs point back at this fake."""
+        self.add_repo(repo)
+        created = (merged_at or self.now()) - timedelta(hours=5)
+        updated = updated_at or merged_at or created
+        files = files if files is not None else [make_file("src/app.py", 10, 2)]
+        base = f"{self.url}/repos/{repo}"
+        pull = FakePull(
+            data={
+                "url": f"{base}/pulls/{number}",
+                "issue_url": f"{base}/issues/{number}",
+                "html_url": f"https://github.com/{repo}/pull/{number}",
+                "number": number,
+                "state": "closed",
+                "title": title if title is not None else f"[trainer] feat: change number {number}",
+                "body": body,
+                "user": {"login": author, "id": 1, "type": "User"},
+                "labels": [{"name": label} for label in labels],
+                "created_at": iso(created),
+                "updated_at": iso(updated),
+                "closed_at": iso(merged_at or updated),
+                "merged_at": iso(merged_at) if merged_at else None,
+                "merge_commit_sha": hashlib.sha1(f"{repo}{number}".encode()).hexdigest(),
+                "base": {"ref": "main"},
+            },
+            files=files,
+            reviews=reviews or [],
+            review_comments=review_comments or [],
+            issue_comments=issue_comments or [],
+        )
+        self.repos[repo.lower()][number] = pull
+        return pull
+
+    def edit_pull(self, repo: str, number: int, at: datetime, **fields: Any) -> None:
+        """Change a PR as GitHub would: the fields, and `updated_at`."""
+        pull = self.repos[repo.lower()][number]
+        if "files" in fields:
+            pull.files = fields.pop("files")
+        pull.data.update(fields)
+        pull.data["updated_at"] = iso(at)
+
+    # Switches ----------------------------------------------------------------------------------------
+
+    def fail(
+        self,
+        path_pattern: str,
+        status: int = 502,
+        times: int = 1,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        """The next `times` requests whose path matches get `status`."""
+        self._inject(
+            path_pattern,
+            times,
+            lambda: Response(status, body or {"message": "Server Error"}, dict(headers or {})),
+        )
+
+    def malformed(self, path_pattern: str, times: int = 1) -> None:
+        self._inject(
+            path_pattern,
+            times,
+            lambda: Response(200, b'[{"number": 1, "title": ', {"Content-Type": "application/json"}),
+        )
+
+    def exhaust_rate_limit(self, reset_in: timedelta) -> None:
+        with self._state:
+            self.remaining = 0
+            self.reset_at = self.now() + reset_in
+
+    def _inject(self, pattern: str, times: int, make: Callable[[], Response]) -> None:
+        self._injected.append(Injected(re.compile(pattern), times, make))
+
+    # Serving -----------------------------------------------------------------------------------------
+
+    def paths(self) -> list[str]:
+        return [c.request.path for c in self.calls]
+
+    def handle(self, request: Request) -> Response:
+        if request.headers.get("authorization") != f"token {self.token}":
+            return self._limited(Response(401, {"message": "Bad credentials"}), cost=False)
+        for injected in self._injected:
+            if injected.remaining > 0 and injected.pattern.search(request.path):
+                injected.remaining -= 1
+                return self._limited(injected.make(), cost=True)
+        with self._state:
+            if self.now() >= self.reset_at:
+                self.remaining, self.reset_at = self.rate_limit, self.now() + timedelta(hours=1)
+            if self.remaining <= 0:
+                return self._limited(
+                    Response(
+                        403,
+                        {
+                            "message": "API rate limit exceeded for user ID 1.",
+                            "documentation_url": "https://docs.github.com/rest/rate-limit",
+                        },
+                    ),
+                    cost=False,
+                )
+        match = _ROUTE.match(request.path)
+        repo = f"{match['owner']}/{match['name']}".lower() if match else ""
+        if not match or repo not in self.repos:
+            return self._limited(Response(404, {"message": "Not Found"}), cost=True)
+        pulls = self.repos[repo]
+        if match["issue"]:
+            pull = pulls.get(int(match["issue"]))
+            return self._page(request, pull.issue_comments) if pull else self._not_found()
+        if match["number"] is None:
+            listed = [
+                p.data for p in pulls.values() if request.query.get("state", "open") in ("closed", "all")
+            ]
+            listed.sort(key=lambda d: (d["updated_at"], d["number"]), reverse=True)
+            return self._page(request, listed, etag=True)
+        pull = pulls.get(int(match["number"]))
+        if pull is None:
+            return self._not_found()
+        sub = match["sub"]
+        if sub is None:
+            return self._limited(Response(200, pull.data), cost=True)
+        items = {"files": pull.files, "reviews": pull.reviews, "comments": pull.review_comments}[sub]
+        return self._page(request, items)
+
+    def _not_found(self) -> Response:
+        return self._limited(Response(404, {"message": "Not Found"}), cost=True)
+
+    def _page(self, request: Request, items: list[dict[str, Any]], etag: bool = False) -> Response:
+        per_page = min(100, int(request.query.get("per_page", 30)))
+        page = int(request.query.get("page", 1))
+        chunk = items[(page - 1) * per_page : page * per_page]
+        body = json.dumps(chunk).encode("utf-8")
+        headers: dict[str, str] = {"Content-Type": "application/json; charset=utf-8"}
+        if etag:
+            tag = f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
+            headers["ETag"] = tag
+            if request.headers.get("if-none-match") == tag:
+                return self._limited(Response(304, b"", headers), cost=False)
+        last = max(1, math.ceil(len(items) / per_page))
+        links = []
+        params = {k: v for k, v in request.query.items() if k != "page"}
+        params["per_page"] = str(per_page)
+        query = "&".join(f"{k}={v}" for k, v in sorted(params.items()))
+        if page < last:
+            links.append(f'<{self.url}{request.path}?{query}&page={page + 1}>; rel="next"')
+            links.append(f'<{self.url}{request.path}?{query}&page={last}>; rel="last"')
+        if links:
+            headers["Link"] = ", ".join(links)
+        return self._limited(Response(200, body, headers), cost=True)
+
+    def _limited(self, response: Response, cost: bool) -> Response:
+        """Add rate-limit headers; a 304 (and refusals) cost nothing, as on GitHub."""
+        with self._state:
+            if cost and self.remaining > 0:
+                self.remaining -= 1
+            response.headers.update(
+                {
+                    "X-RateLimit-Limit": str(self.rate_limit),
+                    "X-RateLimit-Remaining": str(self.remaining),
+                    "X-RateLimit-Reset": str(int(self.reset_at.timestamp())),
+                    "X-RateLimit-Used": str(self.rate_limit - self.remaining),
+                }
+            )
+        return response
+
+
+def make_file(
+    filename: str, additions: int, deletions: int, patch: str | None = None, status: str = "modified"
+) -> dict[str, Any]:
+    return {
+        "sha": hashlib.sha1(filename.encode()).hexdigest(),
+        "filename": filename,
+        "status": status,
+        "additions": additions,
+        "deletions": deletions,
+        "changes": additions + deletions,
+        "patch": patch if patch is not None else f"@@ -1,{deletions} +1,{additions} @@\n+changed line",
+    }
+
+
+def review(author: str, state: str, body: str, at: datetime) -> dict[str, Any]:
+    return {
+        "id": abs(hash((author, body))) % 10**8,
+        "user": {"login": author},
+        "state": state,
+        "body": body,
+        "submitted_at": iso(at),
+    }
+
+
+def comment(author: str, body: str, at: datetime, path: str | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": abs(hash((author, body))) % 10**8,
+        "user": {"login": author},
+        "body": body,
+        "created_at": iso(at),
+    }
+    if path:
+        data["path"] = path
+    return data
