@@ -90,3 +90,29 @@ class Clock(Protocol):
     def sleep(self, seconds: float) -> None:
         """Wait; a test clock advances instead."""
         ...
+
+
+class LLMError(Exception):
+    """The language model could not give an answer (after the client's own bounded retries):
+    unreachable, refused, timed out, rate-limited past the retry budget, or answered with no content."""
+
+
+@dataclass(frozen=True, slots=True)
+class LLMReply:
+    """The raw text the model returned (expected to be JSON) and what it cost."""
+
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    model: str
+
+
+class LLM(Protocol):
+    """A chat model behind any OpenAI-compatible endpoint. It returns text; callers validate it."""
+
+    def complete_json(self, system: str, user: str, schema_name: str, schema: dict[str, object]) -> LLMReply:
+        """Ask for one JSON object following `schema` (a JSON Schema), using the endpoint's structured
+        output mode (strict json_schema, or json_object with the schema described in the prompt).
+
+        Raises LLMError."""
+        ...

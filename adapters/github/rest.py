@@ -76,7 +76,9 @@ def header_from_rest(item: Mapping[str, Any], repo: str) -> PullHeader:
                 str(label["name"]) if isinstance(label, Mapping) else str(label) for label in labels
             ),
         )
-    except (KeyError, TypeError, AttributeError) as exc:
+    except MalformedPayload:
+        raise
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise MalformedPayload(f"unexpected pull request object: {exc!r}") from exc
 
 

@@ -115,6 +115,18 @@ class FakeGitHub(FakeService):
         self.repos[repo.lower()][number] = pull
         return pull
 
+    def load_pull(self, repo: str, item: dict[str, Any]) -> FakePull:
+        """Serve a GitHub-REST-shaped PR object as it is (e.g. a line of verl-pulls.jsonl.gz); its
+        `files` become the files endpoint."""
+        self.add_repo(repo)
+        number = int(item["number"])
+        base = f"{self.url}/repos/{repo}"
+        data = {k: v for k, v in item.items() if k != "files"}
+        data.update(url=f"{base}/pulls/{number}", issue_url=f"{base}/issues/{number}")
+        pull = FakePull(data=data, files=list(item.get("files") or []))
+        self.repos[repo.lower()][number] = pull
+        return pull
+
     def edit_pull(self, repo: str, number: int, at: datetime, **fields: Any) -> None:
         """Change a PR as GitHub would: the fields, and `updated_at`."""
         pull = self.repos[repo.lower()][number]

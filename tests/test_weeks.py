@@ -1,0 +1,35 @@
+"""ISO weeks in a timezone."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from chatbot.weeks import Week, parse_day_or_time, parse_week
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+
+
+def test_a_week_runs_monday_to_monday_in_its_timezone():
+    week = parse_week("2026-W25", SHANGHAI)
+    assert week.start == datetime(2026, 6, 15, tzinfo=SHANGHAI)
+    assert week.end == datetime(2026, 6, 22, tzinfo=SHANGHAI)
+    assert week.label == "2026-W25"
+
+
+def test_the_week_containing_a_moment_uses_the_local_date():
+    # Sunday 17:00 UTC is already Monday in Shanghai
+    assert Week.containing(datetime.fromisoformat("2026-06-21T17:00:00+00:00"), SHANGHAI).week == 26
+
+
+@pytest.mark.parametrize("text", ["2026-25", "W25", "2026-W54", "next week"])
+def test_bad_weeks_are_refused_with_an_example(text):
+    with pytest.raises(ValueError):
+        parse_week(text, SHANGHAI)
+
+
+def test_a_bare_date_is_midnight_in_the_configured_zone():
+    assert parse_day_or_time("2026-06-01", SHANGHAI) == datetime(2026, 6, 1, tzinfo=SHANGHAI)
+    assert parse_day_or_time("2026-06-22T09:00+08:00", SHANGHAI).hour == 9
