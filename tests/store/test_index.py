@@ -111,7 +111,6 @@ def test_migrations_go_down_and_up_again(database_url):
     upgrade(engine)
     assert current_revision(engine) == "0001"
 
-
     command.downgrade(alembic_config(engine), "base")
     assert not inspect(engine).has_table("pull_requests")
     upgrade(engine)
