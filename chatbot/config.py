@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     database_url: str = Field(DEFAULT_DATABASE_URL, validation_alias="PRHUB_DATABASE_URL")
     timezone: str = Field("Asia/Shanghai", validation_alias="PRHUB_TIMEZONE")
     language: Literal["zh", "en"] = Field("zh", validation_alias="PRHUB_LANGUAGE")
+    # Where report pages are served (`prhub serve`), for the links on cards; unset = no links.
+    public_url: str | None = Field(None, validation_alias="PRHUB_PUBLIC_URL")
 
     # GitHub
     github_token: SecretStr | None = Field(None, validation_alias="GITHUB_TOKEN")
@@ -48,9 +50,22 @@ class Settings(BaseSettings):
     sync_max_wait: int = Field(900, validation_alias="PRHUB_SYNC_MAX_WAIT", ge=0)
     sync_default_weeks: int = Field(8, validation_alias="PRHUB_SYNC_DEFAULT_WEEKS", ge=1)
 
-    # Reserved for the LLM analyzer (issue: PR analysis).
+    # Analysis: `auto` uses the LLM when OPENAI_API_KEY is set, else the offline heuristic analyzer.
+    analyzer: Literal["auto", "heuristic", "llm"] = Field("auto", validation_alias="PRHUB_ANALYZER")
+    module_map_dir: Path | None = Field(None, validation_alias="PRHUB_MODULE_MAP_DIR")
     openai_api_key: SecretStr | None = Field(None, validation_alias="OPENAI_API_KEY")
     openai_base_url: str = Field("https://api.openai.com/v1", validation_alias="OPENAI_BASE_URL")
+    llm_model: str = Field("gpt-4o-mini", validation_alias="PRHUB_LLM_MODEL")
+    llm_json_mode: Literal["json_schema", "json_object"] = Field(
+        "json_schema", validation_alias="PRHUB_LLM_JSON_MODE"
+    )
+    llm_timeout: float = Field(60.0, validation_alias="PRHUB_LLM_TIMEOUT", gt=0)
+    llm_max_retries: int = Field(3, validation_alias="PRHUB_LLM_MAX_RETRIES", ge=0)
+    llm_max_tokens: int = Field(2048, validation_alias="PRHUB_LLM_MAX_TOKENS", ge=0)
+    llm_concurrency: int = Field(4, validation_alias="PRHUB_LLM_CONCURRENCY", ge=1, le=64)
+    # Prices in USD per million tokens, for the cost estimate `prhub analyze` prints.
+    llm_price_input: float = Field(0.15, validation_alias="PRHUB_LLM_PRICE_INPUT", ge=0)
+    llm_price_output: float = Field(0.60, validation_alias="PRHUB_LLM_PRICE_OUTPUT", ge=0)
 
     # Reserved for the Slack adapter.
     slack_bot_token: SecretStr | None = Field(None, validation_alias="SLACK_BOT_TOKEN")
@@ -82,6 +97,11 @@ class Settings(BaseSettings):
     @property
     def tz(self) -> ZoneInfo:
         return ZoneInfo(self.timezone)
+
+    @property
+    def llm_configured(self) -> bool:
+        """Whether an LLM key is set (placeholders included: using one then fails loudly)."""
+        return bool(self.openai_api_key and self.openai_api_key.get_secret_value().strip())
 
     def require_github_token(self) -> str:
         """The GitHub token, or ConfigError when it is unset or still a placeholder."""

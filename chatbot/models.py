@@ -6,7 +6,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 # Caps that keep one enormous PR (3,000 files, megabytes of diff) from blowing memory or the database.
 # They match what GitHub itself does for large diffs: later files simply have no patch.
@@ -168,7 +168,8 @@ def compute_content_hash(pr: PullRequest) -> str:
         "comments": [[c.author, c.body, c.path] for c in pr.comments],
     }
     encoded = json.dumps(material, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
+    # surrogatepass: a lone surrogate from a broken upstream must not make hashing (and the sync) fail
+    return hashlib.sha256(encoded.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def cap_text(text: str | None, limit: int = MAX_TEXT_CHARS) -> str:
@@ -196,3 +197,142 @@ def cap_files(files: list[PRFile]) -> tuple[PRFile, ...]:
             else PRFile(f.filename, f.status, f.additions, f.deletions, patch, f.previous_filename)
         )
     return tuple(capped)
+
+
+# The neutral reply model (DESIGN §4) ---------------------------------------------------------------
+# Answers and cards are built once, as data; each renderer (Slack, Feishu, console, Markdown, HTML)
+# escapes every span itself, so text from GitHub or an LLM can never become markup.
+
+SpanStyle = Literal["plain", "bold", "italic", "code"]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A run of text with one style, optionally a link. `text` is always plain, never markup."""
+
+    text: str
+    style: SpanStyle = "plain"
+    url: str | None = None
+
+
+Inline = tuple[Span, ...]
+
+
+def plain(text: str) -> Span:
+    return Span(text)
+
+
+def bold(text: str) -> Span:
+    return Span(text, "bold")
+
+
+def code(text: str) -> Span:
+    return Span(text, "code")
+
+
+def link(text: str, url: str) -> Span:
+    return Span(text, "plain", url)
+
+
+def inline_text(spans: Inline) -> str:
+    return "".join(span.text for span in spans)
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    text: str
+    level: int = 1  # 1 = the reply's title, 2 = a section, 3 = a sub-section
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    spans: Inline
+
+
+@dataclass(frozen=True, slots=True)
+class BulletList:
+    items: tuple[Inline, ...]
+    ordered: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Fields:
+    """Key/value pairs, shown side by side where the platform can."""
+
+    pairs: tuple[tuple[str, Inline], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Inline, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """A small, muted line: freshness, sources, "as of" times."""
+
+    spans: Inline
+
+
+@dataclass(frozen=True, slots=True)
+class Divider:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A link button (`url`) or an action button (`action_id` + `value`, answered by the bot)."""
+
+    label: str
+    url: str | None = None
+    action_id: str | None = None
+    value: str | None = None
+    primary: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Actions:
+    buttons: tuple[Button, ...]
+
+
+Block = Heading | Paragraph | BulletList | Fields | Table | Context | Divider | Actions
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What the bot says: blocks for rich platforms, and a plain-text rendering for notifications,
+    terminals and logs. `more_url` is where a renderer that must truncate points the reader."""
+
+    blocks: tuple[Block, ...]
+    more_url: str | None = None
+    ephemeral: bool = False
+
+    @property
+    def title(self) -> str:
+        for block in self.blocks:
+            if isinstance(block, Heading):
+                return block.text
+        return ""
+
+    def plain_text(self) -> str:
+        """Every block as plain text, one per paragraph: the notification fallback."""
+        lines: list[str] = []
+        for block in self.blocks:
+            if isinstance(block, Heading):
+                lines.append(block.text)
+            elif isinstance(block, Paragraph | Context):
+                lines.append(inline_text(block.spans))
+            elif isinstance(block, BulletList):
+                lines.extend(
+                    f"{f'{n}.' if block.ordered else '•'} {inline_text(item)}"
+                    for n, item in enumerate(block.items, start=1)
+                )
+            elif isinstance(block, Fields):
+                lines.extend(f"{key}: {inline_text(value)}" for key, value in block.pairs)
+            elif isinstance(block, Table):
+                lines.append(" | ".join(block.columns))
+                lines.extend(" | ".join(inline_text(cell) for cell in row) for row in block.rows)
+            elif isinstance(block, Actions):
+                lines.extend(f"{b.label}: {b.url}" for b in block.buttons if b.url)
+        return "\n".join(line for line in lines if line)

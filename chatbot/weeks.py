@@ -59,3 +59,8 @@ def parse_day_or_time(text: str, tz: ZoneInfo) -> datetime:
     except ValueError as exc:
         raise ValueError(f"not a date or time: {text!r} (expected e.g. 2026-06-01)") from exc
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)
+
+
+def last_complete_week(moment: datetime, tz: ZoneInfo) -> Week:
+    """The last ISO week that has fully ended at `moment`: on Monday 2026-06-22 09:00 that is 2026-W25."""
+    return Week.containing(Week.containing(moment, tz).start - timedelta(days=1), tz)

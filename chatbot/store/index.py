@@ -108,10 +108,13 @@ class PRIndex:
         row.fetched_at = now
         return outcome
 
-    def pull_request(self, repo: RepoRow, number: int) -> PullRequest | None:
-        row = self.session.scalar(
+    def pull_request_row(self, repo: RepoRow, number: int) -> PullRequestRow | None:
+        return self.session.scalar(
             select(PullRequestRow).where(PullRequestRow.repo_id == repo.id, PullRequestRow.number == number)
         )
+
+    def pull_request(self, repo: RepoRow, number: int) -> PullRequest | None:
+        row = self.pull_request_row(repo, number)
         return to_pull_request(repo, row) if row is not None else None
 
     def merged_between(self, repo: RepoRow, start: datetime, end: datetime) -> list[PullRequest]:

@@ -110,3 +110,67 @@ class FetchFailureRow(Base):
     error: Mapped[str] = mapped_column(Text)
     attempts: Mapped[int] = mapped_column(default=1)
     last_attempt_at: Mapped[datetime]
+
+
+class AnalysisRow(Base):
+    """One analysis of one PR version. The PR's current analysis is the newest whose `content_hash`
+    matches the PR's; `input_hash` (content + analyzer + version + language) is the cache key."""
+
+    __tablename__ = "pr_analyses"
+    __table_args__ = (
+        Index("ix_pr_analyses_pr_content", "pr_id", "content_hash"),
+        Index("ix_pr_analyses_input", "pr_id", "input_hash"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    pr_id: Mapped[int] = mapped_column(ForeignKey("pull_requests.id", ondelete="CASCADE"))
+    analyzer: Mapped[str] = mapped_column(String(40))
+    analyzer_version: Mapped[str] = mapped_column(String(40))
+    language: Mapped[str] = mapped_column(String(8))
+    content_hash: Mapped[str] = mapped_column(String(64))
+    input_hash: Mapped[str] = mapped_column(String(64))
+    # Denormalised from `fields` so reports and questions can filter and sort in SQL.
+    importance: Mapped[float]
+    insight: Mapped[float]
+    verdict: Mapped[str] = mapped_column(String(20))
+    change_type: Mapped[str] = mapped_column(String(20))
+    breaking: Mapped[bool]
+    modules: Mapped[list[Any]]
+    fields: Mapped[dict[str, Any]]
+    fallback_reason: Mapped[str | None] = mapped_column(Text)
+    prompt_tokens: Mapped[int] = mapped_column(default=0)
+    completion_tokens: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime]
+
+
+class SearchDocumentRow(Base):
+    """The searchable text of a PR (title, Chinese title, summary, key points, risks, modules), indexed
+    by SQLite FTS5 trigram or PostgreSQL pg_trgm; see migration 0002 and `chatbot/store/search.py`."""
+
+    __tablename__ = "pr_search"
+
+    pr_id: Mapped[int] = mapped_column(ForeignKey("pull_requests.id", ondelete="CASCADE"), primary_key=True)
+    repo_id: Mapped[int] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"), index=True)
+    document: Mapped[str] = mapped_column(Text)
+
+
+class WeeklyReportRow(Base):
+    """A built weekly report. `fingerprint` covers the week's PRs and analyses (and the previous week's
+    counts): when it changes, the report is rebuilt and `version` goes up."""
+
+    __tablename__ = "weekly_reports"
+    __table_args__ = (
+        UniqueConstraint("repo_id", "iso_year", "iso_week", "language", name="uq_weekly_reports_week"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    repo_id: Mapped[int] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"))
+    iso_year: Mapped[int]
+    iso_week: Mapped[int]
+    language: Mapped[str] = mapped_column(String(8))
+    window_start: Mapped[datetime]
+    window_end: Mapped[datetime]
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int]
+    content: Mapped[dict[str, Any]]
+    generated_at: Mapped[datetime]

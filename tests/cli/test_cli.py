@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from chatbot.store.db import head_revision
 from prhub_cli.main import app
 from tests.fakes.github import FakeGitHub
 
@@ -132,7 +133,7 @@ def test_import_jsonl_loads_rest_shaped_prs_and_reports_bad_lines(env, tmp_path)
 def test_db_upgrade_reports_the_revision(env):
     result = prhub(env, "db", "upgrade")
     assert result.exit_code == 0, result.output
-    assert "database at revision 0001 (was empty)" in result.output
+    assert f"database at revision {head_revision()} (was empty)" in result.output
 
 
 def test_the_console_script_is_installed():

@@ -9,7 +9,7 @@ from alembic import command
 from sqlalchemy import inspect
 
 from chatbot.models import Comment, PRFile, PullHeader, PullRequest, Review
-from chatbot.store.db import alembic_config, current_revision, make_engine, upgrade
+from chatbot.store.db import alembic_config, current_revision, head_revision, make_engine, upgrade
 from chatbot.store.index import PRIndex, UpsertOutcome
 
 NOW = datetime(2026, 6, 22, 1, 0, tzinfo=UTC)
@@ -109,10 +109,11 @@ def test_failures_count_attempts_and_clear(db):
 def test_migrations_go_down_and_up_again(database_url):
     engine = make_engine(database_url)
     upgrade(engine)
-    assert current_revision(engine) == "0001"
+    assert current_revision(engine) == head_revision()
 
     command.downgrade(alembic_config(engine), "base")
     assert not inspect(engine).has_table("pull_requests")
+    assert not inspect(engine).has_table("pr_search")
     upgrade(engine)
-    assert inspect(engine).has_table("pull_requests")
+    assert inspect(engine).has_table("pull_requests") and inspect(engine).has_table("pr_search")
     engine.dispose()

@@ -1,0 +1,197 @@
+"""Heuristic analyzer benchmark: throughput over the verl PR data on one core, and a calibration report
+(score distributions, verdict counts, the PRs ranked highest and lowest) so a reader can judge the ranking.
+
+Run: .venv/bin/python bench/analysis.py [--data PATH] [--markdown OUT.md]"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from adapters.github.rest import pull_request_from_rest
+from chatbot.analysis import Analysis, HeuristicAnalyzer
+from chatbot.models import PullRequest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+FILE_NAME = "verl-pulls.jsonl.gz"
+QUANTILES = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1.0)
+
+
+def default_data() -> Path:
+    """`PRHUB_SHARED_DATA` (a directory or the file), else ../shared/data next to the repository."""
+    configured = os.environ.get("PRHUB_SHARED_DATA")
+    if configured:
+        path = Path(configured)
+        return path if path.is_file() else path / FILE_NAME
+    return REPO_ROOT.parent / "shared" / "data" / FILE_NAME
+
+
+def load(path: Path, repo: str) -> list[PullRequest]:
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        return [pull_request_from_rest(json.loads(line), repo) for line in lines if line.strip()]
+
+
+def pin_to_one_core() -> str:
+    """Keep the process on one CPU so the figure is a one-core figure; say which, or why not."""
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned (no sched_setaffinity on this platform)"
+    cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    return f"pinned to CPU {cpu}"
+
+
+def measure(
+    analyzer: HeuristicAnalyzer, prs: Sequence[PullRequest], rounds: int
+) -> tuple[float, float, list[Analysis]]:
+    """Best wall-clock and CPU seconds over `rounds` full passes, and the analyses of the last pass."""
+    best_wall = best_cpu = float("inf")
+    analyses: list[Analysis] = []
+    for _ in range(rounds):
+        wall, cpu = time.perf_counter(), time.process_time()
+        analyses = [analyzer.analyze(pr) for pr in prs]
+        best_wall = min(best_wall, time.perf_counter() - wall)
+        best_cpu = min(best_cpu, time.process_time() - cpu)
+    return best_wall, best_cpu, analyses
+
+
+def quantile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[round(q * (len(ordered) - 1))]
+
+
+def histogram(values: Sequence[float], width: int = 50) -> list[tuple[str, int, str]]:
+    """Counts per unit bin [0,1) … [9,10], with a bar scaled to the largest bin."""
+    counts = Counter(min(int(v), 9) for v in values)
+    top = max(counts.values())
+    return [
+        (f"{b}–{b + 1}", counts[b], "#" * round(width * counts[b] / top) if counts[b] else "")
+        for b in range(10)
+    ]
+
+
+def ranked(
+    pairs: list[tuple[PullRequest, Analysis]], n: int
+) -> tuple[list[tuple[PullRequest, Analysis]], ...]:
+    """The n highest and n lowest by importance (insight, then PR number, break ties)."""
+    order = sorted(pairs, key=lambda p: (-p[1].importance, -p[1].insight, p[0].number))
+    bottom = sorted(pairs, key=lambda p: (p[1].importance, p[1].insight, p[0].number))
+    return order[:n], bottom[:n]
+
+
+def _title(pr: PullRequest, limit: int = 90) -> str:
+    title = " ".join(pr.title.split()).replace("|", "\\|")
+    return title if len(title) <= limit else title[: limit - 1] + "…"
+
+
+def report(
+    data: Path,
+    prs: Sequence[PullRequest],
+    analyses: Sequence[Analysis],
+    wall: float,
+    cpu: float,
+    rounds: int,
+    pinning: str,
+    top: int,
+) -> str:
+    """The figures as a markdown section (printed, and pasteable into docs/benchmarks.md)."""
+    n = len(prs)
+    pairs = list(zip(prs, analyses, strict=True))
+    importance = [a.importance for a in analyses]
+    insight = [a.insight for a in analyses]
+    verdicts = Counter(a.verdict for a in analyses)
+    types = Counter(a.change_type for a in analyses)
+    risks = Counter(r.category for a in analyses for r in a.risks)
+    severities = Counter(r.severity for a in analyses for r in a.risks)
+    highest, lowest = ranked(pairs, top)
+    out = [
+        "## Heuristic analyzer",
+        "",
+        f"`.venv/bin/python bench/analysis.py` over `{data.name}` ({n:,} merged verl PRs), "
+        f"Python {platform.python_version()}, one process {pinning}, best of {rounds} passes.",
+        "",
+        "| figure | value |",
+        "|---|---|",
+        f"| throughput (wall clock) | **{n / wall:,.0f} PRs/s** ({1000 * wall / n:.2f} ms per PR) |",
+        f"| throughput (CPU time) | {n / cpu:,.0f} PRs/s |",
+        f"| analyzer | {HeuristicAnalyzer.name} {HeuristicAnalyzer.version} |",
+        "",
+        "| score | " + " | ".join(f"p{round(q * 100)}" for q in QUANTILES) + " | mean | stdev |",
+        "|---|" + "---|" * (len(QUANTILES) + 2),
+    ]
+    for name, values in (("importance", importance), ("insight", insight)):
+        cells = " | ".join(f"{quantile(values, q):.1f}" for q in QUANTILES)
+        out.append(f"| {name} | {cells} | {statistics.fmean(values):.2f} | {statistics.pstdev(values):.2f} |")
+    out += ["", "| bin | importance | insight |", "|---|---|---|"]
+    for (label, count_imp, _), (_, count_ins, _) in zip(
+        histogram(importance), histogram(insight), strict=True
+    ):
+        out.append(f"| {label} | {count_imp} | {count_ins} |")
+    out += [
+        "",
+        "Verdicts: "
+        + ", ".join(
+            f"{v} {verdicts[v]:,} ({100 * verdicts[v] / n:.1f}%)"
+            for v in ("must-read", "worth-reading", "skim")
+        ),
+        "",
+        "Change types: " + ", ".join(f"{t} {c:,}" for t, c in types.most_common()),
+        "",
+        f"Risks: {sum(risks.values()):,} on {sum(1 for a in analyses if a.risks):,} PRs ("
+        + ", ".join(f"{s} {severities[s]:,}" for s in ("high", "medium", "low"))
+        + "); by category: "
+        + ", ".join(f"{c} {k:,}" for c, k in risks.most_common()),
+    ]
+    for heading, rows in ((f"Ranked highest ({top})", highest), (f"Ranked lowest ({top})", lowest)):
+        out += ["", f"### {heading}", "", "| PR | imp. | ins. | verdict | title |", "|---|---|---|---|---|"]
+        out += [
+            f"| #{pr.number} | {a.importance:.1f} | {a.insight:.1f} | {a.verdict} | {_title(pr)} |"
+            for pr, a in rows
+        ]
+    return "\n".join(out) + "\n"
+
+
+def print_histograms(analyses: Sequence[Analysis]) -> None:
+    for name in ("importance", "insight"):
+        print(f"\n{name}")
+        for label, count, bar in histogram([getattr(a, name) for a in analyses]):
+            print(f"  {label:>5} {count:5d} {bar}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--data", type=Path, default=default_data(), help=f"the {FILE_NAME} file")
+    parser.add_argument("--repo", default="verl-project/verl", help="repository the data belongs to")
+    parser.add_argument("--rounds", type=int, default=3, help="full passes; the best is reported")
+    parser.add_argument("--top", type=int, default=15, help="how many PRs to list at each end")
+    parser.add_argument("--markdown", type=Path, help="also write the markdown section to this file")
+    args = parser.parse_args(argv)
+    if not args.data.is_file():
+        print(f"no data at {args.data}; pass --data or set PRHUB_SHARED_DATA", file=sys.stderr)
+        return 2
+    pinning = pin_to_one_core()
+    prs = load(args.data, args.repo)
+    wall, cpu, analyses = measure(HeuristicAnalyzer(), prs, max(1, args.rounds))
+    print(
+        f"{len(prs):,} PRs in {wall:.2f} s wall / {cpu:.2f} s CPU: {len(prs) / wall:,.0f} PRs/s ({pinning})"
+    )
+    print_histograms(analyses)
+    section = report(args.data, prs, analyses, wall, cpu, max(1, args.rounds), pinning, args.top)
+    print("\n" + section)
+    if args.markdown:
+        args.markdown.write_text(section, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,831 @@
+"""Feature extraction: the facts the heuristic analyzer scores, read from a PR's title, description,
+files, patches and reviews. Pure functions; PR text is only ever matched against patterns, never obeyed."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from chatbot.analysis import weights as w
+from chatbot.analysis.boilerplate import CleanBody, clean_body
+from chatbot.analysis.modules import ModuleMap
+from chatbot.analysis.types import ChangeType
+from chatbot.models import PRFile, PullRequest
+
+# --- title ---------------------------------------------------------------------------------------------
+
+_PREFIX = re.compile(r"^\s*((?:[\[【][^\]】]*[\]】]\s*)+)")
+_BRACKET = re.compile(r"[\[【]([^\]】]*)[\]】]")
+_CONVENTIONAL = re.compile(r"^\s*([A-Za-z][A-Za-z-]*)\s*(?:\(([^)]*)\))?\s*(!)?\s*[:：]\s*(.*)$", re.S)
+_REVERT = re.compile(r'^\s*revert\b\s*"?', re.I)
+_SPLIT_MODULES = re.compile(r"\s*(?:[,;|&+/，、]|\band\b)\s*")
+
+# What authors write as the conventional-commit type -> the index's change types.
+TYPE_ALIASES: dict[str, ChangeType] = {
+    "feat": "feat",
+    "feature": "feat",
+    "features": "feat",
+    "enhancement": "feat",
+    "enhance": "feat",
+    "new": "feat",
+    "fix": "fix",
+    "fixes": "fix",
+    "bugfix": "fix",
+    "bug_fix": "fix",
+    "bug": "fix",
+    "hotfix": "fix",
+    "revert": "fix",  # a revert undoes a change that broke something: it is read like a fix
+    "refactor": "refactor",
+    "refact": "refactor",
+    "refactoring": "refactor",
+    "cleanup": "refactor",
+    "perf": "perf",
+    "performance": "perf",
+    "optim": "perf",
+    "optimize": "perf",
+    "test": "test",
+    "tests": "test",
+    "doc": "doc",
+    "docs": "doc",
+    "documentation": "doc",
+    "chore": "chore",
+    "chrore": "chore",
+    "misc": "chore",
+    "style": "chore",
+    "build": "chore",
+    "ci": "chore",
+    "deps": "chore",
+    "release": "chore",
+    "lint": "chore",
+}
+# Bracket words that only name a type: `[fix]` says what the change is, not where it is.
+_TYPE_ONLY_WORDS = frozenset(
+    {
+        "feat",
+        "feature",
+        "fix",
+        "bugfix",
+        "bug_fix",
+        "bug",
+        "hotfix",
+        "refactor",
+        "refact",
+        "chore",
+        "enhancement",
+    }
+)
+# Verbs that start an untyped title (`Add model merger…`), tried in this order.
+_TITLE_VERBS: tuple[tuple[ChangeType, re.Pattern[str]], ...] = (
+    ("doc", re.compile(r"\b(?:docs?|documentation|readme|typos?)\b|文档", re.I)),
+    ("fix", re.compile(r"^(?:fix|fixed|fixes|fixing|resolve|correct|avoid|prevent|handle)\b|修复", re.I)),
+    (
+        "perf",
+        re.compile(
+            r"\b(?:speed ?up|optimi[sz]e|accelerat\w*|faster|reduce (?:memory|latency))\b|优化|加速", re.I
+        ),
+    ),
+    (
+        "refactor",
+        re.compile(r"^(?:refactor|clean ?up|simplify|rename|move|remove|deprecate|unify)\b|重构", re.I),
+    ),
+    ("test", re.compile(r"^(?:add|update|fix)? ?(?:unit |e2e )?tests?\b", re.I)),
+    ("chore", re.compile(r"^(?:bump|upgrade|pin|update|ci|lint|format|release)\b", re.I)),
+    ("feat", re.compile(r"^(?:add|support|introduce|implement|enable|allow|new)\b|支持|新增", re.I)),
+)
+_PERF_HINT = re.compile(
+    r"\b(?:speed ?up|optimi[sz]\w*|accelerat\w*|faster|throughput|latency|reduce (?:memory|overhead)|perf)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TitleInfo:
+    """What the title declares: modules (from `[…]` and the scope), type, breaking marker, description."""
+
+    text: str
+    modules: tuple[str, ...]
+    type_word: str | None
+    breaking: bool
+    description: str
+
+
+def parse_title(title: str, module_map: ModuleMap) -> TitleInfo:
+    """`[BREAKING][megatron, fsdp] feat(rollout)!: add X` -> modules, type, breaking, description."""
+    modules: list[str] = []
+    breaking = False
+    type_word: str | None = None
+    rest = title.strip()
+    prefix = _PREFIX.match(rest)
+    if prefix:
+        rest = rest[prefix.end() :]
+        for group in _BRACKET.findall(prefix.group(1)):
+            for token in _SPLIT_MODULES.split(group):
+                word = token.strip().lower()
+                if word.startswith("breaking"):
+                    breaking = True
+                    word = word[len("breaking") :]
+                key = re.sub(r"[\s-]+", "_", word.strip())
+                if key in _TYPE_ONLY_WORDS:
+                    type_word = type_word or key
+                    continue
+                name = module_map.normalize(word)
+                if name and name not in modules:
+                    modules.append(name)
+    if _REVERT.match(rest):
+        type_word = "revert"
+    else:
+        conventional = _CONVENTIONAL.match(rest)
+        if conventional and conventional.group(1).lower() in TYPE_ALIASES:
+            type_word = conventional.group(1).lower()
+            breaking = breaking or bool(conventional.group(3))
+            for token in _SPLIT_MODULES.split(conventional.group(2) or ""):
+                name = module_map.normalize(token)
+                if name and name not in modules:
+                    modules.append(name)
+            rest = conventional.group(4)
+    return TitleInfo(title.strip(), tuple(modules), type_word, breaking, rest.strip() or title.strip())
+
+
+# --- files ---------------------------------------------------------------------------------------------
+
+_TEST_PATH = re.compile(
+    r"(?:^|/)(?:tests?|testing|__tests__)/|(?:^|/)test_[^/]*$|_test\.(?:py|go|cc|cpp|rs)$|"
+    r"\.(?:test|spec)\.[jt]sx?$|(?:^|/)conftest\.py$",
+    re.I,
+)
+_DEPS_NAME = re.compile(
+    r"^(?:requirements[^/]*\.txt|pyproject\.toml|setup\.py|setup\.cfg|environment[^/]*\.ya?ml|pipfile|"
+    r"package\.json|go\.mod|cargo\.toml|constraints[^/]*\.txt)$"
+)
+_GENERATED = re.compile(
+    r"(?:^|/)_generated|\.generated\.|(?:^|/)generated/|\.lock$|(?:^|/)package-lock\.json$"
+)
+_SOURCE_EXT = frozenset(
+    [
+        "py",
+        "pyi",
+        "pyx",
+        "c",
+        "cc",
+        "cpp",
+        "cxx",
+        "cu",
+        "cuh",
+        "h",
+        "hpp",
+        "go",
+        "rs",
+        "java",
+        "kt",
+        "scala",
+        "ts",
+        "tsx",
+        "js",
+        "jsx",
+        "rb",
+        "jl",
+        "swift",
+        "m",
+        "mm",
+        "proto",
+    ]
+)
+_CONFIG_EXT = frozenset(["yaml", "yml", "toml", "json", "ini", "cfg", "conf", "jinja", "j2"])
+_ASSET_EXT = frozenset(
+    ["png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "pdf", "mp4", "pt", "bin", "safetensors", "parquet"]
+)
+_DOC_EXT = frozenset(["md", "rst", "adoc", "ipynb"])
+
+
+def file_kind(path: str) -> str:
+    """source, test, doc, config, ci, deps, docker, script, generated, asset or other."""
+    lower = path.lower()
+    name = lower.rsplit("/", 1)[-1]
+    ext = name.rsplit(".", 1)[-1] if "." in name else ""
+    if _GENERATED.search(lower):
+        return "generated"
+    if _TEST_PATH.search(lower) and ext not in _DOC_EXT:
+        return "test"
+    if lower.startswith((".github/", ".circleci/", ".gitlab")) or name in (
+        ".pre-commit-config.yaml",
+        "jenkinsfile",
+    ):
+        return "ci"
+    if _DEPS_NAME.match(name):
+        return "deps"
+    if "dockerfile" in name or lower.startswith("docker/") or "/docker/" in lower:
+        return "docker"
+    if ext in _DOC_EXT or lower.startswith(("docs/", "doc/")) or name.startswith(("readme", "changelog")):
+        return "doc"
+    if ext in _SOURCE_EXT:
+        return "source"
+    if ext in ("sh", "bash", "zsh"):
+        return "script"
+    if ext in _CONFIG_EXT:
+        return "config"
+    if ext in _ASSET_EXT:
+        return "asset"
+    return "other"
+
+
+@dataclass(frozen=True, slots=True)
+class FileFacts:
+    """One changed file as the analyzer sees it."""
+
+    path: str
+    status: str
+    kind: str
+    module: str
+    tier: str
+    additions: int
+    deletions: int
+    memory_sensitive: bool
+    distributed_sensitive: bool
+
+    @property
+    def lines(self) -> int:
+        return self.additions + self.deletions
+
+    @property
+    def is_code(self) -> bool:
+        """Source code outside peripheral paths: what tests are expected for."""
+        return self.kind == "source" and self.tier != "peripheral"
+
+
+# --- patches -------------------------------------------------------------------------------------------
+
+_TODO = re.compile(r"^\+(?!\+\+)(.*?(?:\b(?:TODO|FIXME|HACK|XXX)\b|#\s*[Hh]ack\b).*)$", re.M)
+_TEST_DEF = re.compile(r"^([+-])\s*(?:async\s+)?def\s+test_\w*", re.M)
+_PUBLIC_DEF = re.compile(r"^([+-])( {0,4})(?:async\s+)?(def|class)\s+([A-Za-z]\w*)\s*(.*)$", re.M)
+_CLI_ARG = re.compile(
+    r"^\+.*?(?:add_argument|click\.option|typer\.Option)\(\s*(?:[^\n)]*?,\s*)?[\"'](--[\w-]+)[\"']", re.M
+)
+_PLATFORM = re.compile(
+    r"^\+(?!\+\+)(.*?(?:\b(?:npu|ascend|torch_npu|rocm|hip|xpu|mlu|musa|hpu|gaudi)\b|"
+    r"torch\.version\.(?:cuda|hip)|is_\w*(?:npu|cuda|rocm|xpu|hip)\w*_available|cuda_version|"
+    r"__version__|version\.parse\(|is_version_ge|get_version\().*)$",
+    re.M | re.I,
+)
+_PLATFORM_PATH = re.compile(r"(?:^|[/_.-])(?:npu|ascend|rocm|amd|xpu|mlu|hpu)(?:[/_.-]|$)", re.I)
+_SECURITY = re.compile(
+    r"^\+(?!\+\+)(.*?(?:(?<![.\w])(?:eval|exec)\(|pickle\.loads?\(|shell\s*=\s*True|trust_remote_code\s*=\s*True|"
+    r"verify\s*=\s*False|yaml\.load\((?![^\n]*Loader)|torch\.load\((?![^\n]*weights_only\s*=\s*True)).*)$",
+    re.M,
+)
+# Calls (not imports, not prose) that move memory around or synchronise processes and threads.
+_MEMORY_SIGNAL = re.compile(
+    r"^[+-](?![+-])(?!\s*(?:from|import|#)\s).*?(?:empty_cache\(|\w*offload\w*\(|pin_memory|memory_allocated\(|"
+    r"\.to\([\"']cpu|gc\.collect\(|torch\.cuda\.memory|\.cpu\(\)|\bdel\s+[\w.\[\]]+\s*$)",
+    re.M,
+)
+_CONCURRENCY_SIGNAL = re.compile(
+    r"^[+-](?![+-])(?!\s*(?:from|import|#)\s).*?(?:\bdist\.\w+\(|torch\.distributed\.\w+\(|new_group\(|"
+    r"threading\.\w+\(|Lock\(\)|asyncio\.(?:run|new_event_loop|get_event_loop|run_coroutine_threadsafe)\(|"
+    r"ray\.get\(|ThreadPoolExecutor\(|multiprocessing\.\w+\(|Semaphore\(|barrier\()",
+    re.M,
+)
+_YAML_KEY = re.compile(r"^([ +-])( *)([A-Za-z_][\w.-]*)\s*:(?=\s|$)\s*(.*?)\s*$")
+_PY_FIELD = re.compile(r"^([+-])(\s+)([A-Za-z_]\w*)\s*:\s*[\w\[\], .|\"']+?=\s*(.+?)\s*$")
+_ARG_DEFAULT = re.compile(r"^([+-])(\s*).*?add_argument\(\s*[\"'](--?[\w-]+)[\"'].*?default\s*=\s*([^,)]+)")
+_COMMENT = re.compile(r"\s+#.*$")
+_REQUIREMENT = re.compile(
+    r"^([+-])\s*[\"']?([A-Za-z0-9][A-Za-z0-9_.\-]*)(?:\[[^\]]*\])?\s*(?:(==|>=|<=|~=|!=|>|<|@)\s*([^\"',;\s]+))?"
+    r"[\"',]*\s*(?:[;#].*)?$"
+)
+_PINNED = re.compile(r"\b([A-Za-z][A-Za-z0-9_.\-]*)(?:\[[^\]]*\])?\s*(==|>=|~=)\s*([\w.+\-]+)")
+_STAGE = re.compile(r"^[ +-]?\s*FROM\s+\S+\s+AS\s+(\S+)", re.M | re.I)
+_IMAGE = re.compile(
+    r"^([+-])\s*(?:FROM\s+|(?:[\w-]*image|container)\s*:\s*|[A-Z_]*IMAGE[A-Z_]*\s*[:=]\s*)[\"']?([^\s\"']+)",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigChange:
+    """A configuration key whose default changed, or that was added (old None) or removed (new None)."""
+
+    path: str
+    key: str
+    old: str | None
+    new: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DependencyChange:
+    """A dependency or image that was added, removed or changed version. `declared` when it comes from a
+    dependency file (requirements, pyproject, setup.py) rather than an install line or image; `key` when
+    the module map lists it as a key dependency (a framework whose version changes behaviour)."""
+
+    path: str
+    name: str
+    change: str  # "added", "removed" or "changed"
+    old: str | None = None
+    new: str | None = None
+    image: bool = False
+    declared: bool = False
+    key: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LineHit:
+    """An added line worth pointing at, with its file."""
+
+    path: str
+    line: str
+
+
+def _strip_value(value: str) -> str:
+    """A config value without its trailing comment; a value that is only a comment is no value."""
+    return "" if value.startswith("#") else _COMMENT.sub("", value).strip().strip(",")
+
+
+def _config_changes(f: FileFacts, patch: str) -> list[ConfigChange]:
+    """Keys changed within one run of -/+ lines are paired: `-  lr: 1e-6` `+  lr: 1e-5` is a changed default.
+    Pairing stops at context lines, so two unrelated `enable:` keys in different hunks never pair up.
+    YAML keys are named by their enclosing keys as far as the hunk shows them (`rollout.agent.path`)."""
+    is_yaml = f.path.endswith((".yaml", ".yml"))
+    removed: dict[tuple[str, str], tuple[str, str]] = {}  # (indent, key) -> (dotted key, old value)
+    sections: list[tuple[int, str]] = []  # the YAML keys enclosing the current line, by indentation
+    changes: list[ConfigChange] = []
+
+    def unpaired() -> list[ConfigChange]:
+        return [ConfigChange(f.path, dotted, old, None) for dotted, old in removed.values() if old]
+
+    for line in patch.split("\n"):
+        dotted = ""
+        if is_yaml:
+            if line.startswith("@@"):
+                sections = []
+            any_key = _YAML_KEY.match(line)
+            if any_key:
+                depth = len(any_key.group(2))
+                while sections and sections[-1][0] >= depth:
+                    sections.pop()
+                dotted = ".".join([k for _, k in sections] + [any_key.group(3)])
+                if not _strip_value(any_key.group(4)):
+                    sections.append((depth, any_key.group(3)))
+        if not line.startswith(("+", "-")):
+            changes += unpaired()
+            removed = {}
+            continue
+        match = (_YAML_KEY if is_yaml else _PY_FIELD).match(line)
+        if match is None and not is_yaml:
+            match = _ARG_DEFAULT.match(line)
+        if match is None or match.group(3).startswith("_"):
+            continue  # no setting here, or framework plumbing such as Hydra's `_target_`
+        sign, indent, key, value = (
+            match.group(1),
+            match.group(2),
+            match.group(3),
+            _strip_value(match.group(4)),
+        )
+        dotted = dotted or key
+        if sign == "-":
+            removed[(indent, key)] = (dotted, value)
+        elif (indent, key) in removed:
+            old = removed.pop((indent, key))[1]
+            if old != value and old and value:
+                changes.append(ConfigChange(f.path, dotted, old, value))
+        elif value:
+            changes.append(ConfigChange(f.path, dotted, None, value))
+    changes += unpaired()
+    # A key removed at one place and added at another (re-nested, reordered) was moved, not added or removed.
+    leaf = {c.key.rsplit(".", 1)[-1] for c in changes if c.old is None}
+    moved = leaf & {c.key.rsplit(".", 1)[-1] for c in changes if c.new is None}
+    return [
+        c
+        for c in changes
+        if (c.old is not None and c.new is not None) or c.key.rsplit(".", 1)[-1] not in moved
+    ]
+
+
+def _dependency_changes(f: FileFacts, patch: str, key_deps: frozenset[str]) -> list[DependencyChange]:
+    """Version changes of requirements, pins in Dockerfiles/install lines, and base or CI images."""
+    old: dict[str, str | None] = {}
+    new: dict[str, str | None] = {}
+    images: set[str] = set()
+    # `FROM base AS builder` then `FROM builder`: build stages are not images, nor is `scratch`.
+    not_images = {"scratch", *(a.lower() for a in _STAGE.findall(patch))}
+    for line in patch.split("\n"):
+        if not line.startswith(("+", "-")) or line.startswith(("+++", "---")):
+            continue
+        sign = line[0]
+        found: list[tuple[str, str | None]] = []
+        image = _IMAGE.match(line)
+        ref = image.group(2) if image else ""
+        if image and "{" not in ref and not ref.startswith("$") and ref.lower() not in not_images:
+            name, _, tag = ref.rpartition(":") if ":" in ref.split("/")[-1] else (ref, "", "")
+            found.append((name, tag or None))
+            images.add(name.lower())
+        elif f.kind == "deps" and f.path.lower().endswith(".txt"):
+            req = _REQUIREMENT.match(line)
+            if req:
+                found.append((req.group(2), req.group(4)))
+        else:
+            found += [(m.group(1), m.group(3)) for m in _PINNED.finditer(line)]
+        for name, version in found:
+            (old if sign == "-" else new)[name.lower()] = version
+    changes = []
+    for name in list(old) + [n for n in new if n not in old]:
+        if name in old and name in new and old[name] == new[name]:
+            continue
+        change = "changed" if name in old and name in new else "removed" if name in old else "added"
+        changes.append(
+            DependencyChange(
+                f.path,
+                name,
+                change,
+                old.get(name),
+                new.get(name),
+                image=name in images,
+                declared=f.kind == "deps",
+                key=name in key_deps or name.replace("_", "-") in key_deps,
+            )
+        )
+    return changes
+
+
+# --- description ----------------------------------------------------------------------------------------
+
+# Keyword classes read from the title and the author's prose (template text is gone by then).
+KEYWORDS: dict[str, re.Pattern[str]] = {
+    "oom": re.compile(r"\bOOM\b|out of memory|显存不足|显存溢出|内存溢出|爆显存", re.I),
+    "leak": re.compile(r"\bleak(?:s|ed|ing|age)?\b|内存泄[漏露]|显存泄[漏露]|泄[漏露]", re.I),
+    "deadlock": re.compile(r"\bdead-?locks?\b|死锁", re.I),
+    "crash": re.compile(r"\bcrash(?:es|ed|ing)?\b|segfault|segmentation fault|core dump|崩溃", re.I),
+    "hang": re.compile(r"\bhang(?:s|ing)?\b|\bhung\b|\bstuck\b|卡死|卡住|挂起", re.I),
+    "regression": re.compile(r"\bregress(?:ion|ions|ed)?\b(?![- ]tests?)|性能回退|回归", re.I),
+    "security": re.compile(r"\bsecurity\b|\bvulnerab\w*|\bCVE-\d{4}-\d+|\bCVE\b|安全漏洞|漏洞", re.I),
+    "race": re.compile(r"\brace(?: condition)?s?\b|data race|竞态|竞争条件", re.I),
+    "nan": re.compile(r"\bNaN\b|\bnan (?:loss|grad\w*)|\binf (?:loss|grad\w*)|梯度爆炸|数值不稳定"),
+    "corruption": re.compile(r"\bcorrupt\w*|data loss|数据丢失|数据损坏", re.I),
+    "memory": re.compile(r"显存|\bmemory (?:usage|footprint|peak)|peak memory", re.I),
+}
+_PERCENT = re.compile(r"(?<![\w.])[-+−~]?\d+(?:\.\d+)?\s?%")
+_SPEEDUP = re.compile(
+    r"\b\d+(?:\.\d+)?\s?[x×]\s*(?:speed-?up|faster|higher|lower|less|more|throughput|improvement|reduction)|"
+    r"(?:speed-?up|faster|acceleration|加速|提速)[^.\n]{0,30}?\d+(?:\.\d+)?\s?[x×倍]|\d+(?:\.\d+)?\s?倍",
+    re.I,
+)
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*\|", re.M)
+_METRIC = re.compile(
+    r"\b(?:throughput|latency|tokens?/s|tok/s|tflops|mfu|it/s|samples?/s|accuracy|acc(?:@|/)|score|reward|"
+    r"wall[- ]clock|step time|peak memory|memory usage|speed-?up|perplexity|loss curve|benchmark)\b|"
+    r"吞吐|延迟|精度|准确率|耗时|显存占用",
+    re.I,
+)
+_UNIT_NUMBER = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|min|GB|GiB|MB|TFLOPS|tokens/s|tok/s|it/s)\b")
+_DESIGN_HEADING = re.compile(
+    r"design|motivation|background|root[- ]?cause|problem|analysis|\bwhy\b|solution|approach|implementation|"
+    r"alternative|limitation|trade-?off|benchmark|result|experiment|evaluation|performance|accuracy|profil|"
+    r"investigation|原因|设计|背景|方案|问题|实验|结果|分析",
+    re.I,
+)
+_TEST_HEADING = re.compile(r"\btest|validation|verification|测试|验证", re.I)
+_ROOT_CAUSE = re.compile(r"root[- ]?cause|\bculprit\b|\bbisect\w*|根因|根本原因", re.I)
+_CAUSAL = re.compile(
+    r"\b(?:because|caused by|due to|the reason|this happens when|which causes|leads? to|results? in)\b|由于|导致|因为",
+    re.I,
+)
+_BREAKING_NOTE = re.compile(r"^[ \t>*-]*\**BREAKING[ -]CHANGES?\**\s*[:：]\**\s*(.*)$", re.M | re.I)
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s+|\n")
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_BOTS = frozenset(
+    {"codecov", "github-actions", "gemini-code-assist", "coderabbitai", "copilot", "dependabot", "mergify"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Measurements:
+    """Evidence of measured results in the description."""
+
+    percents: int
+    speedups: int
+    tables: int
+    metric_words: int
+    unit_numbers: int
+    images: int
+
+    @property
+    def found(self) -> bool:
+        """Numbers a reader can check: a results table, a %, an x speed-up, a time or a size."""
+        return bool(self.percents or self.speedups or self.tables or self.unit_numbers)
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewActivity:
+    """Human review activity (bots excluded)."""
+
+    reviews: int
+    comments: int
+    changes_requested: bool
+
+    @property
+    def total(self) -> int:
+        return self.reviews + self.comments
+
+
+@dataclass(frozen=True, slots=True)
+class PRFeatures:
+    """Everything the analyzer scores, for one PR."""
+
+    title: TitleInfo
+    body: CleanBody
+    breaking_note: str | None
+    files: tuple[FileFacts, ...]
+    changed_files: int
+    additions: int
+    deletions: int
+    weighted_lines: float
+    core_share: float
+    path_modules: tuple[str, ...]
+    tests_changed: bool
+    tests_removed: tuple[str, ...]
+    config_changes: tuple[ConfigChange, ...]
+    cli_args: tuple[LineHit, ...]
+    api_changed: tuple[LineHit, ...]
+    api_removed: tuple[LineHit, ...]
+    dependency_changes: tuple[DependencyChange, ...]
+    todos: tuple[LineHit, ...]
+    platform_hits: tuple[LineHit, ...]
+    security_hits: tuple[LineHit, ...]
+    memory_signals: tuple[LineHit, ...]
+    concurrency_signals: tuple[LineHit, ...]
+    keywords: tuple[str, ...]
+    title_keywords: tuple[str, ...]
+    measurements: Measurements
+    design_sections: tuple[str, ...]
+    test_section: bool
+    root_cause: bool
+    causal_phrases: int
+    words: int
+    review: ReviewActivity
+
+    @property
+    def breaking(self) -> bool:
+        return self.title.breaking or self.breaking_note is not None
+
+    @property
+    def total_lines(self) -> int:
+        return self.additions + self.deletions
+
+    @property
+    def code_files(self) -> tuple[FileFacts, ...]:
+        return tuple(f for f in self.files if f.is_code)
+
+    @property
+    def code_lines(self) -> int:
+        return sum(f.lines for f in self.files if f.is_code)
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        return frozenset(f.kind for f in self.files)
+
+
+def _file_facts(f: PRFile, module_map: ModuleMap) -> FileFacts:
+    return FileFacts(
+        path=f.filename,
+        status=f.status,
+        kind=file_kind(f.filename),
+        module=module_map.module_for_path(f.filename),
+        tier=module_map.tier(f.filename),
+        additions=f.additions,
+        deletions=f.deletions,
+        memory_sensitive=module_map.is_memory_sensitive(f.filename),
+        distributed_sensitive=module_map.is_distributed_sensitive(f.filename),
+    )
+
+
+def _path_modules(files: Iterable[FileFacts]) -> tuple[str, ...]:
+    """Modules covering a real share of the change, largest first. Tests are left out when anything else
+    changed, since a feature and its tests belong to the feature's module."""
+    lines: Counter[str] = Counter()
+    for f in files:
+        lines[f.module] += max(1, f.lines)
+    if len(lines) > 1:
+        lines.pop("test", None)
+    total = sum(lines.values())
+    ranked = sorted(lines.items(), key=lambda kv: (-kv[1], kv[0]))
+    picked = [m for m, n in ranked if n / total >= w.PATH_MODULE_MIN_SHARE][: w.PATH_MODULE_MAX]
+    return tuple(picked or [m for m, _ in ranked[:1]])
+
+
+def _first_line(patch_line: str, limit: int = 120) -> str:
+    text = patch_line.strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _keywords(text: str) -> tuple[str, ...]:
+    return tuple(name for name, pattern in KEYWORDS.items() if pattern.search(text))
+
+
+def _word_count(prose: str) -> int:
+    # Two Han characters carry about as much as one English word.
+    return len(_WORD.findall(prose)) + len(_HAN.findall(prose)) // 2
+
+
+def _review_activity(pr: PullRequest) -> ReviewActivity:
+    def human(login: str) -> bool:
+        name = login.lower()
+        return not name.endswith("[bot]") and name not in _BOTS and name != pr.header.author.lower()
+
+    reviews = [r for r in pr.reviews if human(r.author)]
+    comments = [c for c in pr.comments if human(c.author)]
+    return ReviewActivity(
+        reviews=len(reviews),
+        comments=len(comments),
+        changes_requested=any(r.state.upper() == "CHANGES_REQUESTED" for r in reviews),
+    )
+
+
+def valid_text(text: str | None) -> str:
+    """Text that encodes as UTF-8: lone surrogates from a broken upstream become U+FFFD, so everything
+    quoted from the PR into the analysis can be stored and sent."""
+    return _SURROGATE.sub("\ufffd", text) if text else ""
+
+
+def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
+    """All features of one PR. Linear in the size of the patches; no network, no clock."""
+    title = parse_title(valid_text(pr.header.title), module_map)
+    body = clean_body(valid_text(pr.header.body))
+    files = tuple(_file_facts(f, module_map) for f in pr.files)
+    additions = pr.additions or sum(f.additions for f in files)
+    deletions = pr.deletions or sum(f.deletions for f in files)
+
+    weighted = 0.0
+    core = 0.0
+    for f in files:
+        lines = w.KIND_WEIGHTS.get(f.kind, w.KIND_WEIGHTS["other"]) * w.TIER_WEIGHTS[f.tier] * f.lines
+        weighted += lines
+        core += lines if f.tier == "core" else 0.0
+    # Files past GitHub's 3,000-file listing still count, at the weight of an average peripheral line.
+    unseen = max(0, additions + deletions - sum(f.lines for f in files))
+    weighted += unseen * w.UNLISTED_LINE_WEIGHT
+
+    tests_changed = False
+    tests_removed: list[str] = []
+    config: list[ConfigChange] = []
+    cli: list[LineHit] = []
+    defs_old: dict[str, tuple[str, str]] = {}
+    defs_new: dict[str, tuple[str, str]] = {}
+    deps: list[DependencyChange] = []
+    todos: list[LineHit] = []
+    platform: list[LineHit] = []
+    security: list[LineHit] = []
+    memory: list[LineHit] = []
+    concurrency: list[LineHit] = []
+    for raw, f in zip(pr.files, files, strict=True):
+        patch = raw.patch or ""
+        if f.kind == "test":
+            if f.status == "removed":
+                tests_removed.append(f.path)
+            else:
+                tests_changed = tests_changed or f.lines > 0 or f.status in ("added", "renamed")
+        test_defs = (
+            Counter(m.group(1) for m in _TEST_DEF.finditer(patch)) if "def test_" in patch else Counter()
+        )
+        if test_defs["+"] and f.kind != "test":
+            tests_changed = True
+        if (
+            f.kind == "test"
+            and f.status != "removed"
+            and test_defs["-"] > test_defs["+"]
+            and f.deletions > f.additions
+        ):
+            tests_removed.append(f.path)
+        if not patch:
+            if _PLATFORM_PATH.search(f.path) and f.kind == "source" and f.tier != "peripheral":
+                platform.append(LineHit(f.path, ""))
+            continue
+        if f.kind in ("config", "source") and f.tier != "peripheral":
+            is_config = f.kind == "config" and f.path.endswith((".yaml", ".yml"))
+            if is_config or (f.kind == "source" and w.CONFIG_SOURCE.search(f.path)):
+                config += _config_changes(f, patch)
+        if f.kind in ("deps", "docker", "ci") or (f.kind == "config" and "docker" in f.path.lower()):
+            deps += _dependency_changes(f, patch, module_map.key_dependencies)
+        if f.kind not in ("source", "script"):
+            continue
+        security += [LineHit(f.path, _first_line(m.group(1))) for m in _SECURITY.finditer(patch)]
+        if f.tier == "peripheral":
+            continue  # examples and recipes: their TODOs and platform branches are not the product's
+        cli += [LineHit(f.path, m.group(1)) for m in _CLI_ARG.finditer(patch)]
+        todos += [LineHit(f.path, _first_line(m.group(1))) for m in _TODO.finditer(patch)]
+        hits = [LineHit(f.path, _first_line(m.group(1))) for m in _PLATFORM.finditer(patch)]
+        if not hits and _PLATFORM_PATH.search(f.path):
+            hits = [LineHit(f.path, "")]
+        platform += hits
+        if f.is_code:
+            memory += [LineHit(f.path, _first_line(m.group(0))) for m in _MEMORY_SIGNAL.finditer(patch)]
+            concurrency += [
+                LineHit(f.path, _first_line(m.group(0))) for m in _CONCURRENCY_SIGNAL.finditer(patch)
+            ]
+            for m in _PUBLIC_DEF.finditer(patch):
+                sig = " ".join(m.group(5).split()).rstrip(":").rstrip()
+                sig = sig if not sig.startswith("(") or sig.endswith(")") else "(…)"  # signature continues
+                (defs_old if m.group(1) == "-" else defs_new).setdefault(m.group(4), (f.path, sig))
+
+    # A definition removed in one file and added in another was moved, not removed; only a changed
+    # signature, or a name that disappears from the whole diff, is a public API change.
+    api_changed = tuple(
+        LineHit(defs_new[name][0], f"{name}{defs_new[name][1]}")
+        for name in sorted(defs_old.keys() & defs_new.keys())
+        if defs_old[name][1] != defs_new[name][1]
+    )
+    api_removed = tuple(LineHit(defs_old[n][0], n) for n in sorted(defs_old.keys() - defs_new.keys()))
+
+    prose = body.prose
+    text_for_keywords = f"{pr.header.title}\n{prose}"
+    design: list[str] = []
+    test_section = False
+    for section in body.sections:
+        words = _word_count(section.plain)
+        if words < w.DESIGN_SECTION_MIN_WORDS:
+            continue
+        if _DESIGN_HEADING.search(section.heading):
+            design.append(section.heading)
+        elif _TEST_HEADING.search(section.heading):
+            test_section = True
+    note = _BREAKING_NOTE.search(body.text)
+    return PRFeatures(
+        title=title,
+        body=body,
+        breaking_note=(note.group(1).strip() or "BREAKING CHANGE") if note else None,
+        files=files,
+        changed_files=max(pr.changed_files, len(files)),
+        additions=additions,
+        deletions=deletions,
+        weighted_lines=weighted,
+        core_share=core / weighted if weighted else 0.0,
+        path_modules=_path_modules(files),
+        tests_changed=tests_changed,
+        tests_removed=tuple(dict.fromkeys(tests_removed)),
+        config_changes=tuple(config),
+        cli_args=tuple(cli),
+        api_changed=api_changed,
+        api_removed=api_removed,
+        dependency_changes=tuple(deps),
+        todos=tuple(todos),
+        platform_hits=tuple(platform),
+        security_hits=tuple(security),
+        memory_signals=tuple(memory),
+        concurrency_signals=tuple(concurrency),
+        keywords=_keywords(text_for_keywords),
+        title_keywords=_keywords(pr.header.title),
+        measurements=Measurements(
+            percents=len(_PERCENT.findall(prose)),
+            speedups=len(_SPEEDUP.findall(prose)),
+            tables=len(_TABLE_RULE.findall(prose)),
+            metric_words=len({m.lower() for m in _METRIC.findall(prose)}),
+            unit_numbers=len(_UNIT_NUMBER.findall(prose)),
+            images=body.images,
+        ),
+        design_sections=tuple(design),
+        test_section=test_section,
+        root_cause=bool(_ROOT_CAUSE.search(prose)),
+        causal_phrases=len(_CAUSAL.findall(prose)),
+        words=_word_count(prose),
+        review=_review_activity(pr),
+    )
+
+
+def measurement_sentence(plain: str) -> str | None:
+    """The first sentence of the description that states a measured result (a %, an x speed-up)."""
+    for sentence in _SENTENCE_END.split(plain):
+        text = sentence.strip()
+        if text and not text.startswith("|") and (_PERCENT.search(text) or _SPEEDUP.search(text)):
+            return text
+    return None
+
+
+def log_scale(value: float) -> float:
+    """log2(1 + value): 0 -> 0, 1 -> 1, 10 -> 3.5, 100 -> 6.7, 1,000 -> 10."""
+    return math.log2(1.0 + max(0.0, value))
+
+
+def infer_change_type(features: PRFeatures) -> ChangeType:
+    """The change type: docs-only and tests-only diffs say it themselves; else the title's type (a feature
+    or refactor in the perf module, or announced as a speed-up, is perf); else the title's leading verb;
+    else the shape of the diff."""
+    kinds = features.kinds
+    if kinds and kinds <= {"doc", "asset"}:
+        return "doc"
+    if kinds and kinds <= {"test", "ci"} and "test" in kinds:
+        return "test"
+    title = features.title
+    declared = TYPE_ALIASES.get(title.type_word) if title.type_word else None
+    if declared in ("feat", "refactor") and ("perf" in title.modules or _PERF_HINT.search(title.description)):
+        return "perf"
+    if declared:
+        return declared
+    for change_type, pattern in _TITLE_VERBS:
+        if pattern.search(title.description):
+            return change_type
+    if not features.code_lines:
+        return "chore"
+    # Mostly new code reads as a feature; code rewritten in place as a refactor.
+    return "feat" if features.additions > 1.5 * features.deletions else "refactor"

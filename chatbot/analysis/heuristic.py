@@ -1,0 +1,804 @@
+"""The heuristic analyzer: the offline default. Deterministic, no network, a few milliseconds per PR.
+
+It turns the features of `features.py` into an `Analysis`: scores from the weights of `weights.py`,
+risks with their evidence, a verdict with its reason, key points and follow-ups. Every sentence it
+writes comes from `TEXT` below (zh and en side by side)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from chatbot.analysis import weights as w
+from chatbot.analysis.boilerplate import plain_text
+from chatbot.analysis.features import (
+    DependencyChange,
+    FileFacts,
+    LineHit,
+    PRFeatures,
+    extract_features,
+    infer_change_type,
+    log_scale,
+    measurement_sentence,
+    valid_text,
+)
+from chatbot.analysis.modules import ModuleMap, load_module_map
+from chatbot.analysis.types import Analysis, ChangeType, Risk, RiskCategory, Severity, Verdict
+from chatbot.models import PullRequest
+
+Language = Literal["zh", "en"]
+LANGUAGES: tuple[Language, ...] = ("zh", "en")
+
+# Every sentence the analyzer writes, Chinese and English side by side. Placeholders are filled with
+# PR data (paths, keys, numbers); the PR's own text is only ever quoted, never interpreted.
+TEXT: dict[str, dict[Language, str]] = {
+    "type.feat": {"zh": "新功能", "en": "feature"},
+    "type.fix": {"zh": "修复", "en": "fix"},
+    "type.refactor": {"zh": "重构", "en": "refactor"},
+    "type.perf": {"zh": "性能优化", "en": "performance change"},
+    "type.test": {"zh": "测试", "en": "test change"},
+    "type.doc": {"zh": "文档", "en": "documentation"},
+    "type.chore": {"zh": "维护性改动", "en": "maintenance"},
+    "list.sep": {"zh": "、", "en": ", "},
+    "list.more": {"zh": "等 {total} 项", "en": " and {more} more"},
+    "summary.derived": {
+        "zh": "{title}（{type}，涉及 {modules}；{files} 个文件，+{add}/−{dele}）。",
+        "en": "{title} ({type} in {modules}; {files} files, +{add}/−{dele}).",
+    },
+    "summary.no_modules": {"zh": "未识别模块", "en": "unidentified modules"},
+    # verdict reasons
+    "reason.must": {"zh": "必读：{why}", "en": "Must read: {why}"},
+    "reason.worth": {"zh": "值得一读：{why}", "en": "Worth reading: {why}"},
+    "reason.skim": {"zh": "可略读：{why}", "en": "Skim: {why}"},
+    "reason.join": {"zh": "；", "en": "; "},
+    "why.type": {"zh": "{type}", "en": "a {type}"},
+    "why.breaking": {"zh": "破坏性变更", "en": "breaking change"},
+    "why.size": {
+        "zh": "改动较大（{files} 个文件，+{add}/−{dele}）",
+        "en": "large change ({files} files, +{add}/−{dele})",
+    },
+    "why.core": {"zh": "涉及核心代码（{modules}）", "en": "touches core code ({modules})"},
+    "why.modules": {"zh": "横跨 {n} 个模块", "en": "spans {n} modules"},
+    "why.config_default": {"zh": "修改配置默认值（{keys}）", "en": "changes config defaults ({keys})"},
+    "why.api": {"zh": "修改公共接口（{names}）", "en": "changes public API ({names})"},
+    "why.config_added": {"zh": "新增配置项（{keys}）", "en": "adds config keys ({keys})"},
+    "why.config_removed": {"zh": "删除配置项（{keys}）", "en": "removes config keys ({keys})"},
+    "why.cli": {"zh": "新增命令行参数（{args}）", "en": "adds command-line options ({args})"},
+    "why.keywords": {"zh": "涉及 {keywords}", "en": "about {keywords}"},
+    "why.security": {"zh": "与安全相关", "en": "security-related"},
+    "why.dependency": {"zh": "依赖或镜像版本变化", "en": "dependency or image version change"},
+    "why.measured": {"zh": "附有实测数据", "en": "backed by measurements"},
+    "why.review": {"zh": "评审讨论较多", "en": "much review discussion"},
+    "why.words": {"zh": "描述详尽", "en": "a detailed description"},
+    "why.design": {"zh": "包含设计说明（{sections}）", "en": "explains its design ({sections})"},
+    "why.root_cause": {"zh": "给出了根因分析", "en": "names the root cause"},
+    "why.measurements": {"zh": "附有测量结果", "en": "reports measurements"},
+    "why.doc_only": {"zh": "仅文档改动", "en": "documentation only"},
+    "why.test_only": {"zh": "仅测试改动", "en": "tests only"},
+    "why.chore": {"zh": "CI、依赖或脚本等维护性改动", "en": "maintenance of CI, dependencies or scripts"},
+    "why.trivial": {
+        "zh": "琐碎改动（拼写、格式、链接等）",
+        "en": "a trivial change (typo, formatting, links)",
+    },
+    "why.small": {
+        "zh": "改动小（+{add}/−{dele}）且影响面有限",
+        "en": "a small change (+{add}/−{dele}) of limited reach",
+    },
+    "why.peripheral": {
+        "zh": "只涉及示例、脚本等外围代码",
+        "en": "touches only examples, scripts or other periphery",
+    },
+    "why.limited": {"zh": "影响面有限", "en": "limited reach"},
+    # keyword names
+    "kw.oom": {"zh": "OOM", "en": "OOM"},
+    "kw.leak": {"zh": "内存泄漏", "en": "a leak"},
+    "kw.deadlock": {"zh": "死锁", "en": "a deadlock"},
+    "kw.crash": {"zh": "崩溃", "en": "a crash"},
+    "kw.hang": {"zh": "卡死", "en": "a hang"},
+    "kw.regression": {"zh": "回归问题", "en": "a regression"},
+    "kw.race": {"zh": "竞态", "en": "a race"},
+    "kw.nan": {"zh": "NaN/数值问题", "en": "NaN/numerical issues"},
+    "kw.corruption": {"zh": "数据损坏", "en": "data corruption"},
+    # key points
+    "kp.breaking": {"zh": "破坏性变更：{note}", "en": "Breaking change: {note}"},
+    "kp.author": {"zh": "{text}", "en": "{text}"},
+    "kp.config_default": {
+        "zh": "默认值变更：{key} 从 {old} 改为 {new}（{path}）",
+        "en": "Default changed: {key} from {old} to {new} ({path})",
+    },
+    "kp.config_added": {"zh": "新增配置项：{keys}", "en": "New config keys: {keys}"},
+    "kp.config_removed": {"zh": "删除配置项：{keys}", "en": "Removed config keys: {keys}"},
+    "kp.api_changed": {"zh": "公共接口签名变化：{names}", "en": "Public signatures changed: {names}"},
+    "kp.api_removed": {"zh": "删除公共接口：{names}", "en": "Public definitions removed: {names}"},
+    "kp.cli": {"zh": "新增命令行参数：{args}", "en": "New command-line options: {args}"},
+    "kp.measured": {"zh": "实测：{sentence}", "en": "Measured: {sentence}"},
+    "kp.dependency": {"zh": "依赖/镜像变化：{changes}", "en": "Dependency/image changes: {changes}"},
+    "kp.largest": {
+        "zh": "改动最多的文件：{path}（+{add}/−{dele}）",
+        "en": "Largest change: {path} (+{add}/−{dele})",
+    },
+    "kp.no_tests": {"zh": "未改动测试", "en": "No tests changed"},
+    "dep.change": {"zh": "{name} {old} → {new}", "en": "{name} {old} → {new}"},
+    "dep.added": {"zh": "新增 {name} {new}", "en": "added {name} {new}"},
+    "dep.removed": {"zh": "移除 {name}", "en": "removed {name}"},
+    # risks
+    "risk.missing_tests": {
+        "zh": "修改了 {lines} 行代码但没有新增或修改测试",
+        "en": "{lines} lines of code changed without adding or changing tests",
+    },
+    "risk.fix_without_test": {
+        "zh": "修复了问题但没有回归测试（{lines} 行代码改动）",
+        "en": "a fix without a regression test ({lines} lines of code changed)",
+    },
+    "risk.dependency_key": {
+        "zh": "关键依赖版本变化：{changes}",
+        "en": "Key dependency version change: {changes}",
+    },
+    "risk.dependency": {
+        "zh": "依赖或镜像版本变化：{changes}",
+        "en": "Dependency or image version change: {changes}",
+    },
+    "risk.breaking": {
+        "zh": "破坏性变更，下游的配置、命令行或调用代码可能需要修改",
+        "en": "breaking change: downstream configs, command lines or callers may need updating",
+    },
+    "risk.api_removed": {
+        "zh": "删除了公共接口 {names}，外部调用方会失效",
+        "en": "public definitions removed ({names}); external callers will break",
+    },
+    "risk.config_removed": {
+        "zh": "删除了配置项 {keys}，旧配置文件可能报错",
+        "en": "config keys removed ({keys}); old config files may fail",
+    },
+    "risk.config_default": {
+        "zh": "配置默认值被修改：{changes}，未显式设置的用户行为会改变",
+        "en": "config defaults changed ({changes}); users relying on defaults get new behaviour",
+    },
+    "risk.memory": {
+        "zh": "大范围改动显存/内存敏感代码（{lines} 行），需关注 OOM 与泄漏",
+        "en": "large change ({lines} lines) to memory-sensitive code; watch for OOM and leaks",
+    },
+    "risk.memory_signals": {
+        "zh": "新增或删除了 {n} 处显存管理调用（offload、empty_cache 等）",
+        "en": "{n} memory-management calls (offload, empty_cache…) added or removed",
+    },
+    "risk.concurrency": {
+        "zh": "大范围改动分布式/并行代码（{lines} 行），需关注死锁与竞态",
+        "en": "large change ({lines} lines) to distributed/parallel code; watch for deadlocks and races",
+    },
+    "risk.concurrency_signals": {
+        "zh": "新增或删除了 {n} 处集合通信/异步调用",
+        "en": "{n} collective-communication or async calls added or removed",
+    },
+    "risk.tests_removed": {"zh": "删除了测试：{paths}", "en": "tests removed: {paths}"},
+    "risk.todo": {"zh": "新增了 {n} 处 TODO/FIXME/HACK", "en": "{n} TODO/FIXME/HACK markers added"},
+    "risk.platform": {
+        "zh": "包含平台或版本相关的分支（{n} 处），其他硬件/版本上可能表现不同",
+        "en": "{n} platform- or version-specific branches; behaviour may differ on other hardware or versions",
+    },
+    "risk.security": {"zh": "新增了潜在不安全的调用（{n} 处）", "en": "{n} potentially unsafe calls added"},
+    "risk.perf_unmeasured": {
+        "zh": "声称性能优化但描述中没有测量数据",
+        "en": "claims a performance gain without measurements in the description",
+    },
+    "risk.huge": {
+        "zh": "超大 PR（{files} 个文件，+{add}/−{dele}），难以逐行评审",
+        "en": "very large PR ({files} files, +{add}/−{dele}); hard to review line by line",
+    },
+    # follow-ups
+    "fu.add_test": {"zh": "为 {path} 的改动补充单元测试", "en": "Add a unit test for the change in {path}"},
+    "fu.regression_test": {
+        "zh": "为 {path} 的修复补充回归测试",
+        "en": "Add a regression test for the fix in {path}",
+    },
+    "fu.release_note": {
+        "zh": "在发布说明中注明 {key} 的默认值从 {old} 改为 {new}",
+        "en": "Note in the release notes that {key} now defaults to {new} (was {old})",
+    },
+    "fu.migration": {"zh": "为下游用户补充迁移说明", "en": "Write migration notes for downstream users"},
+    "fu.dependency": {
+        "zh": "确认 {names} 的新版本在 CI 镜像与安装文档中保持一致",
+        "en": "Check that the new versions of {names} match the CI images and install docs",
+    },
+    "fu.tests_removed": {
+        "zh": "确认 {path} 中删除的测试所覆盖的场景仍有测试",
+        "en": "Make sure what the tests removed from {path} covered is still tested",
+    },
+    "fu.todo": {"zh": "跟踪 {path} 中新增的 TODO", "en": "Track the TODO added in {path}"},
+    "fu.platform": {
+        "zh": "在其他硬件和依赖版本上回归验证",
+        "en": "Re-validate on other hardware and dependency versions",
+    },
+    "fu.measure": {
+        "zh": "补充性能测量数据（吞吐、显存、耗时）",
+        "en": "Add measurements (throughput, memory, time)",
+    },
+    "fu.doc_config": {"zh": "在文档中说明新增配置项 {keys}", "en": "Document the new config keys {keys}"},
+    "fu.stress": {
+        "zh": "在多卡、大模型场景下做显存与并发压力测试",
+        "en": "Stress-test memory and concurrency on multi-GPU, large-model runs",
+    },
+    "fu.security": {"zh": "评审 {path} 中新增的不安全调用", "en": "Review the unsafe call added in {path}"},
+}
+
+_SUMMARY_HEADING = re.compile(
+    r"what does this pr do|summary|description|overview|motivation|background|what|概述|简介|背景|说明", re.I
+)
+_CHANGES_HEADING = re.compile(
+    r"code changes|specific changes|changes|what does this pr do|summary|solution|modifications|改动|修改",
+    re.I,
+)
+_SENTENCE_CUT = re.compile(r"[.!?。！？；;](?=\s|$)")
+_SEVERITY_ORDER: dict[Severity, int] = {"high": 0, "medium": 1, "low": 2}
+SUMMARY_CHARS = 300
+POINT_CHARS = 160
+
+
+def say(message: str, language: Language, /, **values: object) -> str:
+    """The sentence `message` (a key of TEXT) in `language`, with its placeholders filled."""
+    return TEXT[message][language].format(**values)
+
+
+def _join(items: Iterable[str], language: Language, limit: int = 3) -> str:
+    """`a、b、c 等 5 项` / `a, b, c and 2 more` (Chinese counts all, English the rest)."""
+    values = list(dict.fromkeys(items))
+    shown = TEXT["list.sep"][language].join(values[:limit])
+    more = len(values) - limit
+    return shown + (say("list.more", language, total=len(values), more=more) if more > 0 else "")
+
+
+def _clip(text: str, limit: int) -> str:
+    """Text cut at a sentence end (or a word) before `limit` characters."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    ends = [m.end() for m in _SENTENCE_CUT.finditer(text, 0, limit)]
+    if ends and ends[-1] >= limit // 2:
+        return text[: ends[-1]]
+    cut = text.rfind(" ", limit // 2, limit - 1)
+    return text[: cut if cut > 0 else limit - 1].rstrip(",;:，、 ") + "…"
+
+
+def _count(n: int) -> str:
+    return f"{n:,}"
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    """Points one feature added to a score, kept so the verdict can say why."""
+
+    key: str
+    points: float
+
+
+def _total(parts: Iterable[Contribution]) -> float:
+    return round(min(10.0, max(0.0, sum(p.points for p in parts))), 1)
+
+
+def importance_parts(f: PRFeatures, change_type: ChangeType, modules: tuple[str, ...]) -> list[Contribution]:
+    """The importance features of one PR with their points (see weights.py for each value's reason)."""
+    parts = [Contribution("type", w.IMPORTANCE_BASE[change_type])]
+    if f.breaking:
+        parts.append(Contribution("breaking", w.BREAKING))
+    parts.append(Contribution("size", min(w.SIZE_CAP, w.SIZE_PER_LOG2 * log_scale(f.weighted_lines))))
+    parts.append(Contribution("core", w.CORE_SHARE * f.core_share))
+    parts.append(Contribution("modules", min(w.EXTRA_MODULE_CAP, w.EXTRA_MODULE * max(0, len(modules) - 1))))
+    # Keys count once however many config files repeat them (verl mirrors keys across trainer yamls).
+    defaults = len({c.key for c in f.config_changes if c.old is not None and c.new is not None})
+    added = len({c.key for c in f.config_changes if c.old is None})
+    removed = len({c.key for c in f.config_changes if c.new is None})
+    each = w.USER_VISIBLE_MAX_EACH
+    visible = (
+        w.CONFIG_DEFAULT_CHANGED * min(defaults, each)
+        + w.CONFIG_KEY_ADDED * min(added, each)
+        + w.CONFIG_KEY_REMOVED * min(removed, each)
+        + w.API_CHANGED * min(len(f.api_changed), each)
+        + w.API_REMOVED * min(len(f.api_removed), each)
+        + w.CLI_ARG_ADDED * min(len(f.cli_args), each)
+    )
+    parts.append(Contribution("user_visible", min(w.USER_VISIBLE_CAP, visible)))
+    severe = [k for k in f.keywords if k in w.SEVERE_KEYWORDS]
+    if severe:
+        in_title = any(k in w.SEVERE_KEYWORDS for k in f.title_keywords)
+        points = (w.KEYWORD_TITLE if in_title else w.KEYWORD_BODY) + w.KEYWORD_MORE * (len(severe) - 1)
+        parts.append(Contribution("keywords", min(w.KEYWORD_CAP, points)))
+    if "security" in f.keywords:
+        parts.append(Contribution("security", w.SECURITY))
+    if f.dependency_changes:
+        key = any(d.key for d in f.dependency_changes)
+        parts.append(Contribution("dependency", w.KEY_DEPENDENCY if key else w.DEPENDENCY))
+    if f.measurements.found:
+        parts.append(Contribution("measured", w.MEASURED))
+    if f.review.total:
+        review = w.REVIEW_PER_LOG2 * log_scale(f.review.total)
+        review += w.CHANGES_REQUESTED if f.review.changes_requested else 0.0
+        parts.append(Contribution("review", min(w.REVIEW_CAP, review)))
+    if w.TRIVIAL_TITLE.search(f.title.description) and not f.breaking:
+        parts.append(Contribution("trivial", w.TRIVIAL))
+    return parts
+
+
+def insight_parts(f: PRFeatures, change_type: ChangeType) -> list[Contribution]:
+    """The insight features of one PR with their points."""
+    m = f.measurements
+    measured = (
+        (w.MEASURE_TABLE if m.tables else 0.0)
+        + (w.MEASURE_NUMBERS if (m.percents or m.speedups or m.unit_numbers) else 0.0)
+        + min(w.METRIC_WORD_CAP, w.METRIC_WORD * m.metric_words)
+        + min(w.IMAGE_CAP, w.IMAGE * m.images)
+    )
+    parts = [
+        Contribution("base", w.INSIGHT_BASE),
+        Contribution("type", w.INSIGHT_TYPE[change_type]),
+        Contribution("words", min(w.WORDS_CAP, w.WORDS_PER_LOG2 * log_scale(f.words))),
+        Contribution("design", min(w.DESIGN_SECTION_CAP, w.DESIGN_SECTION * len(f.design_sections))),
+        Contribution("root_cause", w.ROOT_CAUSE if f.root_cause else 0.0),
+        Contribution("causal", min(w.CAUSAL_CAP, w.CAUSAL_PHRASE * f.causal_phrases)),
+        Contribution("measurements", min(w.MEASURE_CAP, measured)),
+        Contribution("test_section", w.TEST_SECTION if f.test_section else 0.0),
+        Contribution("tests", w.TESTS_ADDED if f.tests_changed else 0.0),
+    ]
+    if f.review.total:
+        parts.append(
+            Contribution(
+                "review", min(w.REVIEW_INSIGHT_CAP, w.REVIEW_INSIGHT_PER_LOG2 * log_scale(f.review.total))
+            )
+        )
+    return parts
+
+
+# --- risks and follow-ups ----------------------------------------------------------------------------
+
+
+class _Findings:
+    """Risks and the follow-ups that would address them, collected in rule order, duplicates dropped."""
+
+    def __init__(self) -> None:
+        self.risks: list[Risk] = []
+        self.follow_ups: list[str] = []
+
+    def add(self, risk: Risk | None, follow_up: str | None = None) -> None:
+        if risk is not None:
+            self.risks.append(risk)
+        if follow_up and follow_up not in self.follow_ups:
+            self.follow_ups.append(follow_up)
+
+
+def _hit(hit: LineHit) -> str:
+    return f"{hit.path}: {hit.line}" if hit.line else hit.path
+
+
+def _largest(files: Iterable[FileFacts]) -> FileFacts | None:
+    ranked = sorted(files, key=lambda f: (-f.lines, f.path))
+    return ranked[0] if ranked else None
+
+
+def _dependency_text(d: DependencyChange, language: Language) -> str:
+    if d.change == "changed":
+        return say("dep.change", language, name=d.name, old=d.old or "?", new=d.new or "?")
+    if d.change == "removed":
+        return say("dep.removed", language, name=d.name)
+    return say("dep.added", language, name=d.name, new=d.new or "").strip()
+
+
+def _missing_tests(f: PRFeatures, change_type: ChangeType, language: Language, out: _Findings) -> None:
+    top = _largest(f.code_files)
+    lines = f.code_lines
+    if top is None or lines < w.MISSING_TESTS_MIN_LINES or f.tests_changed or change_type in ("doc", "test"):
+        return
+    is_fix = change_type == "fix"
+    severity: Severity = "low"
+    if lines >= w.MISSING_TESTS_HIGH_LINES:
+        severity = "high"
+    elif lines >= w.MISSING_TESTS_MEDIUM_LINES or is_fix:
+        severity = "medium"
+    text = say("risk.fix_without_test" if is_fix else "risk.missing_tests", language, lines=_count(lines))
+    follow = say("fu.regression_test" if is_fix else "fu.add_test", language, path=top.path)
+    out.add(Risk("missing-tests", severity, text, top.path), follow)
+
+
+def _compatibility(f: PRFeatures, language: Language, out: _Findings) -> None:
+    if f.breaking:
+        evidence = f"title: {f.title.text}" if f.title.breaking else f"BREAKING CHANGE: {f.breaking_note}"
+        text = say("risk.breaking", language)
+        out.add(
+            Risk("breaking-change", "high", text, _clip(evidence, POINT_CHARS)), say("fu.migration", language)
+        )
+    if f.api_removed:
+        names = _join((h.line for h in f.api_removed), language)
+        text = say("risk.api_removed", language, names=names)
+        out.add(Risk("compatibility", "medium", text, _hit(f.api_removed[0])), say("fu.migration", language))
+    removed = [c for c in f.config_changes if c.new is None]
+    if removed:
+        text = say("risk.config_removed", language, keys=_join((c.key for c in removed), language))
+        out.add(
+            Risk("compatibility", "medium", text, f"{removed[0].path}: -{removed[0].key}: {removed[0].old}")
+        )
+    defaults = [c for c in f.config_changes if c.old is not None and c.new is not None]
+    if defaults:
+        first = defaults[0]
+        changes = _join((f"{c.key} {c.old} → {c.new}" for c in defaults), language, limit=2)
+        text = say("risk.config_default", language, changes=changes)
+        evidence = f"{first.path}: {first.key}: {first.old} → {first.new}"
+        follow = say("fu.release_note", language, key=first.key, old=first.old, new=first.new)
+        out.add(Risk("config", "medium", text, evidence), follow)
+    added = [c.key for c in f.config_changes if c.old is None]
+    if added and not any(x.kind == "doc" for x in f.files):
+        out.add(None, say("fu.doc_config", language, keys=_join(added, language)))
+
+
+def _dependencies(f: PRFeatures, language: Language, out: _Findings) -> None:
+    """Key frameworks, and packages removed from a dependency file, are medium; other versions, install
+    lines and images are low."""
+    key = [d for d in f.dependency_changes if d.key or (d.change == "removed" and d.declared)]
+    other = [d for d in f.dependency_changes if d not in key]
+    groups: tuple[tuple[list[DependencyChange], Severity, str], ...] = (
+        (key, "medium", "risk.dependency_key"),
+        (other, "low", "risk.dependency"),
+    )
+    for group, severity, text_key in groups:
+        if group:
+            changes = _join((_dependency_text(d, language) for d in group), language)
+            risk = Risk("dependency", severity, say(text_key, language, changes=changes), group[0].path)
+            # Only what is installed from now on needs checking against images and docs.
+            current = [d.name for d in group if d.change != "removed"]
+            out.add(risk, say("fu.dependency", language, names=_join(current, language)) if current else None)
+
+
+def _sensitive(f: PRFeatures, language: Language, out: _Findings) -> None:
+    """A large diff in memory- or distribution-sensitive source (medium; high when very large and
+    untested), or enough added/removed memory or collective calls in a real code change (low)."""
+    # Deleted files cannot leak or deadlock: only code that remains counts.
+    source = [x for x in f.files if x.is_code and x.status != "removed"]
+    checks: tuple[tuple[RiskCategory, list[FileFacts], tuple[LineHit, ...]], ...] = (
+        ("memory", [x for x in source if x.memory_sensitive], f.memory_signals),
+        ("concurrency", [x for x in source if x.distributed_sensitive], f.concurrency_signals),
+    )
+    for category, files, signals in checks:
+        lines = sum(x.lines for x in files)
+        largest = _largest(files)
+        if largest is not None and lines >= w.SENSITIVE_LINES:
+            severity: Severity = (
+                "high" if lines >= w.SENSITIVE_HIGH_LINES and not f.tests_changed else "medium"
+            )
+            text = say(f"risk.{category}", language, lines=_count(lines))
+            out.add(Risk(category, severity, text, largest.path), say("fu.stress", language))
+        elif len(signals) >= w.SENSITIVE_SIGNALS and f.code_lines >= w.SENSITIVE_SIGNAL_MIN_CODE_LINES:
+            text = say(f"risk.{category}_signals", language, n=len(signals))
+            out.add(Risk(category, "low", text, _hit(signals[0])))
+
+
+def _patch_markers(f: PRFeatures, change_type: ChangeType, language: Language, out: _Findings) -> None:
+    if f.tests_removed:
+        text = say("risk.tests_removed", language, paths=_join(f.tests_removed, language, limit=2))
+        follow = say("fu.tests_removed", language, path=f.tests_removed[0])
+        out.add(Risk("missing-tests", "medium", text, f.tests_removed[0]), follow)
+    if f.security_hits:
+        # An unsafe call in shipped code is medium; in an example or recipe, low.
+        peripheral = {x.path for x in f.files if x.tier == "peripheral"}
+        hits = sorted(f.security_hits, key=lambda h: h.path in peripheral)
+        severity: Severity = "low" if hits[0].path in peripheral else "medium"
+        text = say("risk.security", language, n=len(hits))
+        out.add(
+            Risk("security", severity, text, _hit(hits[0])), say("fu.security", language, path=hits[0].path)
+        )
+    if f.platform_hits:
+        text = say("risk.platform", language, n=len(f.platform_hits))
+        out.add(Risk("compatibility", "low", text, _hit(f.platform_hits[0])), say("fu.platform", language))
+    if f.todos:
+        text = say("risk.todo", language, n=len(f.todos))
+        out.add(Risk("other", "low", text, _hit(f.todos[0])), say("fu.todo", language, path=f.todos[0].path))
+    if change_type == "perf" and not f.measurements.found and f.code_lines:
+        text = say("risk.perf_unmeasured", language)
+        out.add(Risk("performance", "low", text, f"title: {f.title.text}"), say("fu.measure", language))
+    if f.changed_files >= w.HUGE_PR_FILES or f.total_lines >= w.HUGE_PR_LINES:
+        add, dele = _count(f.additions), _count(f.deletions)
+        text = say("risk.huge", language, files=_count(f.changed_files), add=add, dele=dele)
+        largest = _largest(f.files)
+        out.add(Risk("other", "medium", text, largest.path if largest else ""))
+
+
+def assess_risks(f: PRFeatures, change_type: ChangeType, language: Language) -> tuple[list[Risk], list[str]]:
+    """Risks (most severe first, capped) and follow-ups for one PR."""
+    out = _Findings()
+    _missing_tests(f, change_type, language, out)
+    _compatibility(f, language, out)
+    _dependencies(f, language, out)
+    _sensitive(f, language, out)
+    _patch_markers(f, change_type, language, out)
+    risks = sorted(out.risks, key=lambda r: _SEVERITY_ORDER[r.severity])  # stable: rule order within a level
+    return risks[: w.MAX_RISKS], out.follow_ups[: w.MAX_FOLLOW_UPS]
+
+
+# --- verdict -----------------------------------------------------------------------------------------
+
+
+def decide_verdict(importance: float, insight: float, breaking: bool) -> Verdict:
+    """must-read / worth-reading / skim from the two scores (thresholds in weights.py)."""
+    if (
+        importance >= w.MUST_READ_IMPORTANCE
+        or (breaking and importance >= w.MUST_READ_BREAKING_IMPORTANCE)
+        or (insight >= w.MUST_READ_INSIGHT and importance >= w.MUST_READ_INSIGHT_MIN_IMPORTANCE)
+    ):
+        return "must-read"
+    if importance >= w.WORTH_READING_IMPORTANCE or insight >= w.WORTH_READING_INSIGHT:
+        return "worth-reading"
+    return "skim"
+
+
+def _why(
+    key: str, f: PRFeatures, change_type: ChangeType, modules: tuple[str, ...], language: Language
+) -> str | None:
+    """The phrase for one contribution, or None when it makes no sense as a reason."""
+    if key == "type":
+        return say("why.type", language, type=say(f"type.{change_type}", language))
+    if key == "user_visible":
+        return _user_visible_why(f, language)
+    if key == "size":
+        return say(
+            "why.size",
+            language,
+            files=_count(f.changed_files),
+            add=_count(f.additions),
+            dele=_count(f.deletions),
+        )
+    if key == "core":
+        core_modules = [x.module for x in sorted(f.files, key=lambda x: -x.lines) if x.tier == "core"]
+        return say("why.core", language, modules=_join(core_modules or modules, language))
+    if key == "modules":
+        return say("why.modules", language, n=len(modules))
+    if key == "keywords":
+        names = [say(f"kw.{k}", language) for k in f.keywords if k in w.SEVERE_KEYWORDS]
+        return say("why.keywords", language, keywords=_join(names, language))
+    if key == "design":
+        return say("why.design", language, sections=_join(f.design_sections, language, limit=2))
+    if f"why.{key}" in TEXT:
+        return say(f"why.{key}", language)
+    return None
+
+
+def _user_visible_why(f: PRFeatures, language: Language) -> str | None:
+    """The most consequential user-visible change, named: defaults, then API, then new knobs."""
+    changes = f.config_changes
+    defaults = [c.key for c in changes if c.old is not None and c.new is not None]
+    if defaults:
+        return say("why.config_default", language, keys=_join(defaults, language, limit=2))
+    if f.api_removed or f.api_changed:
+        names = [h.line.split("(")[0] for h in (*f.api_removed, *f.api_changed)]  # name without signature
+        return say("why.api", language, names=_join(names, language, limit=2))
+    removed = [c.key for c in changes if c.new is None]
+    if removed:
+        return say("why.config_removed", language, keys=_join(removed, language, limit=2))
+    added = [c.key for c in changes if c.old is None]
+    if added:
+        return say("why.config_added", language, keys=_join(added, language, limit=2))
+    if f.cli_args:
+        return say("why.cli", language, args=_join((h.line for h in f.cli_args), language, limit=2))
+    return None
+
+
+def _skim_reason(f: PRFeatures, change_type: ChangeType, language: Language) -> str:
+    if change_type == "doc":
+        return say("why.doc_only", language)
+    if change_type == "test":
+        return say("why.test_only", language)
+    if w.TRIVIAL_TITLE.search(f.title.description):
+        return say("why.trivial", language)
+    if change_type == "chore":
+        return say("why.chore", language)
+    if f.files and all(x.tier == "peripheral" for x in f.files):
+        return say("why.peripheral", language)
+    if f.total_lines < w.SMALL_CHANGE_LINES:
+        return say("why.small", language, add=_count(f.additions), dele=_count(f.deletions))
+    return say("why.limited", language)
+
+
+def verdict_reason(
+    verdict: Verdict,
+    importance: list[Contribution],
+    insight: list[Contribution],
+    f: PRFeatures,
+    change_type: ChangeType,
+    modules: tuple[str, ...],
+    language: Language,
+) -> str:
+    """One line naming the two or three features that weighed most (the type only when nothing else did)."""
+    if verdict == "skim":
+        return say("reason.skim", language, why=_skim_reason(f, change_type, language))
+    # Size and core share are reasons only when they are remarkable, not merely the largest numbers.
+    unremarkable = {
+        "type",
+        *(("size",) if f.total_lines < w.REASON_LARGE_LINES else ()),
+        *(("core",) if f.core_share < w.REASON_CORE_SHARE else ()),
+    }
+    ranked = sorted(
+        (c for c in importance if c.key not in unremarkable and c.points >= w.REASON_MIN_POINTS),
+        key=lambda c: (-c.points, c.key),
+    )
+    keys = [c.key for c in ranked[:2]]
+    teaching = sorted(
+        (
+            c
+            for c in insight
+            if c.key in ("design", "root_cause", "measurements", "words") and c.points >= 0.6
+        ),
+        key=lambda c: (-c.points, c.key),
+    )
+    if teaching and (len(keys) < 2 or sum(c.points for c in insight) >= w.WORTH_READING_INSIGHT):
+        keys.append(teaching[0].key)
+    if "measured" in keys and "measurements" in keys:
+        keys.remove("measured")
+    phrases = [p for p in (_why(k, f, change_type, modules, language) for k in keys or ["type"]) if p]
+    template = "reason.must" if verdict == "must-read" else "reason.worth"
+    return say(template, language, why=TEXT["reason.join"][language].join(phrases))
+
+
+# --- summary and key points --------------------------------------------------------------------------
+
+
+def _summary(f: PRFeatures, change_type: ChangeType, modules: tuple[str, ...], language: Language) -> str:
+    """The opening of the author's own description (preferring a "what does this PR do" section), or a
+    sentence built from the title and the files when the author wrote nothing of substance."""
+    sections = f.body.sections
+    preferred = [s for s in sections if not s.heading and s.blocks]
+    preferred += [s for s in sections if s.heading and _SUMMARY_HEADING.search(s.heading)]
+    preferred += list(sections)
+    for section in preferred:
+        text = plain_text(b for b in section.blocks if b.kind in ("para", "list", "quote")).replace("\n", " ")
+        if len(text) >= 20:
+            return _clip(text, SUMMARY_CHARS)
+    return say(
+        "summary.derived",
+        language,
+        title=f.title.description,
+        type=say(f"type.{change_type}", language),
+        modules=_join(modules, language) if modules else say("summary.no_modules", language),
+        files=_count(f.changed_files),
+        add=_count(f.additions),
+        dele=_count(f.deletions),
+    )
+
+
+def _author_points(f: PRFeatures) -> list[str]:
+    """The first list items the author wrote under a changes/summary heading."""
+    points: list[str] = []
+    for section in f.body.sections:
+        if not (section.heading and _CHANGES_HEADING.search(section.heading)):
+            continue
+        for block in section.blocks:
+            if block.kind == "list":
+                text = plain_text([block])
+                if len(text) >= 12:
+                    points.append(_clip(text, POINT_CHARS))
+    return points[:3]
+
+
+def _key_points(f: PRFeatures, language: Language) -> list[str]:
+    points: list[str] = []
+    if f.breaking:
+        note = f.breaking_note or f.title.description
+        points.append(say("kp.breaking", language, note=_clip(note, POINT_CHARS)))
+    points += [say("kp.author", language, text=t) for t in _author_points(f)]
+    for c in [c for c in f.config_changes if c.old is not None and c.new is not None][:2]:
+        points.append(say("kp.config_default", language, key=c.key, old=c.old, new=c.new, path=c.path))
+    added = [c.key for c in f.config_changes if c.old is None]
+    if added:
+        points.append(say("kp.config_added", language, keys=_join(added, language, limit=4)))
+    removed = [c.key for c in f.config_changes if c.new is None]
+    if removed:
+        points.append(say("kp.config_removed", language, keys=_join(removed, language, limit=4)))
+    if f.api_changed:
+        points.append(say("kp.api_changed", language, names=_join((h.line for h in f.api_changed), language)))
+    if f.api_removed:
+        points.append(say("kp.api_removed", language, names=_join((h.line for h in f.api_removed), language)))
+    if f.cli_args:
+        points.append(say("kp.cli", language, args=_join((h.line for h in f.cli_args), language, limit=4)))
+    sentence = measurement_sentence(plain_text(b for s in f.body.sections for b in s.blocks))
+    if sentence:
+        points.append(say("kp.measured", language, sentence=_clip(sentence, POINT_CHARS)))
+    if f.dependency_changes:
+        changes = _join((_dependency_text(d, language) for d in f.dependency_changes), language)
+        points.append(say("kp.dependency", language, changes=changes))
+    largest = _largest(f.code_files) or _largest(f.files)
+    if largest is not None and len(f.files) > 1:
+        points.append(
+            say(
+                "kp.largest",
+                language,
+                path=largest.path,
+                add=_count(largest.additions),
+                dele=_count(largest.deletions),
+            )
+        )
+    return list(dict.fromkeys(points))[: w.MAX_KEY_POINTS]
+
+
+def _review_highlights(pr: PullRequest) -> list[str]:
+    """Up to three substantive human review remarks: requested changes first, then inline comments,
+    then the longest; each as `@author (path): first sentence`."""
+    remarks: list[tuple[int, int, str]] = []
+    bots = ("[bot]", "codecov", "github-actions", "gemini-code-assist", "coderabbitai")
+    for order, review in enumerate(pr.reviews):
+        body = " ".join(valid_text(review.body).split())
+        if len(body) >= 30 and not review.author.lower().endswith(bots):
+            rank = 0 if review.state.upper() == "CHANGES_REQUESTED" else 2
+            remarks.append((rank, order, f"@{review.author}: {_clip(body, POINT_CHARS)}"))
+    for order, comment in enumerate(pr.comments):
+        body = " ".join(valid_text(comment.body).split())
+        if (
+            len(body) >= 30
+            and not comment.author.lower().endswith(bots)
+            and comment.author != pr.header.author
+        ):
+            where = f" ({comment.path})" if comment.path else ""
+            rank = 1 if comment.path else 3
+            remarks.append(
+                (rank, len(pr.reviews) + order, f"@{comment.author}{where}: {_clip(body, POINT_CHARS)}")
+            )
+    remarks.sort(key=lambda r: (r[0], r[1]))
+    return [text for _, _, text in remarks[:3]]
+
+
+# --- the analyzer ------------------------------------------------------------------------------------
+
+
+class HeuristicAnalyzer:
+    """The offline analyzer. Deterministic: the same PR always gives the same Analysis.
+
+    `module_map` fixes the map for every PR; without it each PR's repository map is loaded (and cached)
+    from `maps_dir` (PRHUB_MODULE_MAP_DIR) or the bundled `module_maps/`. `language` ("zh" or "en") is
+    the default language of generated sentences."""
+
+    name = "heuristic"
+    version = w.ANALYZER_VERSION
+
+    def __init__(
+        self, module_map: ModuleMap | None = None, language: Language = "zh", maps_dir: Path | None = None
+    ) -> None:
+        if language not in LANGUAGES:
+            raise ValueError(f"unknown language {language!r}; expected one of {', '.join(LANGUAGES)}")
+        self._module_map = module_map
+        self._language: Language = language
+        self._maps_dir = maps_dir
+
+    def module_map_for(self, repo: str) -> ModuleMap:
+        """The map used for `repo`'s PRs: the one given to the constructor, else the repository's own."""
+        return self._module_map or load_module_map(repo, maps_dir=self._maps_dir)
+
+    def analyze(self, pr: PullRequest, language: Language | None = None) -> Analysis:
+        """The analysis of one PR; generated sentences in `language` (default: the analyzer's)."""
+        lang: Language = language or self._language
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
+        f = extract_features(pr, self.module_map_for(pr.repo))
+        change_type = infer_change_type(f)
+        modules = f.title.modules or f.path_modules
+        importance_points = importance_parts(f, change_type, modules)
+        insight_points = insight_parts(f, change_type)
+        importance = _total(importance_points)
+        insight = _total(insight_points)
+        verdict = decide_verdict(importance, insight, f.breaking)
+        risks, follow_ups = assess_risks(f, change_type, lang)
+        return Analysis(
+            title_zh=f.title.text,
+            summary=_summary(f, change_type, modules, lang),
+            modules=modules,
+            change_type=change_type,
+            breaking=f.breaking,
+            importance=importance,
+            insight=insight,
+            verdict=verdict,
+            verdict_reason=verdict_reason(
+                verdict, importance_points, insight_points, f, change_type, modules, lang
+            ),
+            key_points=tuple(_key_points(f, lang)),
+            risks=tuple(risks),
+            tests=f.tests_changed,
+            follow_ups=tuple(follow_ups),
+            review_highlights=tuple(_review_highlights(pr)),
+            analyzer=self.name,
+            analyzer_version=self.version,
+        )

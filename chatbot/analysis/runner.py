@@ -1,0 +1,221 @@
+"""Analysing the stored PRs that need it: the cache by input hash, batches, and the run's tally.
+
+An analysis is stored with the PR's content hash; a PR whose content hash, analyzer, analyzer version
+and language match a stored analysis is "cached" and never analysed (or sent to an LLM) again. A
+fallback result (the LLM failed, the heuristic answer was kept) is stored too, but does not count as
+cached, so the next run tries the LLM again. Each PR's analysis and search document are written in one
+transaction: nothing is half-written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+from sqlalchemy import select
+
+from chatbot.analysis.types import Analysis
+from chatbot.models import PullRequest
+from chatbot.ports import Clock
+from chatbot.store.analyses import input_hash, save_analysis
+from chatbot.store.db import Database
+from chatbot.store.index import PRIndex, to_pull_request
+from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow
+
+CHUNK = 100
+
+
+class Outcome(Protocol):
+    """One PR's result: the analysis (None if the analyzer failed), why it fell back, what it cost."""
+
+    @property
+    def pr(self) -> PullRequest: ...
+    @property
+    def analysis(self) -> Analysis | None: ...
+    @property
+    def fallback_reason(self) -> str | None: ...
+    @property
+    def prompt_tokens(self) -> int: ...
+    @property
+    def completion_tokens(self) -> int: ...
+
+
+class BatchAnalyzer(Protocol):
+    """An analyzer as the runner drives it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def version(self) -> str: ...
+
+    def analyze_many(self, prs: Iterable[PullRequest], concurrency: int = 4) -> Iterator[Outcome]:
+        """Outcomes as they complete; never raises for one PR."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class HeuristicOutcome:
+    pr: PullRequest
+    analysis: Analysis | None
+    fallback_reason: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class OfflineBatch:
+    """Drives a plain analyzer (`analyze(pr) -> Analysis`, e.g. the heuristic one) as a BatchAnalyzer;
+    a PR that makes it raise becomes a failed outcome instead of ending the run."""
+
+    def __init__(self, analyze: Callable[[PullRequest], Analysis], name: str, version: str) -> None:
+        self._analyze, self.name, self.version = analyze, name, version
+
+    def analyze_many(self, prs: Iterable[PullRequest], concurrency: int = 1) -> Iterator[HeuristicOutcome]:
+        for pr in prs:
+            try:
+                yield HeuristicOutcome(pr, self._analyze(pr))
+            except Exception as exc:  # one odd PR must not stop the batch; it is reported as failed
+                yield HeuristicOutcome(pr, None, f"{type(exc).__name__}: {exc}")
+
+
+@dataclass(slots=True)
+class AnalyzeReport:
+    analyzed: int = 0
+    cached: int = 0
+    fell_back: int = 0
+    failed: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    estimated_tokens: int = 0  # --dry-run only
+    to_analyze: int = 0
+    errors: list[tuple[str, int, str]] = field(default_factory=list)
+
+
+def analyze_stored(
+    db: Database,
+    analyzer: BatchAnalyzer,
+    *,
+    language: str,
+    clock: Clock,
+    repo: str | None = None,
+    since: datetime | None = None,
+    reanalyze: bool = False,
+    concurrency: int = 1,
+    estimate: Callable[[PullRequest], int] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> AnalyzeReport:
+    """Analyse the stored PRs (of `repo`, merged since `since`) that have no current analysis by this
+    analyzer; with `reanalyze`, all of them. With `estimate`, analyse nothing and add up the estimated
+    prompt tokens instead (a dry run). Raises LookupError for a repo that is not indexed."""
+    report = AnalyzeReport()
+    todo = _pending(db, analyzer, language, repo, since, reanalyze, report)
+    report.to_analyze = len(todo)
+    done = 0
+    for start in range(0, len(todo), CHUNK):
+        prs = _load(db, todo[start : start + CHUNK])
+        if estimate is not None:
+            report.estimated_tokens += sum(estimate(pr) for pr in prs)
+            done += len(prs)
+            if on_progress:
+                on_progress(done, len(todo))
+            continue
+        for outcome in analyzer.analyze_many(prs, concurrency):
+            _store(db, analyzer, language, outcome, clock.now(), report)
+            done += 1
+            if on_progress:
+                on_progress(done, len(todo))
+    return report
+
+
+def _pending(
+    db: Database,
+    analyzer: BatchAnalyzer,
+    language: str,
+    repo: str | None,
+    since: datetime | None,
+    reanalyze: bool,
+    report: AnalyzeReport,
+) -> list[tuple[int, str]]:
+    """(PR id, content hash) of the PRs to analyse, oldest merge first; counts the cached ones."""
+    with db.session() as session:
+        repo_row: RepoRow | None = None
+        if repo is not None:
+            repo_row = PRIndex(session).repo(repo)
+            if repo_row is None:
+                raise LookupError(f"{repo} is not in the index; run `prhub sync {repo}` first")
+        statement = select(PullRequestRow.id, PullRequestRow.content_hash)
+        if repo_row is not None:
+            statement = statement.where(PullRequestRow.repo_id == repo_row.id)
+        if since is not None:
+            statement = statement.where(PullRequestRow.merged_at >= since)
+        candidates = session.execute(statement.order_by(PullRequestRow.merged_at, PullRequestRow.id)).all()
+        done: set[tuple[int, str]] = set()
+        if not reanalyze and candidates:
+            keys = select(AnalysisRow.pr_id, AnalysisRow.input_hash).where(
+                AnalysisRow.analyzer == analyzer.name, AnalysisRow.fallback_reason.is_(None)
+            )
+            if repo_row is not None:
+                keys = keys.join(PullRequestRow, PullRequestRow.id == AnalysisRow.pr_id).where(
+                    PullRequestRow.repo_id == repo_row.id
+                )
+            done = {(pr_id, key) for pr_id, key in session.execute(keys)}
+    todo = []
+    for pr_id, content_hash in candidates:
+        if (pr_id, input_hash(content_hash, analyzer.name, analyzer.version, language)) in done:
+            report.cached += 1
+        else:
+            todo.append((pr_id, content_hash))
+    return todo
+
+
+def _load(db: Database, chunk: Sequence[tuple[int, str]]) -> list[PullRequest]:
+    with db.session() as session:
+        rows = session.scalars(
+            select(PullRequestRow).where(PullRequestRow.id.in_([i for i, _ in chunk]))
+        ).all()
+        repos = {
+            r.id: r for r in session.scalars(select(RepoRow).where(RepoRow.id.in_({r.repo_id for r in rows})))
+        }
+        by_id = {row.id: to_pull_request(repos[row.repo_id], row) for row in rows}
+    return [by_id[i] for i, _ in chunk if i in by_id]
+
+
+def _store(
+    db: Database,
+    analyzer: BatchAnalyzer,
+    language: str,
+    outcome: Outcome,
+    now: datetime,
+    report: AnalyzeReport,
+) -> None:
+    report.prompt_tokens += outcome.prompt_tokens
+    report.completion_tokens += outcome.completion_tokens
+    pr = outcome.pr
+    if outcome.analysis is None:
+        report.failed += 1
+        report.errors.append((pr.repo, pr.number, outcome.fallback_reason or "unknown error"))
+        return
+    with db.session() as session:
+        index = PRIndex(session)
+        repo_row = index.repo(pr.repo)
+        row = index.pull_request_row(repo_row, pr.number) if repo_row else None
+        if row is None or row.content_hash != pr.content_hash:
+            return  # the PR changed (or went away) while it was analysed: the next run takes the new one
+        save_analysis(
+            session,
+            row,
+            outcome.analysis,
+            analyzer=analyzer.name,
+            version=analyzer.version,
+            language=language,
+            now=now,
+            fallback_reason=outcome.fallback_reason,
+            prompt_tokens=outcome.prompt_tokens,
+            completion_tokens=outcome.completion_tokens,
+        )
+    if outcome.fallback_reason is not None:
+        report.fell_back += 1
+        report.errors.append((pr.repo, pr.number, outcome.fallback_reason))
+    else:
+        report.analyzed += 1

@@ -1,0 +1,185 @@
+"""Every weight and threshold of the heuristic analyzer, in one place, each with the reason for its value.
+
+Scores are sums of feature points clamped to 0..10. The values were calibrated on 2,745 merged PRs of
+verl-project/verl (`bench/analysis.py` prints the distribution and the top and bottom 15): docs and typo
+PRs land at 0–1.5, a typical small fix near 3–4, a large breaking change to core code at 8 and above;
+importance has median 3.9 and p90 6.1, and about 5% of PRs are must-read.
+Changing any value here changes stored analyses: bump ANALYZER_VERSION so they are recomputed."""
+
+from __future__ import annotations
+
+import re
+
+from chatbot.analysis.types import ChangeType
+
+ANALYZER_VERSION = "1.0"
+
+# --- how much one changed line counts ----------------------------------------------------------------
+
+# Per file kind: a line of source code is the unit; config lines are often user-facing, so they count
+# more than tests or docs; generated files and lock files are churn, not change.
+KIND_WEIGHTS: dict[str, float] = {
+    "source": 1.0,
+    "config": 0.6,
+    "deps": 0.6,
+    "docker": 0.4,
+    "script": 0.3,
+    "ci": 0.3,
+    "test": 0.3,
+    "doc": 0.1,
+    "other": 0.2,
+    "generated": 0.05,
+    "asset": 0.0,
+}
+# Per tier (from the module map): the same line matters less in an example or recipe than in the trainer.
+TIER_WEIGHTS: dict[str, float] = {"core": 1.0, "normal": 0.8, "peripheral": 0.35}
+# Lines of files GitHub did not list (PRs over 3,000 files) count like peripheral test or doc lines.
+UNLISTED_LINE_WEIGHT = 0.3
+# Python files whose `name: type = value` fields and argparse defaults are user-facing configuration.
+CONFIG_SOURCE = re.compile(r"config|args|arguments|settings|options", re.I)
+
+# --- modules from paths --------------------------------------------------------------------------------
+
+# A module must hold at least this share of the changed lines to be listed (so one touched __init__.py
+# does not add a module), and at most this many are listed.
+PATH_MODULE_MIN_SHARE = 0.15
+PATH_MODULE_MAX = 4
+
+# --- importance: how much the change matters to people who follow the repo ---------------------------
+
+# Starting points per type: features and perf changes alter behaviour users see; fixes nearly as much;
+# refactors matter to contributors; tests, docs and chores rarely change what users get.
+IMPORTANCE_BASE: dict[ChangeType, float] = {
+    "feat": 2.4,
+    "perf": 2.6,
+    "fix": 2.2,
+    "refactor": 1.6,
+    "test": 0.6,
+    "doc": 0.3,
+    "chore": 0.8,
+}
+# A breaking change forces every user to act: the largest single feature.
+BREAKING = 2.0
+# Size on a log scale of weighted lines: points = SIZE_PER_LOG2 * log2(1 + lines), capped. 10 lines ≈ 1.0,
+# 100 ≈ 2.0, 1,000 ≈ 3.0, 2,000+ at the cap: doubling the diff adds a constant, not a multiple.
+SIZE_PER_LOG2 = 0.3
+SIZE_CAP = 3.3
+# Share of the weighted lines in core paths (trainer, workers…), times this.
+CORE_SHARE = 0.8
+# Each module beyond the first, up to the cap: cross-cutting changes affect more readers.
+EXTRA_MODULE = 0.25
+EXTRA_MODULE_CAP = 0.75
+# User-visible surface: a changed config default silently changes results; a removed or re-signed public
+# function breaks callers; new config keys and CLI flags are new knobs. Capped together.
+CONFIG_DEFAULT_CHANGED = 0.9
+CONFIG_KEY_ADDED = 0.3
+CONFIG_KEY_REMOVED = 0.5
+API_CHANGED = 0.5
+API_REMOVED = 0.6
+CLI_ARG_ADDED = 0.3
+USER_VISIBLE_MAX_EACH = 2  # each kind counts at most twice: ten new keys are one new feature, not ten
+USER_VISIBLE_CAP = 1.4
+# Severity keywords (OOM, deadlock, crash…): a title naming one says what the PR is about, so it is worth
+# much more than a body mentioning one in passing; each further class adds a little. Security is separate
+# and larger: a vulnerability fix is worth reading whatever its size.
+KEYWORD_TITLE = 1.0
+KEYWORD_BODY = 0.4
+KEYWORD_MORE = 0.2
+KEYWORD_CAP = 1.4
+SEVERE_KEYWORDS = ("oom", "leak", "deadlock", "crash", "hang", "regression", "race", "nan", "corruption")
+SECURITY = 1.4
+# A dependency or image version change affects every installation; a key framework (torch, vllm…) more.
+DEPENDENCY = 0.3
+KEY_DEPENDENCY = 0.7
+# Measured results make a perf or accuracy claim concrete, which is what users act on.
+MEASURED = 0.4
+# Review activity on a log scale of (reviews + comments); requested changes mean contested decisions.
+REVIEW_PER_LOG2 = 0.3
+REVIEW_CAP = 1.0
+CHANGES_REQUESTED = 0.3
+# Titles that announce a trivial change (typo, lint, format, rename) lose points whatever the diff size.
+TRIVIAL = -1.2
+TRIVIAL_TITLE = re.compile(
+    r"\b(?:typos?|spelling|lint(?:ing)?|format(?:ting)?|pre-commit|whitespace|comments?|rename|badges?)\b",
+    re.I,
+)
+
+# --- insight: how much a reader learns from it ------------------------------------------------------
+
+INSIGHT_BASE = 0.3
+# Length of the author's own prose (template removed), log scale: 10 words ≈ 1.4, 100 ≈ 2.7, 400 ≈ 3.5.
+WORDS_PER_LOG2 = 0.4
+WORDS_CAP = 3.4
+# Each non-trivial design/motivation/root-cause/results section the author wrote.
+DESIGN_SECTION = 0.6
+DESIGN_SECTION_CAP = 1.8
+DESIGN_SECTION_MIN_WORDS = 15
+# A named root cause is the most instructive thing a fix can carry; causal sentences ("because…") less so.
+ROOT_CAUSE = 1.0
+CAUSAL_PHRASE = 0.15
+CAUSAL_CAP = 0.6
+# Measurements: a results table, numbers with % / x / units, metric vocabulary, plots.
+MEASURE_TABLE = 0.7
+MEASURE_NUMBERS = 0.6
+METRIC_WORD = 0.15
+METRIC_WORD_CAP = 0.6
+IMAGE = 0.25
+IMAGE_CAP = 0.5
+MEASURE_CAP = 2.2
+# A written test plan shows how the change was validated.
+TEST_SECTION = 0.3
+# Tests in the diff are executable documentation of the new behaviour.
+TESTS_ADDED = 0.2
+# Per type: perf work tends to come with analysis; refactors with design reasoning; chores with neither.
+INSIGHT_TYPE: dict[ChangeType, float] = {
+    "perf": 0.5,
+    "refactor": 0.2,
+    "fix": 0.2,
+    "feat": 0.2,
+    "test": 0.0,
+    "doc": 0.0,
+    "chore": -0.2,
+}
+# Review discussion carries reasoning the description may not.
+REVIEW_INSIGHT_PER_LOG2 = 0.3
+REVIEW_INSIGHT_CAP = 1.0
+
+# --- verdict ------------------------------------------------------------------------------------------
+
+# About 5% of verl's PRs: a couple a week, which a team can actually read.
+MUST_READ_IMPORTANCE = 6.8
+# A breaking change is must-read from a lower importance: its readers have to act.
+MUST_READ_BREAKING_IMPORTANCE = 5.5
+# An exceptional write-up is must-read when the change itself is not negligible.
+MUST_READ_INSIGHT = 8.0
+MUST_READ_INSIGHT_MIN_IMPORTANCE = 4.0
+WORTH_READING_IMPORTANCE = 4.5
+WORTH_READING_INSIGHT = 6.0
+# A feature is named in the verdict reason when it added at least this many points; size only from this
+# many changed lines, core code only from this share of the weighted lines.
+REASON_MIN_POINTS = 0.5
+REASON_LARGE_LINES = 300
+REASON_CORE_SHARE = 0.5
+# A skimmed PR below this many changed lines is called "small" in its reason.
+SMALL_CHANGE_LINES = 60
+
+# --- risk thresholds ---------------------------------------------------------------------------------
+
+# Code lines (source and scripts outside peripheral paths) from which a change without tests is a risk,
+# and from which that risk is medium or high. A fix without a regression test is at least medium.
+MISSING_TESTS_MIN_LINES = 30
+MISSING_TESTS_MEDIUM_LINES = 120
+MISSING_TESTS_HIGH_LINES = 500
+# Lines in memory- or distribution-sensitive paths that make a diff "large" there (medium), or very large
+# (high when no tests changed); or enough added/removed memory/collective calls in a code change.
+SENSITIVE_LINES = 200
+SENSITIVE_HIGH_LINES = 800
+SENSITIVE_SIGNALS = 4
+SENSITIVE_SIGNAL_MIN_CODE_LINES = 80
+# A PR this large cannot be reviewed line by line.
+HUGE_PR_FILES = 100
+HUGE_PR_LINES = 5_000
+# Per-category caps on how many similar risks are listed (the rest are summarised as "and N more").
+MAX_RISKS = 8
+MAX_KEY_POINTS = 6
+MAX_FOLLOW_UPS = 5

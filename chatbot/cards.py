@@ -1,0 +1,98 @@
+"""Replies about single PRs: the analysis card shown by `prhub pr show`, answers about one PR, and
+Slack link unfurls."""
+
+from __future__ import annotations
+
+from chatbot.analysis.types import Analysis
+from chatbot.messages import Language, say
+from chatbot.models import (
+    Block,
+    BulletList,
+    Context,
+    Fields,
+    Heading,
+    Paragraph,
+    PullRequest,
+    Reply,
+    bold,
+    link,
+    plain,
+)
+
+
+def pr_card(
+    pr: PullRequest, analysis: Analysis | None, language: Language, analyzer: str | None = None
+) -> Reply:
+    """A PR with its analysis: title, summary, scores and verdict, modules, key points, risks."""
+    h = pr.header
+    title = f"#{pr.number} {pr.title}"
+    merged = h.merged_at.strftime("%Y-%m-%d %H:%M UTC") if h.merged_at else "-"
+    blocks: list[Block] = [Heading(title)]
+    meta = say(
+        "pr.meta",
+        language,
+        repo=pr.repo,
+        author=h.author,
+        merged=merged,
+        additions=pr.additions,
+        deletions=pr.deletions,
+        files=pr.changed_files,
+    )
+    blocks.append(Context((plain(meta + " · "), link(say("pr.open", language), h.html_url))))
+    if analysis is None:
+        blocks.append(Paragraph((plain(say("pr.not_analyzed", language)),)))
+        return Reply(tuple(blocks))
+    if analysis.title_zh and analysis.title_zh != pr.title:
+        blocks.append(Paragraph((bold(analysis.title_zh),)))
+    if analysis.summary:
+        blocks.append(Paragraph((plain(analysis.summary),)))
+    verdict = say(f"pr.verdict.{analysis.verdict}", language)
+    blocks.append(
+        Fields(
+            (
+                (say("pr.field.importance", language), (plain(f"{analysis.importance:.1f} / 10"),)),
+                (say("pr.field.insight", language), (plain(f"{analysis.insight:.1f} / 10"),)),
+                (say("pr.field.verdict", language), (bold(verdict), plain(f" — {analysis.verdict_reason}"))),
+                (say("pr.field.modules", language), (plain(", ".join(analysis.modules) or "-"),)),
+                (
+                    say("pr.field.type", language),
+                    (plain(analysis.change_type + (" · BREAKING" if analysis.breaking else "")),),
+                ),
+                (
+                    say("pr.field.tests", language),
+                    (plain(say("pr.tests.yes" if analysis.tests else "pr.tests.no", language)),),
+                ),
+            )
+        )
+    )
+    if analysis.key_points:
+        blocks += [
+            Heading(say("pr.section.key_points", language), 2),
+            BulletList(tuple((plain(p),) for p in analysis.key_points)),
+        ]
+    if analysis.risks:
+        blocks += [
+            Heading(say("pr.section.risks", language), 2),
+            BulletList(
+                tuple(
+                    (
+                        bold(f"[{r.severity}] {r.category}"),
+                        plain(f" {r.text}" + (f" ({r.evidence})" if r.evidence else "")),
+                    )
+                    for r in analysis.risks
+                )
+            ),
+        ]
+    if analysis.follow_ups:
+        blocks += [
+            Heading(say("pr.section.follow_ups", language), 2),
+            BulletList(tuple((plain(f),) for f in analysis.follow_ups)),
+        ]
+    if analysis.review_highlights:
+        blocks += [
+            Heading(say("pr.section.reviews", language), 2),
+            BulletList(tuple((plain(r),) for r in analysis.review_highlights)),
+        ]
+    if analyzer:
+        blocks.append(Context((plain(say("pr.analyzed_by", language, analyzer=analyzer)),)))
+    return Reply(tuple(blocks))

@@ -1,0 +1,178 @@
+"""Every sentence prhub says to a user, Chinese and English side by side.
+
+Tests compare against `say(...)`, never against copied strings. Values are formatted in with
+`str.format`; they are plain text (renderers escape them), never markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+Language = Literal["zh", "en"]
+
+_MESSAGES: dict[str, tuple[str, str]] = {
+    # Weekly report -----------------------------------------------------------------------------------
+    "report.title": (
+        "{repo} {year}年第{week}周（{start}至{end}）周报",
+        "{repo} weekly report, {year}-W{week:02d}",
+    ),
+    "report.quiet": (
+        "{repo} 在 {period} 没有合并任何 PR。",
+        "{repo} merged no pull requests in {period}.",
+    ),
+    "report.headline": (
+        "本周合并 {count} 个 PR，主要集中在{themes}；{attention}",
+        "{count} PRs merged this week, mostly in {themes}; {attention}",
+    ),
+    "report.attention": ("需关注：{risk}。", "watch: {risk}."),
+    "report.no_attention": ("未发现需要特别关注的风险。", "no risk stands out."),
+    "report.meta": (
+        "仓库 {repo} · 周期 {period} · 合并 {count} 个 PR · 重点 PR {key} 个 · 生成于 {generated}",
+        "Repo {repo} · period {period} · {count} PRs merged · {key} key PRs · generated {generated}",
+    ),
+    "report.period": ("{start} 至 {end}", "{start} to {end}"),
+    "report.highlight": ("{module}：{text}", "{module}: {text}"),
+    "report.summary": (
+        "本周合并 {count} 个 PR（上周 {previous} 个，{delta}），平均重要性 {importance}，平均洞察 {insight}。"
+        "改动主要集中在{themes}。{must_read}{breaking}",
+        "{count} PRs were merged this week ({previous} the week before, {delta}), with an average importance "
+        "of {importance} and an average insight of {insight}. Most changes were in {themes}.{must_read}{breaking}",
+    ),
+    "report.must_read": ("其中 {n} 个值得精读（{prs}）。", " {n} deserve a close read ({prs})."),
+    "report.breaking": (
+        "{n} 个包含破坏性变更（{prs}），升级前请核对。",
+        " {n} contain breaking changes ({prs}); check them before upgrading.",
+    ),
+    "report.delta_up": ("增加 {n} 个", "up {n}"),
+    "report.delta_down": ("减少 {n} 个", "down {n}"),
+    "report.delta_same": ("持平", "unchanged"),
+    "report.risk.missing-tests": (
+        "{n} 个 PR 修改了代码但没有相应测试：{prs}",
+        "{n} PRs change code without tests: {prs}",
+    ),
+    "report.risk.dependency": (
+        "{n} 个 PR 变更了依赖或镜像版本：{prs}",
+        "{n} PRs change dependency or image versions: {prs}",
+    ),
+    "report.risk.breaking-change": (
+        "{n} 个 PR 含破坏性变更：{prs}",
+        "{n} PRs contain breaking changes: {prs}",
+    ),
+    "report.risk.memory": (
+        "{n} 个 PR 涉及显存/内存敏感代码：{prs}",
+        "{n} PRs touch memory-sensitive code: {prs}",
+    ),
+    "report.risk.concurrency": (
+        "{n} 个 PR 涉及并发或分布式代码：{prs}",
+        "{n} PRs touch concurrent or distributed code: {prs}",
+    ),
+    "report.risk.config": (
+        "{n} 个 PR 修改了配置默认值：{prs}",
+        "{n} PRs change configuration defaults: {prs}",
+    ),
+    "report.risk.performance": ("{n} 个 PR 可能影响性能：{prs}", "{n} PRs may affect performance: {prs}"),
+    "report.risk.security": (
+        "{n} 个 PR 涉及安全相关改动：{prs}",
+        "{n} PRs make security-relevant changes: {prs}",
+    ),
+    "report.risk.compatibility": (
+        "{n} 个 PR 有兼容性风险：{prs}",
+        "{n} PRs carry compatibility risks: {prs}",
+    ),
+    "report.risk.other": ("{n} 个 PR 有其他风险：{prs}", "{n} PRs carry other risks: {prs}"),
+    "report.risk.example": ("例如 {example}", "e.g. {example}"),
+    "report.follow_up.breaking": (
+        "升级前核对破坏性变更 {prs} 对下游配置和接口的影响。",
+        "Before upgrading, check how the breaking changes {prs} affect downstream configs and APIs.",
+    ),
+    "report.follow_up.high_risk": ("优先评审高风险 PR {prs}。", "Review the high-risk PRs {prs} first."),
+    "report.follow_up.read": (
+        "精读 {prs}，了解本周最重要的设计与改动。",
+        "Read {prs} closely: the week's most important designs and changes.",
+    ),
+    "report.and_more": ("及其他 {n} 个", "and {n} more"),
+    "report.section.highlights": ("本周亮点", "Highlights"),
+    "report.section.risks": ("风险观察", "Risk observations"),
+    "report.section.full": ("完整周报", "Full report"),
+    "report.section.summary": ("执行摘要", "Executive summary"),
+    "report.section.changes": ("重点改动（按主题）", "Key changes by theme"),
+    "report.section.trends": ("模块与主题趋势", "Module and theme trends"),
+    "report.section.key_prs": ("重点 PR", "Key pull requests"),
+    "report.section.follow_ups": ("后续建议", "Follow-up suggestions"),
+    "report.column.pr": ("PR", "PR"),
+    "report.column.title": ("标题", "Title"),
+    "report.column.module": ("模块", "Module"),
+    "report.column.importance": ("重要性", "Importance"),
+    "report.column.key_point": ("要点", "Key point"),
+    "report.column.name": ("名称", "Name"),
+    "report.column.count": ("本周", "This week"),
+    "report.column.previous": ("上周", "Last week"),
+    "report.column.change": ("变化", "Change"),
+    "report.trend.modules": ("模块", "Modules"),
+    "report.trend.themes": ("主题", "Themes"),
+    "report.button.full": ("完整周报", "Full report"),
+    "report.button.markdown": ("Markdown", "Markdown"),
+    "report.button.pdf": ("PDF", "PDF"),
+    "report.button.risks": ("本周风险", "This week's risks"),
+    "report.more_prs": ("共 {n} 个重点 PR，完整列表见完整周报。", "{n} key PRs in all; see the full report."),
+    "report.generated_by": ("由 prhub 生成（{prose}）", "Generated by prhub ({prose})"),
+    "report.prose.template": ("模板", "templates"),
+    "report.prose.llm": ("LLM 撰写摘要", "LLM-written summary"),
+    # One PR -----------------------------------------------------------------------------------------
+    "pr.meta": (
+        "{repo} · 作者 {author} · 合并于 {merged} · +{additions}/-{deletions} · {files} 个文件",
+        "{repo} · by {author} · merged {merged} · +{additions}/-{deletions} · {files} files",
+    ),
+    "pr.open": ("在 GitHub 打开", "open on GitHub"),
+    "pr.not_analyzed": (
+        "这个 PR 还没有分析结果（运行 prhub analyze）。",
+        "This PR has not been analysed yet (run prhub analyze).",
+    ),
+    "pr.verdict.must-read": ("必读", "must-read"),
+    "pr.verdict.worth-reading": ("值得一读", "worth reading"),
+    "pr.verdict.skim": ("浏览即可", "skim"),
+    "pr.field.importance": ("重要性", "Importance"),
+    "pr.field.insight": ("洞察", "Insight"),
+    "pr.field.verdict": ("结论", "Verdict"),
+    "pr.field.modules": ("模块", "Modules"),
+    "pr.field.type": ("类型", "Type"),
+    "pr.field.tests": ("测试", "Tests"),
+    "pr.tests.yes": ("有新增或修改", "added or changed"),
+    "pr.tests.no": ("无", "none"),
+    "pr.section.key_points": ("要点", "Key points"),
+    "pr.section.risks": ("风险", "Risks"),
+    "pr.section.follow_ups": ("后续建议", "Follow-ups"),
+    "pr.section.reviews": ("评审要点", "Review highlights"),
+    "pr.analyzed_by": ("分析器：{analyzer}", "Analysed by {analyzer}"),
+    # Themes ------------------------------------------------------------------------------------------
+    "theme.stability": ("稳定性与缺陷修复", "stability and fixes"),
+    "theme.performance": ("性能优化", "performance"),
+    "theme.training": ("训练后端与并行", "training backends and parallelism"),
+    "theme.rollout": ("推理与采样", "rollout and inference"),
+    "theme.algorithm": ("算法、奖励与数据", "algorithms, rewards and data"),
+    "theme.infra": ("工程与基础设施", "engineering and infrastructure"),
+    "theme.docs": ("文档与示例", "docs and examples"),
+    "theme.other": ("其他", "other"),
+}
+
+LIST_SEPARATOR = {"zh": "、", "en": ", "}
+
+
+def say(key: str, language: Language, /, **values: object) -> str:
+    """The sentence `key` in `language`, with `values` filled in. Unknown keys fail loudly."""
+    zh, en = _MESSAGES[key]
+    return (zh if language == "zh" else en).format(**values)
+
+
+def join(items: Iterable[str], language: Language) -> str:
+    return LIST_SEPARATOR[language].join(items)
+
+
+def pr_refs(numbers: Iterable[int], language: Language, limit: int = 6) -> str:
+    """`#1、#2、#3 及其他 4 个` / `#1, #2, #3 and 4 more`."""
+    numbers = list(numbers)
+    shown = join((f"#{n}" for n in numbers[:limit]), language)
+    if len(numbers) > limit:
+        shown += (" " if language == "en" else "") + say("report.and_more", language, n=len(numbers) - limit)
+    return shown

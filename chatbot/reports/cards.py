@@ -1,0 +1,234 @@
+"""The weekly report as neutral replies: the short card pushed to channels, and the full document that
+the Markdown, HTML and PDF renderers (and long chat threads) use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from chatbot.messages import Language, say
+from chatbot.models import (
+    Actions,
+    Block,
+    BulletList,
+    Button,
+    Context,
+    Divider,
+    Heading,
+    Inline,
+    Paragraph,
+    Reply,
+    Span,
+    Table,
+    bold,
+    link,
+    plain,
+)
+from chatbot.reports.model import KeyPR, ReportItem, Trend, WeeklyReport
+
+CARD_KEY_PRS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class ReportLinks:
+    """Where the full report can be read; None when no public URL is configured."""
+
+    page: str
+    markdown: str
+    pdf: str
+
+    @classmethod
+    def for_report(cls, public_url: str | None, report: WeeklyReport) -> ReportLinks | None:
+        if not public_url:
+            return None
+        base = f"{public_url.rstrip('/')}/reports/{report.repo}/{report.label}"
+        return cls(page=base, markdown=f"{base}.md", pdf=f"{base}.pdf")
+
+
+def pr_link(number: int, repo: str) -> Span:
+    return link(f"#{number}", f"https://github.com/{repo}/pull/{number}")
+
+
+def _item(item: ReportItem, repo: str, language: Language) -> Inline:
+    spans: list[Span] = [plain(item.text + " (")]
+    for i, number in enumerate(item.prs):
+        if i:
+            spans.append(plain("、" if language == "zh" else ", "))
+        spans.append(pr_link(number, repo))
+    spans.append(plain(")"))
+    return tuple(spans)
+
+
+def _meta(report: WeeklyReport) -> Context:
+    language = report.language
+    last_day = report.end - timedelta(days=1)
+    period = say("report.period", language, start=f"{report.start:%Y-%m-%d}", end=f"{last_day:%Y-%m-%d}")
+    generated = report.generated_at.astimezone(report.start.tzinfo).strftime("%Y-%m-%d %H:%M")
+    return Context(
+        (
+            plain(
+                say(
+                    "report.meta",
+                    language,
+                    repo=report.repo,
+                    period=period,
+                    count=report.pr_count,
+                    key=len(report.key_prs),
+                    generated=generated,
+                )
+            ),
+        )
+    )
+
+
+def _key_pr_table(prs: tuple[KeyPR, ...], report: WeeklyReport) -> Table:
+    language = report.language
+    columns = tuple(
+        say(f"report.column.{c}", language) for c in ("pr", "title", "module", "importance", "key_point")
+    )
+    rows = tuple(
+        (
+            (link(f"#{pr.number}", pr.url),),
+            (plain(pr.title),),
+            (plain(", ".join(pr.modules) or "-"),),
+            (plain(f"{pr.importance:.1f}"),),
+            (plain(pr.key_point),),
+        )
+        for pr in prs
+    )
+    return Table(columns, rows)
+
+
+def _buttons(report: WeeklyReport, links: ReportLinks | None) -> list[Block]:
+    language = report.language
+    buttons = [
+        Button(
+            say("report.button.risks", language),
+            action_id="report_risks",
+            value=f"{report.repo} {report.label}",
+        )
+    ]
+    if links is not None:
+        buttons = [
+            Button(say("report.button.full", language), url=links.page, primary=True),
+            Button(say("report.button.markdown", language), url=links.markdown),
+            Button(say("report.button.pdf", language), url=links.pdf),
+            *buttons,
+        ]
+    return [Actions(tuple(buttons))]
+
+
+def report_card(report: WeeklyReport, links: ReportLinks | None = None) -> Reply:
+    """The short form: title, headline, meta, highlights, risks, the top of the key-PR table, buttons.
+    A quiet week is one line."""
+    language = report.language
+    if report.quiet:
+        return Reply((Paragraph((plain(report.headline),)),), more_url=links.page if links else None)
+    blocks: list[Block] = [Heading(report.title), Paragraph((plain(report.headline),)), _meta(report)]
+    if report.highlights:
+        blocks += [
+            Heading(say("report.section.highlights", language), 2),
+            BulletList(tuple(_item(h, report.repo, language) for h in report.highlights)),
+        ]
+    if report.risks:
+        blocks += [
+            Heading(say("report.section.risks", language), 2),
+            BulletList(tuple((plain(r.text),) for r in report.risks)),
+        ]
+    if report.key_prs:
+        blocks += [
+            Heading(say("report.section.key_prs", language), 2),
+            _key_pr_table(report.key_prs[:CARD_KEY_PRS], report),
+        ]
+        if len(report.key_prs) > CARD_KEY_PRS:
+            blocks.append(Context((plain(say("report.more_prs", language, n=len(report.key_prs))),)))
+    blocks += [Divider(), *_buttons(report, links)]
+    return Reply(tuple(blocks), more_url=links.page if links else None)
+
+
+def _trend_table(trends: tuple[Trend, ...], label: str, language: Language) -> Table:
+    columns = (label, *(say(f"report.column.{c}", language) for c in ("count", "previous", "change")))
+    return Table(
+        columns,
+        tuple(
+            (
+                (plain(t.name),),
+                (plain(str(t.count)),),
+                (plain(str(t.previous)),),
+                (plain(f"{t.delta:+d}" if t.delta else "0"),),
+            )
+            for t in trends
+        ),
+    )
+
+
+def report_document(report: WeeklyReport, links: ReportLinks | None = None) -> Reply:
+    """The full report: everything of DESIGN §7, for the HTML page, Markdown, PDF and the terminal."""
+    language = report.language
+    if report.quiet:
+        return Reply((Heading(report.title), Paragraph((plain(report.headline),)), _meta(report)))
+    blocks: list[Block] = [Heading(report.title), Paragraph((bold(report.headline),)), _meta(report)]
+    blocks += [
+        Heading(say("report.section.highlights", language), 2),
+        BulletList(tuple(_item(h, report.repo, language) for h in report.highlights)),
+    ]
+    if report.risks:
+        blocks += [
+            Heading(say("report.section.risks", language), 2),
+            BulletList(tuple((plain(r.text),) for r in report.risks)),
+        ]
+    blocks += [
+        Divider(),
+        Heading(say("report.section.full", language), 2),
+        Heading(say("report.section.summary", language), 3),
+        Paragraph((plain(report.executive_summary),)),
+        Heading(say("report.section.changes", language), 3),
+    ]
+    for theme in report.themes:
+        blocks += [
+            Paragraph(
+                (
+                    bold(
+                        f"{theme.name}（{len(theme.items)}）"
+                        if language == "zh"
+                        else f"{theme.name} ({len(theme.items)})"
+                    ),
+                )
+            ),
+            BulletList(tuple(_item(i, report.repo, language) for i in theme.items)),
+        ]
+    blocks += [
+        Heading(say("report.section.trends", language), 3),
+        _trend_table(report.module_trends, say("report.trend.modules", language), language),
+        _trend_table(report.theme_trends, say("report.trend.themes", language), language),
+    ]
+    if report.risks:
+        blocks += [
+            Heading(say("report.section.risks", language), 3),
+            BulletList(tuple((bold(f"[{r.severity}] "), plain(r.text)) for r in report.risks)),
+        ]
+    blocks += [Heading(say("report.section.key_prs", language), 3), _key_pr_table(report.key_prs, report)]
+    if report.follow_ups:
+        blocks += [
+            Heading(say("report.section.follow_ups", language), 3),
+            BulletList(tuple((plain(f),) for f in report.follow_ups)),
+        ]
+    blocks.append(
+        Context(
+            (
+                plain(
+                    say("report.generated_by", language, prose=say(f"report.prose.{report.prose}", language))
+                ),
+            )
+        )
+    )
+    if links is not None:
+        blocks.append(
+            Actions(
+                (
+                    Button(say("report.button.markdown", language), url=links.markdown),
+                    Button(say("report.button.pdf", language), url=links.pdf),
+                )
+            )
+        )
+    return Reply(tuple(blocks), more_url=links.page if links else None)

@@ -1,0 +1,83 @@
+"""Reply → Markdown (CommonMark/GFM). Every span is escaped, so PR text can never become markup."""
+
+from __future__ import annotations
+
+import re
+
+from chatbot.models import (
+    Actions,
+    BulletList,
+    Context,
+    Divider,
+    Fields,
+    Heading,
+    Inline,
+    Paragraph,
+    Reply,
+    Span,
+    Table,
+)
+
+_SPECIAL = re.compile(r"([\\`*_\[\]|<>~&])")
+# What would start a heading, quote, list or rule when it opens a line.
+_BLOCK_START = re.compile(r"^(\s*)([#>+=-]|\d+[.)])")
+_SAFE_URL = re.compile(r"^https?://[^\s<>()\"']+$")
+
+
+def escape(text: str) -> str:
+    """Backslash-escape Markdown punctuation and flatten line breaks inside a block."""
+    return _SPECIAL.sub(r"\\\1", text.replace("\r", " ").replace("\n", " "))
+
+
+def safe_url(url: str | None) -> str | None:
+    """Only plain http(s) URLs become links; `javascript:` and friends stay text."""
+    return url if url and _SAFE_URL.match(url) else None
+
+
+def _span(span: Span) -> str:
+    text = escape(span.text)
+    if span.style == "bold":
+        text = f"**{text}**"
+    elif span.style == "italic":
+        text = f"*{text}*"
+    elif span.style == "code":
+        fence = "``" if "`" in span.text else "`"
+        text = f"{fence}{span.text.replace(chr(10), ' ')}{fence}"
+    url = safe_url(span.url)
+    return f"[{text}](<{url}>)" if url else text
+
+
+def inline(spans: Inline) -> str:
+    return _BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), "".join(_span(s) for s in spans))
+
+
+def render_markdown(reply: Reply) -> str:
+    out: list[str] = []
+    for block in reply.blocks:
+        if isinstance(block, Heading):
+            out.append(f"{'#' * block.level} {escape(block.text)}")
+        elif isinstance(block, Paragraph):
+            out.append(inline(block.spans))
+        elif isinstance(block, Context):
+            out.append(f"<sub>{inline(block.spans)}</sub>")
+        elif isinstance(block, BulletList):
+            out.append(
+                "\n".join(
+                    f"{f'{n}.' if block.ordered else '-'} {inline(item)}"
+                    for n, item in enumerate(block.items, start=1)
+                )
+            )
+        elif isinstance(block, Fields):
+            out.append("\n".join(f"- **{escape(key)}**: {inline(value)}" for key, value in block.pairs))
+        elif isinstance(block, Table):
+            header = "| " + " | ".join(escape(c) for c in block.columns) + " |"
+            rule = "|" + "|".join(" --- " for _ in block.columns) + "|"
+            rows = ["| " + " | ".join(inline(cell) for cell in row) + " |" for row in block.rows]
+            out.append("\n".join([header, rule, *rows]))
+        elif isinstance(block, Divider):
+            out.append("---")
+        elif isinstance(block, Actions):
+            links = [f"[{escape(b.label)}](<{url}>)" for b in block.buttons if (url := safe_url(b.url))]
+            if links:
+                out.append(" · ".join(links))
+    return "\n\n".join(out) + "\n"

@@ -1,0 +1,95 @@
+"""The weekly report as neutral data (DESIGN §7). Stored as JSON in `weekly_reports`; every renderer
+(card, Markdown, HTML, PDF, Slack, Feishu, terminal) reads only this."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+REPORT_FORMAT_VERSION = 1
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ReportItem(_Frozen):
+    """A highlight or a key change: one sentence and the PRs it is about."""
+
+    text: str
+    prs: tuple[int, ...]
+
+
+class RiskObservation(_Frozen):
+    """Risks of one category merged across the week's PRs, naming them all."""
+
+    category: str
+    severity: Literal["high", "medium", "low"]
+    text: str
+    prs: tuple[int, ...]
+
+
+class Theme(_Frozen):
+    name: str
+    items: tuple[ReportItem, ...]
+
+
+class Trend(_Frozen):
+    name: str
+    count: int
+    previous: int
+
+    @property
+    def delta(self) -> int:
+        return self.count - self.previous
+
+
+class KeyPR(_Frozen):
+    number: int
+    title: str
+    url: str
+    author: str
+    modules: tuple[str, ...]
+    importance: float
+    insight: float
+    verdict: str
+    key_point: str
+
+
+class WeeklyReport(_Frozen):
+    repo: str
+    year: int
+    week: int
+    start: datetime
+    end: datetime  # exclusive
+    timezone: str
+    language: Literal["zh", "en"]
+    generated_at: datetime
+    version: int  # bumped each time the stored report of this week is rebuilt
+    prose: Literal["template", "llm"]
+
+    title: str
+    headline: str
+    pr_count: int
+    previous_pr_count: int
+    highlights: tuple[ReportItem, ...]
+    risks: tuple[RiskObservation, ...]
+    executive_summary: str
+    avg_importance: float
+    avg_insight: float
+    themes: tuple[Theme, ...]
+    module_trends: tuple[Trend, ...]
+    theme_trends: tuple[Trend, ...]
+    key_prs: tuple[KeyPR, ...]
+    follow_ups: tuple[str, ...]
+    prs: tuple[int, ...]  # every PR merged in the week: what any mention is checked against
+
+    @property
+    def label(self) -> str:
+        return f"{self.year}-W{self.week:02d}"
+
+    @property
+    def quiet(self) -> bool:
+        return self.pr_count == 0

@@ -1,0 +1,150 @@
+"""Building (or reusing) the stored weekly report of a repo and an ISO week.
+
+The report is rebuilt only when its inputs change: a PR of the week added late or analysed again, or
+the previous week's analyses (which feed the trends). A PR without a current analysis yet is analysed
+on the fly by the offline analyzer, so a report never silently leaves a merged PR out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from chatbot.analysis.types import Analysis
+from chatbot.messages import Language
+from chatbot.models import PullRequest
+from chatbot.ports import Clock
+from chatbot.reports.builder import AnalyzedPR, compose_weekly_report
+from chatbot.reports.model import REPORT_FORMAT_VERSION, WeeklyReport
+from chatbot.store.db import Database
+from chatbot.store.index import PRIndex, to_pull_request
+from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, WeeklyReportRow
+from chatbot.weeks import Week
+
+ReportWriter = Callable[[WeeklyReport], WeeklyReport]
+
+
+class UnknownRepo(LookupError):
+    """The repo is not in the index; `known` lists those that are."""
+
+    def __init__(self, repo: str, known: list[str]) -> None:
+        super().__init__(repo)
+        self.repo = repo
+        self.known = known
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltReport:
+    report: WeeklyReport
+    reused: bool
+
+
+def week_records(
+    session: Session, repo: RepoRow, week: Week, fallback: Callable[[PullRequest], Analysis]
+) -> tuple[list[AnalyzedPR], list[str]]:
+    """The week's PRs with their current analyses, and a fingerprint of those inputs."""
+    rows = session.execute(
+        select(PullRequestRow, AnalysisRow)
+        .outerjoin(
+            AnalysisRow,
+            (AnalysisRow.pr_id == PullRequestRow.id)
+            & (AnalysisRow.content_hash == PullRequestRow.content_hash),
+        )
+        .where(
+            PullRequestRow.repo_id == repo.id,
+            PullRequestRow.merged_at >= week.start,
+            PullRequestRow.merged_at < week.end,
+        )
+        .order_by(
+            PullRequestRow.merged_at,
+            PullRequestRow.number,
+            AnalysisRow.created_at.desc(),
+            AnalysisRow.id.desc(),
+        )
+    ).all()
+    records: list[AnalyzedPR] = []
+    parts: list[str] = []
+    seen: set[int] = set()
+    for pr_row, analysis_row in rows:
+        if pr_row.id in seen:
+            continue  # an older analysis of the same content
+        seen.add(pr_row.id)
+        pr = to_pull_request(repo, pr_row)
+        analysis = Analysis.from_dict(analysis_row.fields) if analysis_row is not None else fallback(pr)
+        records.append(AnalyzedPR(pr, analysis))
+        parts.append(f"{pr_row.number}:{pr_row.content_hash}:{analysis_row.id if analysis_row else '-'}")
+    return records, parts
+
+
+def build_weekly_report(
+    db: Database,
+    repo: str,
+    week: Week,
+    *,
+    clock: Clock,
+    language: Language,
+    fallback: Callable[[PullRequest], Analysis],
+    writer: ReportWriter | None = None,
+    rebuild: bool = False,
+) -> BuiltReport:
+    """The stored report of `repo` for `week`, rebuilt when its inputs changed (or `rebuild`).
+    `writer` (the LLM prose writer) may rewrite the headline, highlights and summary. Raises UnknownRepo."""
+    with db.session() as session:
+        index = PRIndex(session)
+        repo_row = index.repo(repo)
+        if repo_row is None:
+            raise UnknownRepo(repo, [r.full_name for r in index.repos()])
+        records, parts = week_records(session, repo_row, week, fallback)
+        previous_week = Week.containing(week.start - timedelta(days=1), week.tz)
+        previous, previous_parts = week_records(session, repo_row, previous_week, fallback)
+        material = "|".join(
+            [f"v{REPORT_FORMAT_VERSION}", language, str(writer is not None), *parts, "--", *previous_parts]
+        )
+        fingerprint = hashlib.sha256(material.encode()).hexdigest()
+        stored = session.scalar(
+            select(WeeklyReportRow).where(
+                WeeklyReportRow.repo_id == repo_row.id,
+                WeeklyReportRow.iso_year == week.year,
+                WeeklyReportRow.iso_week == week.week,
+                WeeklyReportRow.language == language,
+            )
+        )
+        if stored is not None and stored.fingerprint == fingerprint and not rebuild:
+            return BuiltReport(WeeklyReport.model_validate(stored.content), reused=True)
+        version = stored.version + 1 if stored is not None else 1
+        report = compose_weekly_report(
+            repo_row.full_name,
+            week,
+            records,
+            previous,
+            language=language,
+            generated_at=clock.now(),
+            version=version,
+        )
+        if writer is not None and not report.quiet:
+            report = writer(report)
+        content = report.model_dump(mode="json")
+        if stored is None:
+            session.add(
+                WeeklyReportRow(
+                    repo_id=repo_row.id,
+                    iso_year=week.year,
+                    iso_week=week.week,
+                    language=language,
+                    window_start=week.start,
+                    window_end=week.end,
+                    fingerprint=fingerprint,
+                    version=version,
+                    content=content,
+                    generated_at=report.generated_at,
+                )
+            )
+        else:
+            stored.fingerprint, stored.version, stored.content = fingerprint, version, content
+            stored.generated_at = report.generated_at
+        return BuiltReport(report, reused=False)

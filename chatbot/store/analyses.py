@@ -1,0 +1,127 @@
+"""Stored analyses: the cache by input hash, each PR's current analysis, and the search documents."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import exists, select
+from sqlalchemy.orm import Session
+
+from chatbot.analysis.types import Analysis
+from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow
+
+
+def input_hash(content_hash: str, analyzer: str, version: str, language: str) -> str:
+    """The cache key of an analysis: the same PR content through the same analyzer version, in the same
+    language, is never analysed (or sent to an LLM) twice."""
+    return hashlib.sha256(f"{content_hash}|{analyzer}|{version}|{language}".encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAnalysis:
+    analysis: Analysis
+    analyzer: str
+    fallback_reason: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    created_at: datetime
+
+
+def has_analysis(session: Session, pr_id: int, key: str) -> bool:
+    """Whether an analysis with this input hash is stored. Fallback results do not count, so the next
+    run tries the LLM again."""
+    return bool(
+        session.scalar(
+            select(
+                exists().where(
+                    AnalysisRow.pr_id == pr_id,
+                    AnalysisRow.input_hash == key,
+                    AnalysisRow.fallback_reason.is_(None),
+                )
+            )
+        )
+    )
+
+
+def save_analysis(
+    session: Session,
+    pr: PullRequestRow,
+    analysis: Analysis,
+    *,
+    analyzer: str,
+    version: str,
+    language: str,
+    now: datetime,
+    fallback_reason: str | None = None,
+    prompt_tokens: int = 0,
+    completion_tokens: int = 0,
+) -> None:
+    """Store an analysis of the PR's current content and refresh its search document."""
+    session.add(
+        AnalysisRow(
+            pr_id=pr.id,
+            analyzer=analyzer,
+            analyzer_version=version,
+            language=language,
+            content_hash=pr.content_hash,
+            input_hash=input_hash(pr.content_hash, analyzer, version, language),
+            importance=analysis.importance,
+            insight=analysis.insight,
+            verdict=analysis.verdict,
+            change_type=analysis.change_type,
+            breaking=analysis.breaking,
+            modules=list(analysis.modules),
+            fields=analysis.to_dict(),
+            fallback_reason=fallback_reason,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            created_at=now,
+        )
+    )
+    document = search_document(pr.title, analysis)
+    row = session.get(SearchDocumentRow, pr.id)
+    if row is None:
+        session.add(SearchDocumentRow(pr_id=pr.id, repo_id=pr.repo_id, document=document))
+    elif row.document != document:
+        row.document = document
+
+
+def search_document(title: str, analysis: Analysis) -> str:
+    parts = [title, analysis.title_zh, analysis.summary, " ".join(analysis.modules), *analysis.key_points]
+    parts += [risk.text for risk in analysis.risks]
+    return "\n".join(p for p in parts if p)
+
+
+def current_analysis(session: Session, pr: PullRequestRow) -> StoredAnalysis | None:
+    """The newest analysis of the PR's current content, or None when it is new or changed since."""
+    row = session.scalars(
+        select(AnalysisRow)
+        .where(AnalysisRow.pr_id == pr.id, AnalysisRow.content_hash == pr.content_hash)
+        .order_by(AnalysisRow.created_at.desc(), AnalysisRow.id.desc())
+        .limit(1)
+    ).first()
+    if row is None:
+        return None
+    return StoredAnalysis(
+        Analysis.from_dict(row.fields),
+        row.analyzer,
+        row.fallback_reason,
+        row.prompt_tokens,
+        row.completion_tokens,
+        row.created_at,
+    )
+
+
+def pull_requests_to_analyze(
+    session: Session, repo: RepoRow | None, since: datetime | None
+) -> Sequence[PullRequestRow]:
+    """Stored PRs of a repo (or of every repo), merged since `since`, oldest first."""
+    statement = select(PullRequestRow)
+    if repo is not None:
+        statement = statement.where(PullRequestRow.repo_id == repo.id)
+    if since is not None:
+        statement = statement.where(PullRequestRow.merged_at >= since)
+    return session.scalars(statement.order_by(PullRequestRow.merged_at, PullRequestRow.id)).all()

@@ -1,0 +1,81 @@
+"""The heuristic analyzer over all 2,745 real verl PRs in ../shared/data (skipped where it is absent)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import statistics
+from pathlib import Path
+
+import pytest
+
+from adapters.github.rest import pull_request_from_rest
+from chatbot.analysis import Analysis, HeuristicAnalyzer
+from chatbot.analysis.types import CHANGE_TYPES, RISK_CATEGORIES, SEVERITIES, VERDICTS
+from chatbot.models import PullRequest
+
+FILE_NAME = "verl-pulls.jsonl.gz"
+
+
+def _data_file() -> Path:
+    """`PRHUB_SHARED_DATA` (a directory, or the file itself), else ../shared/data next to the repo."""
+    configured = os.environ.get("PRHUB_SHARED_DATA")
+    if configured:
+        path = Path(configured)
+        return path if path.is_file() else path / FILE_NAME
+    return Path(__file__).resolve().parents[2].parent / "shared/data" / FILE_NAME
+
+
+DATA = _data_file()
+pytestmark = pytest.mark.skipif(not DATA.is_file(), reason=f"{DATA} is not available")
+
+
+@pytest.fixture(scope="module")
+def analyzed() -> list[tuple[PullRequest, Analysis]]:
+    analyzer = HeuristicAnalyzer()
+    with gzip.open(DATA, "rt", encoding="utf-8") as lines:
+        prs = [pull_request_from_rest(json.loads(line), "verl-project/verl") for line in lines]
+    return [(pr, analyzer.analyze(pr)) for pr in prs]
+
+
+def test_every_pr_is_analyzed(analyzed: list[tuple[PullRequest, Analysis]]) -> None:
+    assert len(analyzed) == 2745
+
+
+def test_modules_are_found_for_nearly_every_pr_with_a_bracket_prefix(
+    analyzed: list[tuple[PullRequest, Analysis]],
+) -> None:
+    prefixed = [a for pr, a in analyzed if re.match(r"\s*\[", pr.title)]
+    assert sum(1 for a in prefixed if a.modules) / len(prefixed) >= 0.98
+
+
+def test_every_field_is_within_its_domain(analyzed: list[tuple[PullRequest, Analysis]]) -> None:
+    for pr, a in analyzed:
+        assert 0.0 <= a.importance <= 10.0 and round(a.importance, 1) == a.importance, pr.number
+        assert 0.0 <= a.insight <= 10.0 and round(a.insight, 1) == a.insight, pr.number
+        assert a.verdict in VERDICTS and a.change_type in CHANGE_TYPES and a.verdict_reason, pr.number
+        assert all(r.category in RISK_CATEGORIES and r.severity in SEVERITIES and r.evidence for r in a.risks)
+        assert a.summary and a.title_zh == pr.title.strip()
+
+
+def test_every_analysis_survives_json(analyzed: list[tuple[PullRequest, Analysis]]) -> None:
+    for _, a in analyzed:
+        assert Analysis.from_dict(json.loads(json.dumps(a.to_dict(), ensure_ascii=False))) == a
+
+
+def test_the_ranking_is_spread_and_sensible(analyzed: list[tuple[PullRequest, Analysis]]) -> None:
+    scores = [a.importance for _, a in analyzed]
+    assert statistics.pstdev(scores) > 1.5  # not "everything is 5"
+    docs = [a.importance for _, a in analyzed if a.change_type == "doc"]
+    breaking = [a.importance for _, a in analyzed if a.breaking]
+    assert statistics.median(docs) < 2.0 < 7.0 < statistics.median(breaking)
+    verdicts = [a.verdict for _, a in analyzed]
+    assert 0.02 < verdicts.count("must-read") / len(verdicts) < 0.12
+    assert verdicts.count("skim") > verdicts.count("worth-reading") > verdicts.count("must-read")
+
+
+def test_template_boilerplate_never_reaches_a_summary(analyzed: list[tuple[PullRequest, Analysis]]) -> None:
+    leaks = ("Checklist Before", "Add **concise** overview", "Demonstrate the high-level design", "[ ] ")
+    assert not [pr.number for pr, a in analyzed if any(leak in a.summary for leak in leaks)]

@@ -1,0 +1,170 @@
+"""The weekly report built from a written week, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from html.parser import HTMLParser
+from zoneinfo import ZoneInfo
+
+import pytest
+from markdown_it import MarkdownIt
+
+from chatbot.analysis.heuristic import HeuristicAnalyzer
+from chatbot.clock import FixedClock
+from chatbot.messages import say
+from chatbot.reports.cards import ReportLinks, report_card, report_document
+from chatbot.reports.html import render_html
+from chatbot.reports.markdown import render_markdown
+from chatbot.reports.weekly import UnknownRepo, build_weekly_report
+from chatbot.weeks import parse_week
+from tests.reports.fixtures import INJECTION, REPO, SHANGHAI, WEEK_START, analysis, seed
+
+CLOCK = FixedClock(WEEK_START + timedelta(days=8))
+FALLBACK = HeuristicAnalyzer().analyze
+
+
+def build(db, week="2026-W25", tz=SHANGHAI, language="zh", **kwargs):  # type: ignore[no-untyped-def]
+    return build_weekly_report(
+        db, REPO, parse_week(week, tz), clock=CLOCK, language=language, fallback=FALLBACK, **kwargs
+    )
+
+
+def test_the_week_runs_monday_to_sunday_night_in_the_configured_timezone(db):
+    seed(db)
+    report = build(db).report
+    assert report.prs == (101, 102, 103, 104, 105, 106, 107)  # Sunday 23:59 in, Monday 00:00 out
+    assert report.previous_pr_count == 3
+    assert report.title == "acme/widgets 2026年第25周（06-15至06-21）周报"
+
+
+def test_another_timezone_moves_the_boundaries(db):
+    seed(db)
+    berlin = build(db, tz=ZoneInfo("Europe/Berlin")).report
+    # Berlin's week starts 6 hours after Shanghai's: PR 101 (Mon 10:00 +08) and 92 fall elsewhere
+    assert 108 in berlin.prs and 101 in berlin.prs and 92 not in berlin.prs
+
+
+def test_every_section_is_there_and_names_only_prs_of_the_week(db):
+    seed(db)
+    report = build(db).report
+    week_prs = set(report.prs)
+    assert report.pr_count == 7
+    assert 1 <= len(report.highlights) <= 6 and report.risks and report.themes and report.key_prs
+    assert all(set(item.prs) <= week_prs for item in report.highlights)
+    assert all(set(risk.prs) <= week_prs for risk in report.risks)
+    assert [pr.number for pr in report.key_prs] == [101, 102, 103, 106, 107]  # verdict != skim, by importance
+    assert report.avg_importance == round((8.5 + 7.8 + 7.0 + 1.5 + 3.0 + 6.0 + 5.0) / 7, 1)
+    assert report.avg_insight == round((7.0 + 6.5 + 4.0 + 1.0 + 1.0 + 6.0 + 3.0) / 7, 1)
+    assert "7" in report.headline and report.executive_summary
+
+
+def test_risks_of_one_category_are_merged_naming_every_pr(db):
+    seed(db)
+    risks = {r.category: r for r in build(db).report.risks}
+    assert risks["missing-tests"].prs == (101, 102)
+    assert "#101" in risks["missing-tests"].text and "#102" in risks["missing-tests"].text
+    assert risks["memory"].severity == "high"
+    assert next(iter(risks)) == "memory"  # high severity first
+
+
+def test_trends_compare_with_the_previous_week(db):
+    seed(db)
+    trends = {t.name: (t.count, t.previous, t.delta) for t in build(db).report.module_trends}
+    assert trends["megatron"] == (1, 2, -1)
+    assert trends["rollout"] == (2, 0, 2)
+    assert trends["ci"] == (1, 1, 0)
+
+
+def test_a_built_report_is_reused_until_a_late_pr_arrives(db):
+    seed(db)
+    first = build(db)
+    again = build(db)
+    assert not first.reused and again.reused and again.report == first.report
+    seed(
+        db,
+        rows=[
+            (109, "[trainer] fix: late arrival", WEEK_START + timedelta(days=5), analysis(("trainer",), 5.0))
+        ],
+    )
+    rebuilt = build(db)
+    assert not rebuilt.reused and rebuilt.report.version == 2 and 109 in rebuilt.report.prs
+
+
+def test_a_pr_without_a_stored_analysis_is_analysed_on_the_fly(db):
+    from chatbot.store.index import PRIndex
+    from tests.reports.fixtures import pr
+
+    seed(db)
+    with db.session() as session:
+        index = PRIndex(session)
+        index.upsert(
+            index.repo(REPO),
+            pr(110, "[rollout] fix: crash on empty batch", WEEK_START + timedelta(days=1)),
+            CLOCK.now(),
+        )
+    assert 110 in build(db).report.prs
+
+
+def test_a_quiet_week_is_one_line(db):
+    seed(db)
+    report = build(db, week="2026-W30").report
+    assert report.quiet
+    card = report_card(report)
+    assert len(card.blocks) == 1 and "没有合并任何 PR" in card.plain_text()
+
+
+def test_english_on_request(db):
+    seed(db)
+    report = build(db, language="en").report
+    assert report.title == "acme/widgets weekly report, 2026-W25"
+    assert report_card(report).plain_text().count(say("report.section.highlights", "en")) == 1
+
+
+def test_unknown_repo_names_the_known_ones(db):
+    seed(db)
+    with pytest.raises(UnknownRepo) as info:
+        build_weekly_report(
+            db, "acme/nope", parse_week("2026-W25", SHANGHAI), clock=CLOCK, language="zh", fallback=FALLBACK
+        )
+    assert info.value.known == [REPO]
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.hrefs: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):  # type: ignore[no-untyped-def]
+        self.tags.append(tag)
+        self.hrefs += [v for k, v in attrs if k == "href"]
+
+    def handle_data(self, data):  # type: ignore[no-untyped-def]
+        self.text.append(data)
+
+
+def test_documents_render_every_section_and_keep_pr_text_inert(db):
+    seed(db)
+    report = build(db).report
+    links = ReportLinks.for_report("https://prhub.example.com", report)
+    document = report_document(report, links)
+    markdown = render_markdown(document)
+    for section in ("highlights", "risks", "summary", "changes", "trends", "key_prs", "follow_ups"):
+        assert say(f"report.section.{section}", "zh") in markdown
+    as_html = _Collector()  # what a Markdown viewer makes of it
+    as_html.feed(MarkdownIt("commonmark").enable("table").render(markdown))
+    assert "script" not in as_html.tags and "at" not in as_html.tags
+    assert all(h.startswith("https://") for h in as_html.hrefs)
+    assert INJECTION in "".join(as_html.text)
+
+    page = render_html(document)
+    parsed = _Collector()
+    parsed.feed(page)
+    assert "script" not in parsed.tags
+    assert all(h.startswith("https://") for h in parsed.hrefs)
+    assert "https://prhub.example.com/reports/acme/widgets/2026-W25.pdf" in parsed.hrefs
+    assert INJECTION in "".join(parsed.text) or "紧急" not in "".join(
+        parsed.text
+    )  # shown, if at all, as text
+    assert "table" in parsed.tags and report.title in "".join(parsed.text)

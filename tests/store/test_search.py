@@ -1,0 +1,120 @@
+"""Search over analyses: Chinese and English terms, short terms, filters — identical on both databases."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from chatbot.analysis.types import Analysis, Risk
+from chatbot.store.analyses import current_analysis, has_analysis, input_hash, save_analysis
+from chatbot.store.index import PRIndex
+from chatbot.store.schema import PullRequestRow
+from chatbot.store.search import search_pull_requests, search_terms
+from tests.store.test_index import make_pr
+
+NOW = datetime(2026, 6, 22, 1, 0, tzinfo=UTC)
+
+DOCS = {
+    1: (
+        "[rollout] fix: OOM when resuming from checkpoint",
+        "修复从检查点恢复时的显存溢出",
+        ("rollout",),
+        [Risk("memory", "high", "large tensors kept on GPU", "verl/rollout.py")],
+    ),
+    2: ("[megatron] feat: support Qwen3 MoE", "支持 Qwen3 MoE 模型", ("megatron",), []),
+    3: ("[doc] chore: fix typo in 100%_guide", "修正文档错别字", ("doc",), []),
+    4: ("[trainer] perf: faster FSDP2 checkpoint saving", "加快 FSDP2 检查点保存", ("trainer", "fsdp"), []),
+}
+
+
+def analysis_for(title_zh: str, modules: tuple[str, ...], risks: list[Risk]) -> Analysis:
+    return Analysis(
+        title_zh=title_zh,
+        summary=title_zh,
+        modules=modules,
+        change_type="fix",
+        breaking=False,
+        importance=5.0,
+        insight=4.0,
+        verdict="worth-reading",
+        verdict_reason="",
+        risks=tuple(risks),
+    )
+
+
+@pytest.fixture
+def indexed(db):
+    with db.session() as session:
+        index = PRIndex(session)
+        repo = index.ensure_repo("acme/widgets", NOW)
+        other = index.ensure_repo("acme/other", NOW)
+        for number, (title, *_rest) in DOCS.items():
+            index.upsert(repo, make_pr(number, title=title, merged=NOW - timedelta(days=number)), NOW)
+        index.upsert(other, make_pr(9, title="OOM in another repo", merged=NOW), NOW)
+        session.flush()
+        for row in session.query(PullRequestRow).all():
+            title, title_zh, modules, risks = DOCS.get(row.number, (row.title, "", (), []))
+            save_analysis(
+                session,
+                row,
+                analysis_for(title_zh, modules, risks),
+                analyzer="heuristic",
+                version="1",
+                language="zh",
+                now=NOW,
+            )
+        ids = {row.number: row.id for row in session.query(PullRequestRow).filter_by(repo_id=repo.id)}
+        return db, repo.id, ids
+
+
+def numbers(found, ids):
+    by_id = {v: k for k, v in ids.items()}
+    return [by_id.get(i, -1) for i in found]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("checkpoint", {1, 4}),
+        ("CHECKPOINT fsdp2", {4}),
+        ("检查点", {1, 4}),  # three characters: FTS trigram on SQLite
+        ("显存", {1}),  # two characters: the LIKE fallback
+        ("qwen3 模型", {2}),
+        ("100%_", {3}),  # LIKE wildcards are escaped
+        ("large tensors", {1}),  # risk text is indexed
+        ("nothing-like-this", set()),
+    ],
+)
+def test_terms_in_chinese_and_english_find_the_same_prs_on_both_databases(indexed, query, expected):
+    db, repo_id, ids = indexed
+    with db.session() as session:
+        found = search_pull_requests(session, query, repo_id=repo_id)
+    assert set(numbers(found, ids)) == expected
+
+
+def test_search_filters_by_repo_and_merge_window(indexed):
+    db, repo_id, ids = indexed
+    with db.session() as session:
+        everywhere = search_pull_requests(session, "OOM")
+        in_window = search_pull_requests(
+            session, "checkpoint", repo_id=repo_id, start=NOW - timedelta(days=2), end=NOW
+        )
+    assert len(everywhere) == 2
+    assert numbers(in_window, ids) == [1]
+
+
+def test_query_terms_are_split_on_chinese_punctuation():
+    assert search_terms("显存，OOM、 “checkpoint”？") == ["显存", "oom", "checkpoint"]
+    assert search_terms("   ") == []
+
+
+def test_the_current_analysis_follows_the_pr_content(indexed):
+    db, _, ids = indexed
+    with db.session() as session:
+        row = session.get(PullRequestRow, ids[2])
+        stored = current_analysis(session, row)
+        assert stored is not None and stored.analysis.modules == ("megatron",)
+        assert has_analysis(session, row.id, input_hash(row.content_hash, "heuristic", "1", "zh"))
+        row.content_hash = "changed"
+        assert current_analysis(session, row) is None
