@@ -61,7 +61,10 @@ class Settings(BaseSettings):
     )
     llm_timeout: float = Field(60.0, validation_alias="PRHUB_LLM_TIMEOUT", gt=0)
     llm_max_retries: int = Field(3, validation_alias="PRHUB_LLM_MAX_RETRIES", ge=0)
+    # Sent as max_tokens; 0 leaves it unset (models that only accept max_completion_tokens).
     llm_max_tokens: int = Field(2048, validation_alias="PRHUB_LLM_MAX_TOKENS", ge=0)
+    # Estimated tokens of diff per PR prompt; source hunks get them first, then tests, then docs.
+    llm_diff_budget_tokens: int = Field(6000, validation_alias="PRHUB_LLM_DIFF_BUDGET", ge=0)
     llm_concurrency: int = Field(4, validation_alias="PRHUB_LLM_CONCURRENCY", ge=1, le=64)
     # Prices in USD per million tokens, for the cost estimate `prhub analyze` prints.
     llm_price_input: float = Field(0.15, validation_alias="PRHUB_LLM_PRICE_INPUT", ge=0)
