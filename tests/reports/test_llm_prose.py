@@ -1,0 +1,93 @@
+"""The LLM writes the report prose from the facts; an answer citing a PR outside the week is rejected."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from adapters.llm.openai_client import LLMSettings, OpenAICompatibleLLM
+from chatbot.reports.builder import AnalyzedPR, compose_weekly_report
+from chatbot.reports.llm_prose import LLMReportWriter
+from chatbot.reports.model import WeeklyReport
+from chatbot.weeks import parse_week
+from tests.fakes.openai import FakeOpenAI
+from tests.reports.fixtures import INJECTION, REPO, SHANGHAI, WEEK, WEEK_START, pr
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as started:
+        assert isinstance(started, FakeOpenAI)
+        yield started
+
+
+@pytest.fixture
+def fake(server: FakeOpenAI) -> Iterator[FakeOpenAI]:
+    yield server
+    server.reset()
+
+
+def template_report() -> WeeklyReport:
+    records = [AnalyzedPR(pr(n, title, merged), a) for n, title, merged, a in WEEK]
+    return compose_weekly_report(
+        REPO,
+        parse_week("2026-W25", SHANGHAI),
+        records,
+        [],
+        language="zh",
+        generated_at=WEEK_START + timedelta(days=8),
+    )
+
+
+def writer(fake: FakeOpenAI) -> LLMReportWriter:
+    return LLMReportWriter(
+        OpenAICompatibleLLM(LLMSettings(api_key="test-key", base_url=fake.base_url, max_retries=0))
+    )
+
+
+def prose(*prs: int) -> dict[str, Any]:
+    return {
+        "headline": f"本周合并 7 个 PR，重点是 #{prs[0]}。",
+        "highlights": [{"text": f"#{n} 值得关注", "prs": [n]} for n in prs],
+        "executive_summary": "平均重要性 5.5，平均洞察 4.0。",
+    }
+
+
+def test_a_valid_answer_replaces_the_template_prose(fake):
+    fake.answer = lambda body: prose(101, 102)
+    report = writer(fake)(template_report())
+    assert report.prose == "llm"
+    assert report.headline == "本周合并 7 个 PR，重点是 #101。"
+    assert [h.prs for h in report.highlights] == [(101,), (102,)]
+    [request] = fake.requests
+    assert request["response_format"]["type"] == "json_schema"
+    user = request["messages"][-1]["content"]
+    assert "FACTS (JSON)" in user and "#101" not in request["messages"][0]["content"]
+    assert INJECTION not in request["messages"][0]["content"]  # PR text only ever travels as data
+
+
+def test_an_answer_citing_a_pr_outside_the_week_is_rejected(fake):
+    fake.answer = lambda body: prose(101, 4242)
+    template = template_report()
+    assert writer(fake)(template) == template
+
+
+def test_a_pr_number_invented_in_the_text_is_rejected_too(fake):
+    answer = prose(101)
+    answer["executive_summary"] = "另见 #999。"
+    fake.answer = lambda body: answer
+    assert writer(fake)(template_report()).prose == "template"
+
+
+def test_a_failing_endpoint_keeps_the_templates(fake):
+    fake.fail_next("server_error")
+    template = template_report()
+    assert writer(fake)(template) == template
+
+
+def test_malformed_json_keeps_the_templates(fake):
+    fake.fail_next("malformed")
+    assert writer(fake)(template_report()).prose == "template"
