@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint install lock bench clean
+.PHONY: demo test lint install lock bench clean pdf-deps
 
 $(STAMP): pyproject.toml requirements.lock
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "prhub needs Python 3.11 or newer")'
@@ -14,13 +14,23 @@ $(STAMP): pyproject.toml requirements.lock
 
 install: $(STAMP) ## Create .venv with the pinned dependencies (skipped when nothing changed).
 
-demo: $(STAMP) ## Try prhub on embedded defaults.
+demo: $(STAMP) pdf-deps ## Try prhub on embedded defaults.
 	@echo "The bundled demo is coming soon (see the demo issue). Meanwhile:"
 	@echo "  $(VENV)/bin/prhub --help"
 	@echo "  $(VENV)/bin/prhub import-jsonl FILE.jsonl.gz --repo OWNER/REPO && $(VENV)/bin/prhub prs list OWNER/REPO"
 
-test: $(STAMP) ## Lint, then the whole test suite on SQLite and a throwaway PostgreSQL cluster.
+test: $(STAMP) pdf-deps ## Lint, then the whole test suite on SQLite and a throwaway PostgreSQL cluster.
 	scripts/test.sh
+
+PDF_PACKAGES := fonts-wqy-microhei libharfbuzz-subset0
+
+pdf-deps: ## Chinese font + HarfBuzz subsetter for PDF reports (apt, only when root; else say what to install).
+	@if fc-list :lang=zh 2>/dev/null | grep -q . && /sbin/ldconfig -p 2>/dev/null | grep -q libharfbuzz-subset; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing $(PDF_PACKAGES) (Chinese text and fast font subsetting in PDF reports)"; \
+	  apt-get install -y -q --no-install-recommends $(PDF_PACKAGES) >/dev/null 2>&1 \
+	    || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $(PDF_PACKAGES) >/dev/null; }; \
+	else echo "note: PDF reports need a Chinese font; on Debian/Ubuntu: sudo apt-get install $(PDF_PACKAGES)"; fi
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . && $(VENV)/bin/lint-imports && $(VENV)/bin/mypy

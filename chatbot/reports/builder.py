@@ -113,7 +113,7 @@ def compose_weekly_report(
 
     themes_of = {r.number: theme_of(r.pr.title, r.analysis) for r in records}
     key = _key_prs(ranked)
-    risks = _risk_observations(ranked, language)
+    risks = merge_risks(ranked, language)
     themes = _themes(ranked, themes_of, language)
     theme_names = [t.name for t in themes[:3]]
     attention = (
@@ -185,7 +185,9 @@ def _key_prs(ranked: list[AnalyzedPR]) -> list[AnalyzedPR]:
     return key if len(key) >= 3 else ranked[: max(3, len(key))]
 
 
-def _risk_observations(ranked: list[AnalyzedPR], language: Language) -> list[RiskObservation]:
+def merge_risks(ranked: Sequence[AnalyzedPR], language: Language) -> list[RiskObservation]:
+    """Risks of one category merged across PRs (ranked most important first), naming every PR, with the
+    worst one as the example; high severity first."""
     by_category: dict[str, list[tuple[AnalyzedPR, Risk]]] = defaultdict(list)
     for record in ranked:
         seen: set[str] = set()

@@ -8,9 +8,9 @@ on the fly by the offline analyzer, so a report never silently leaves a merged P
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -44,10 +44,16 @@ class BuiltReport:
     reused: bool
 
 
-def week_records(
-    session: Session, repo: RepoRow, week: Week, fallback: Callable[[PullRequest], Analysis]
+def window_records(
+    session: Session,
+    repo: RepoRow,
+    start: datetime,
+    end: datetime,
+    fallback: Callable[[PullRequest], Analysis],
+    numbers: Collection[int] | None = None,
 ) -> tuple[list[AnalyzedPR], list[str]]:
-    """The week's PRs with their current analyses, and a fingerprint of those inputs."""
+    """The PRs merged in [start, end) (optionally only `numbers`) with their current analyses (the
+    offline analysis for one not analysed yet), oldest first, and a fingerprint of those inputs."""
     rows = session.execute(
         select(PullRequestRow, AnalysisRow)
         .outerjoin(
@@ -57,8 +63,9 @@ def week_records(
         )
         .where(
             PullRequestRow.repo_id == repo.id,
-            PullRequestRow.merged_at >= week.start,
-            PullRequestRow.merged_at < week.end,
+            PullRequestRow.merged_at >= start,
+            PullRequestRow.merged_at < end,
+            *([PullRequestRow.number.in_(list(numbers))] if numbers is not None else []),
         )
         .order_by(
             PullRequestRow.merged_at,
@@ -99,9 +106,11 @@ def build_weekly_report(
         repo_row = index.repo(repo)
         if repo_row is None:
             raise UnknownRepo(repo, [r.full_name for r in index.repos()])
-        records, parts = week_records(session, repo_row, week, fallback)
+        records, parts = window_records(session, repo_row, week.start, week.end, fallback)
         previous_week = Week.containing(week.start - timedelta(days=1), week.tz)
-        previous, previous_parts = week_records(session, repo_row, previous_week, fallback)
+        previous, previous_parts = window_records(
+            session, repo_row, previous_week.start, previous_week.end, fallback
+        )
         material = "|".join(
             [f"v{REPORT_FORMAT_VERSION}", language, str(writer is not None), *parts, "--", *previous_parts]
         )
