@@ -171,7 +171,10 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "qa.risks.title": ("风险观察", "Risk observations"),
     "qa.risks.none": ("这些 PR 的分析中没有发现风险。", "The analyses of these PRs found no risks."),
-    "qa.risks.from_report": ("来自本周周报（第 {version} 版）", "From the weekly report (version {version})"),
+    "qa.risks.from_report": (
+        "来自 {week} 周报（第 {version} 版）",
+        "From the {week} weekly report (version {version})",
+    ),
     "qa.highlights.title": ("主要改动（按重要性）", "Main changes (by importance)"),
     "qa.must_read.title": ("值得精读", "Worth a close read"),
     "qa.must_read.none": (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -315,6 +315,13 @@ class Reply:
                 return block.text
         return ""
 
+    def to_dict(self) -> dict[str, Any]:
+        """The reply as JSON-ready data: each block with its `type` (`prhub ask --json`)."""
+        return {
+            "blocks": [{"type": type(block).__name__.lower(), **asdict(block)} for block in self.blocks],
+            "more_url": self.more_url,
+        }
+
     def plain_text(self) -> str:
         """Every block as plain text, one per paragraph: the notification fallback."""
         lines: list[str] = []
@@ -336,3 +343,15 @@ class Reply:
             elif isinstance(block, Actions):
                 lines.extend(f"{b.label}: {b.url}" for b in block.buttons if b.url)
         return "\n".join(line for line in lines if line)
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A chat message as every platform's adapter hands it to the bot."""
+
+    text: str
+    platform: str = "console"
+    channel: str | None = None
+    user: str | None = None
+    workspace: str | None = None
+    direct: bool = False  # a direct message (no mention needed)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated, NoReturn, TypeVar
 
@@ -25,16 +26,25 @@ from rich.progress import (
 from rich.table import Table
 from sqlalchemy.exc import SQLAlchemyError
 
+from adapters.console.render import render_console
 from adapters.github.jsonl import read_pull_requests
 from adapters.github.source import GitHubSource
-from chatbot.clock import SystemClock
+from chatbot.analysis.runner import AnalyzeReport, analyze_stored
+from chatbot.cards import pr_card
+from chatbot.clock import FixedClock, SystemClock
 from chatbot.config import ConfigError, Settings, load_settings
 from chatbot.ingest.importer import import_pull_requests
 from chatbot.ingest.sync import SyncProgress, sync_repo
-from chatbot.ports import SourceError
+from chatbot.models import Message
+from chatbot.ports import Clock, SourceError
+from chatbot.qa.compose import Answer
+from chatbot.reports.cards import ReportLinks, report_document
+from chatbot.reports.weekly import UnknownRepo
+from chatbot.store.analyses import current_analysis
 from chatbot.store.db import Database, current_revision, make_engine, open_database, upgrade
-from chatbot.store.index import PRIndex
-from chatbot.weeks import Week, parse_day_or_time, parse_week
+from chatbot.store.index import PRIndex, to_pull_request
+from chatbot.weeks import Week, last_complete_week, parse_day_or_time, parse_week
+from prhub_cli.wiring import AnalyzerSetup, build_report, make_analyzer, make_bot, render_report
 
 app = typer.Typer(
     name="prhub",
@@ -44,8 +54,10 @@ app = typer.Typer(
     add_completion=False,
 )
 prs_app = typer.Typer(help="Look at the pull requests stored in the index.", no_args_is_help=True)
+pr_app = typer.Typer(help="Look at one pull request and its analysis.", no_args_is_help=True)
 db_app = typer.Typer(help="Manage the database schema.", no_args_is_help=True)
 app.add_typer(prs_app, name="prs")
+app.add_typer(pr_app, name="pr")
 app.add_typer(db_app, name="db")
 
 console = Console()
@@ -92,10 +104,13 @@ def user_errors(ctx: typer.Context) -> Iterator[None]:
     """Turn expected failures into one line on stderr (or a traceback with --verbose)."""
     try:
         yield
-    except (ConfigError, SourceError, ValueError, OSError, SQLAlchemyError) as exc:
+    except (ConfigError, SourceError, ValueError, LookupError, OSError, SQLAlchemyError) as exc:
         if _ctx(ctx).verbose:
             err_console.print_exception()
         message = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
+        if isinstance(exc, UnknownRepo):
+            known = ", ".join(exc.known) or "none yet"
+            message = f"{exc.repo} is not in the index (indexed: {known}); run `prhub sync {exc.repo}` first"
         if isinstance(exc, SQLAlchemyError):
             message = f"database error: {message}"
         fail(message)
@@ -123,6 +138,9 @@ def sync(
             "last sync, or the last PRHUB_SYNC_DEFAULT_WEEKS weeks for a new repo."
         ),
     ] = None,
+    analyze: Annotated[
+        bool, typer.Option(help="Analyse the new and changed PRs after storing them (PRHUB_ANALYZER).")
+    ] = True,
     max_wait: Annotated[
         int | None,
         typer.Option(
@@ -159,6 +177,10 @@ def sync(
     console.print(summary)
     for number, error in report.failures[:10]:
         err_console.print(f"  [yellow]#{number}[/yellow] {escape(error)} (retried on the next sync)")
+    if analyze and (report.complete or report.new or report.updated):
+        with user_errors(ctx):
+            setup = make_analyzer(settings)
+            _print_analysis(_run_analysis(settings, db, setup, repo, None), setup, dry_run=False)
     if not report.complete:
         when = (
             report.retry_at.astimezone(settings.tz).strftime("%Y-%m-%d %H:%M %Z")
@@ -302,6 +324,154 @@ def _span_text(week: Week) -> str:
     return f"{week.start:%m-%d} to {(week.end - timedelta(days=1)):%m-%d}"
 
 
+@app.command()
+def analyze(
+    ctx: typer.Context,
+    repo: Annotated[str | None, typer.Argument(help="OWNER/REPO; default: every indexed repo.")] = None,
+    since: Annotated[str | None, typer.Option(help="Only PRs merged since this date (YYYY-MM-DD).")] = None,
+    reanalyze: Annotated[
+        bool, typer.Option(help="Analyse again even when a current analysis exists.")
+    ] = False,
+    analyzer: Annotated[
+        str | None,
+        typer.Option(help="heuristic or llm. Default: PRHUB_ANALYZER (auto = llm when configured)."),
+    ] = None,
+    dry_run: Annotated[bool, typer.Option(help="Estimate the LLM tokens and cost; analyse nothing.")] = False,
+) -> None:
+    """(Re)analyse stored PRs; unchanged PRs already analysed are skipped (cached)."""
+    with user_errors(ctx):
+        settings = _ctx(ctx).get_settings()
+        name = _repo_name(repo) if repo else None
+        setup = make_analyzer(settings, analyzer)
+        if dry_run and setup.estimate is None:
+            fail("--dry-run estimates LLM tokens; the heuristic analyzer costs nothing")
+        db = _open(settings)
+        report = _run_analysis(
+            settings,
+            db,
+            setup,
+            name,
+            parse_day_or_time(since, settings.tz) if since else None,
+            reanalyze=reanalyze,
+            dry_run=dry_run,
+        )
+    _print_analysis(report, setup, dry_run)
+
+
+def _run_analysis(
+    settings: Settings,
+    db: Database,
+    setup: AnalyzerSetup,
+    repo: str | None,
+    since: datetime | None,
+    *,
+    reanalyze: bool = False,
+    dry_run: bool = False,
+) -> AnalyzeReport:
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("analysing ({task.fields[analyzer]})"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+    ) as progress:
+        task = progress.add_task("analyse", total=None, analyzer=setup.analyzer.name)
+        return analyze_stored(
+            db,
+            setup.analyzer,
+            language=settings.language,
+            clock=SystemClock(),
+            repo=repo,
+            since=since,
+            reanalyze=reanalyze,
+            concurrency=setup.concurrency,
+            estimate=setup.estimate if dry_run else None,
+            on_progress=lambda done, total: progress.update(task, completed=done, total=total),
+        )
+
+
+def _print_analysis(report: AnalyzeReport, setup: AnalyzerSetup, dry_run: bool) -> None:
+    price_in, price_out = setup.price_per_token
+    if dry_run:
+        console.print(
+            f"{report.to_analyze} PRs to analyse ({report.cached} cached): about "
+            f"{report.estimated_tokens:,} prompt tokens, ≈ ${report.estimated_tokens * price_in:.2f} "
+            "before output tokens"
+        )
+        return
+    line = (
+        f"analyzed {report.analyzed}, cached {report.cached}, fell back {report.fell_back}, "
+        f"failed {report.failed}"
+    )
+    if setup.estimate is not None:
+        cost = report.prompt_tokens * price_in + report.completion_tokens * price_out
+        line += (
+            f"; tokens {report.prompt_tokens:,} in / {report.completion_tokens:,} out, "
+            f"estimated cost ${cost:.2f}"
+        )
+    console.print(line)
+    for repo, number, error in report.errors[:10]:
+        err_console.print(f"  [yellow]{escape(repo)}#{number}[/yellow] {escape(error)}")
+
+
+@pr_app.command("show")
+def pr_show(
+    ctx: typer.Context,
+    repo: Annotated[str, typer.Argument(help="OWNER/REPO.", callback=_repo_name)],
+    number: Annotated[int, typer.Argument(help="The PR number.", min=1)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the PR and its analysis as JSON.")] = False,
+) -> None:
+    """Show a stored PR with its current analysis."""
+    with user_errors(ctx):
+        settings = _ctx(ctx).get_settings()
+        db = _open(settings)
+        with db.session() as session:
+            index = PRIndex(session)
+            repo_row = index.repo(repo)
+            row = index.pull_request_row(repo_row, number) if repo_row else None
+            if repo_row is None or row is None:
+                fail(
+                    f"{repo}#{number} is not in the index"
+                    + ("" if repo_row else f"; run `prhub sync {repo}`")
+                )
+            pr = to_pull_request(repo_row, row)
+            stored = current_analysis(session, row)
+    if as_json:
+        payload = {
+            "repo": pr.repo,
+            "number": pr.number,
+            "title": pr.title,
+            "url": pr.header.html_url,
+            "author": pr.header.author,
+            "merged_at": pr.header.merged_at.isoformat() if pr.header.merged_at else None,
+            "additions": pr.additions,
+            "deletions": pr.deletions,
+            "changed_files": pr.changed_files,
+            "content_hash": pr.content_hash,
+            "analysis": stored.analysis.to_dict() if stored else None,
+            "analysis_meta": {
+                "analyzer": stored.analyzer,
+                "fallback_reason": stored.fallback_reason,
+                "prompt_tokens": stored.prompt_tokens,
+                "completion_tokens": stored.completion_tokens,
+                "created_at": stored.created_at.isoformat(),
+            }
+            if stored
+            else None,
+        }
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+        return
+    analyzer_name = None
+    if stored:
+        analyzer_name = stored.analyzer + (
+            f" (fallback: {stored.fallback_reason})" if stored.fallback_reason else ""
+        )
+    render_console(
+        pr_card(pr, stored.analysis if stored else None, settings.language, analyzer_name), console
+    )
+
+
 @db_app.command("upgrade")
 def db_upgrade(ctx: typer.Context) -> None:
     """Create or migrate the database to the newest schema."""
@@ -323,3 +493,119 @@ def run() -> None:
     except KeyboardInterrupt:
         err_console.print("interrupted")
         sys.exit(130)
+
+
+REPORT_FORMATS = ("terminal", "text", "md", "html", "pdf", "json", "slack", "feishu")
+
+
+@app.command()
+def report(
+    ctx: typer.Context,
+    repo: Annotated[str, typer.Argument(help="OWNER/REPO.", callback=_repo_name)],
+    week: Annotated[str | None, typer.Option(help="ISO week, e.g. 2026-W25 (in PRHUB_TIMEZONE).")] = None,
+    as_of: Annotated[
+        str | None, typer.Option("--as-of", help="Without --week: the last complete week as of this time.")
+    ] = None,
+    output_format: Annotated[
+        str, typer.Option("--format", "-f", help=f"One of {', '.join(REPORT_FORMATS)}.")
+    ] = "terminal",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help="zh or en (default PRHUB_LANGUAGE).")] = None,
+    rebuild: Annotated[bool, typer.Option(help="Build again even if the stored report is current.")] = False,
+) -> None:
+    """Build (or reuse) the weekly report of a repo and write it in a format."""
+    if output_format not in REPORT_FORMATS:
+        raise typer.BadParameter(f"unknown format {output_format!r}; use one of {', '.join(REPORT_FORMATS)}")
+    if output_format == "pdf" and output is None:
+        raise typer.BadParameter("--format pdf needs --output FILE")
+    with user_errors(ctx):
+        settings = _ctx(ctx).get_settings()
+        language = lang or settings.language
+        if language not in ("zh", "en"):
+            raise typer.BadParameter("--lang must be zh or en")
+        clock = FixedClock(parse_day_or_time(as_of, settings.tz)) if as_of else SystemClock()
+        span = parse_week(week, settings.tz) if week else last_complete_week(clock.now(), settings.tz)
+        db = _open(settings)
+        built = build_report(settings, db, repo, span, language, rebuild=rebuild)
+    payload = render_report(built.report, output_format, settings.public_url)
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_bytes(payload if isinstance(payload, bytes) else payload.encode("utf-8"))
+        state = "reused" if built.reused else f"built (version {built.report.version})"
+        console.print(f"{built.report.title}: {state}, {built.report.pr_count} PRs → {output}")
+    elif isinstance(payload, bytes):
+        sys.stdout.buffer.write(payload)
+    elif output_format == "terminal":
+        render_console(
+            report_document(built.report, ReportLinks.for_report(settings.public_url, built.report)), console
+        )
+    else:
+        sys.stdout.write(payload)
+
+
+def _as_of_clock(as_of: str | None, settings: Settings) -> Clock:
+    return FixedClock(parse_day_or_time(as_of, settings.tz)) if as_of else SystemClock()
+
+
+def answer_json(answer: Answer) -> dict[str, object]:
+    query, window = answer.query, answer.window
+    return {
+        "intent": query.intent,
+        "repo": query.repo,
+        "window": {"start": window.start.isoformat(), "end": window.end.isoformat()} if window else None,
+        "language": query.language,
+        "pull_requests": list(answer.cited),
+        "text": answer.reply.plain_text(),
+        "reply": answer.reply.to_dict(),
+    }
+
+
+@app.command()
+def ask(
+    ctx: typer.Context,
+    question: Annotated[str, typer.Argument(help='The question, e.g. "本周 verl 有哪些风险？"')],
+    repo: Annotated[str | None, typer.Option(help="OWNER/REPO, when the question does not name it.")] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Answer as of this time (ISO 8601).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the structured answer as JSON.")] = False,
+) -> None:
+    """Answer one question the way the chat platforms would."""
+    with user_errors(ctx):
+        settings = _ctx(ctx).get_settings()
+        db = _open(settings)
+        bot = make_bot(settings, db, _as_of_clock(as_of, settings))
+        if repo:
+            default = _repo_name(repo)
+            bot.channel_repo = lambda message: default
+        answer = bot.handle(Message(question))
+    if as_json:
+        sys.stdout.write(json.dumps(answer_json(answer), ensure_ascii=False, indent=2, default=str) + "\n")
+    else:
+        render_console(answer.reply, console)
+
+
+@app.command()
+def chat(
+    ctx: typer.Context,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Answer as of this time (ISO 8601).")] = None,
+) -> None:
+    """Chat with the bot in the terminal (Ctrl-D to quit); reads one question per line from a pipe."""
+    with user_errors(ctx):
+        settings = _ctx(ctx).get_settings()
+        db = _open(settings)
+        bot = make_bot(settings, db, _as_of_clock(as_of, settings))
+    interactive = sys.stdin.isatty()
+    if interactive:
+        import readline  # noqa: F401  (line editing and history for input())
+
+        console.print("prhub chat — ask about merged PRs (帮助 / help for examples, Ctrl-D to quit)")
+    while True:
+        try:
+            line = input("› " if interactive else "")
+        except EOFError:
+            break
+        if not line.strip():
+            continue
+        if not interactive:
+            console.print(f"› {escape(line)}")
+        render_console(bot.handle(Message(line, direct=True)).reply, console)
+        console.print()

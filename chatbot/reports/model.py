@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-REPORT_FORMAT_VERSION = 1
+REPORT_FORMAT_VERSION = 2
 
 
 class _Frozen(BaseModel):
@@ -27,8 +27,9 @@ class RiskObservation(_Frozen):
 
     category: str
     severity: Literal["high", "medium", "low"]
-    text: str
+    text: str  # the whole observation, PRs and example included (documents)
     prs: tuple[int, ...]
+    example: str = ""  # the worst instance, e.g. "#6556 大范围改动分布式代码 (path)" (chat answers)
 
 
 class Theme(_Frozen):

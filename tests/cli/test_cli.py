@@ -39,6 +39,8 @@ def env(
         "GITHUB_RETRY_BACKOFF": "0",
         "PRHUB_TIMEZONE": "Asia/Shanghai",
         "COLUMNS": "200",
+        "OPENAI_API_KEY": "",
+        "PRHUB_PUBLIC_URL": "",
     }
 
 

@@ -1,0 +1,280 @@
+"""The bot core every platform calls: `ChatBot.handle(Message) -> Answer`.
+
+Questions are parsed into a Query, answered from the index, and composed into a neutral Reply; the
+chat adapters only translate. Nothing here raises for odd input: the worst case is a short, helpful
+answer with examples.
+"""
+
+from __future__ import annotations
+
+import logging
+import time as _time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import func, select
+
+from chatbot.analysis.types import Analysis
+from chatbot.cards import pr_card
+from chatbot.messages import Language, join, say
+from chatbot.models import BulletList, Context, Heading, Message, Paragraph, PullRequest, Reply, plain
+from chatbot.ports import Clock
+from chatbot.qa.compose import Answer, Composer, window_text
+from chatbot.qa.parse import KnownRepo, ParseContext, parse_query
+from chatbot.qa.query import Query, Window
+from chatbot.qa.retrieve import gather, known_modules, known_repos
+from chatbot.reports.cards import ReportLinks, report_card
+from chatbot.reports.weekly import ReportWriter, build_weekly_report
+from chatbot.store.db import Database
+from chatbot.store.index import PRIndex
+from chatbot.store.schema import PullRequestRow
+from chatbot.weeks import Week, last_complete_week
+
+log = logging.getLogger(__name__)
+VOCABULARY_TTL = 300.0  # seconds the module vocabulary is cached: it changes only when analyses do
+
+
+@dataclass(frozen=True, slots=True)
+class BotConfig:
+    tz: ZoneInfo
+    public_url: str | None = None
+
+
+class ChatBot:
+    """Answers questions and commands from any platform over one index."""
+
+    def __init__(
+        self,
+        db: Database,
+        config: BotConfig,
+        clock: Clock,
+        fallback: Callable[[PullRequest], Analysis],
+        *,
+        writer: ReportWriter | None = None,
+        channel_repo: Callable[[Message], str | None] | None = None,
+    ) -> None:
+        self.db, self.config, self.clock, self.fallback, self.writer = db, config, clock, fallback, writer
+        self.channel_repo = channel_repo or (lambda message: None)
+        self._modules: tuple[float, frozenset[str]] | None = None
+
+    def handle(self, message: Message) -> Answer:
+        """The answer to one message. Unexpected failures become a polite reply, logged with a trace."""
+        try:
+            return self._handle(message)
+        except Exception:
+            log.exception("failed to answer %r", message.text[:200])
+            query = parse_query("", ParseContext(self.clock.now(), self.config.tz))
+            return Answer(query, _paragraph(say("qa.unknown", query.language)))
+
+    def parse(self, message: Message) -> Query:
+        with self.db.session() as session:
+            repos = known_repos(session)
+            modules = self._vocabulary(session)
+        context = ParseContext(self.clock.now(), self.config.tz, repos, self.channel_repo(message), modules)
+        return parse_query(message.text, context)
+
+    def _vocabulary(self, session: object) -> frozenset[str]:
+        now = _time.monotonic()
+        if self._modules is None or now - self._modules[0] > VOCABULARY_TTL:
+            self._modules = (now, known_modules(session))  # type: ignore[arg-type]
+        return self._modules[1]
+
+    def _handle(self, message: Message) -> Answer:
+        query = self.parse(message)
+        language = query.language
+        if query.intent == "help":
+            return Answer(query, self.help(language))
+        if query.intent == "unknown":
+            return Answer(query, self.examples(language, say("qa.unknown", language)))
+        with self.db.session() as session:
+            repos = known_repos(session)
+        if query.unknown_repo:
+            known = join((r.full_name for r in repos), language) or "-"
+            return Answer(
+                query, _paragraph(say("qa.repo.unknown", language, repo=query.unknown_repo, known=known))
+            )
+        if query.repo is None:
+            if not repos:
+                return Answer(query, _paragraph(say("qa.repo.none_indexed", language)))
+            known = join((r.full_name for r in repos), language)
+            return Answer(
+                query, _paragraph(say("qa.repo.which", language, known=known, example=_short(repos[0])))
+            )
+        return self.answer(query)
+
+    def answer(self, query: Query) -> Answer:
+        now = self.clock.now()
+        window = self._window(query)
+        if window is not None and window.start > now:
+            text = say(
+                "qa.future", query.language, window=window_text(window, now, self.config.tz, query.language)
+            )
+            return Answer(query, _paragraph(text), window=window)
+        if query.intent == "report":
+            return self.report(query, window)
+        with self.db.session() as session:
+            evidence = gather(session, query, window, self.fallback, with_previous=query.intent == "compare")
+        composer = Composer(query, window, evidence, now, self.config.tz)
+        if query.intent == "pr":
+            if evidence.pr is None:
+                return Answer(
+                    query,
+                    _paragraph(say("qa.pr.unknown", query.language, repo=query.repo, number=query.pr_number)),
+                )
+            return Answer(
+                query, pr_card(evidence.pr.pr, evidence.pr.analysis, query.language), (evidence.pr.number,)
+            )
+        if not evidence.records and not (query.intent == "compare" and evidence.previous):
+            return self.empty(query, window, composer)
+        if query.intent == "risks":
+            return self._risks(query, window, composer)
+        if query.intent == "must_read":
+            return composer.must_read()
+        if query.intent == "stats":
+            return composer.stats()
+        if query.intent == "compare":
+            return composer.compare()
+        if query.intent == "author" and query.author:
+            return composer.filtered(say("qa.author.title", query.language, author=query.author))
+        if query.intent == "search" and query.search_text:
+            return composer.filtered(say("qa.search.title", query.language, text=query.search_text))
+        if query.intent == "topic":
+            filters = [*query.modules, *query.topics, *query.change_types]
+            return composer.filtered(
+                say("qa.topic.title", query.language, filters=join(filters, query.language))
+            )
+        return composer.highlights()
+
+    def _window(self, query: Query) -> Window | None:
+        """The window asked for, or the default: none for a PR, a search or an author (all time), the last
+        complete week for a report, and this week for everything else."""
+        if query.window is not None:
+            return query.window
+        if query.intent in ("pr", "search", "author"):
+            return None
+        tz = self.config.tz
+        week = (
+            last_complete_week(self.clock.now(), tz)
+            if query.intent == "report"
+            else Week.containing(self.clock.now(), tz)
+        )
+        return Window(week.start, week.end, week)
+
+    def _risks(self, query: Query, window: Window | None, composer: Composer) -> Answer:
+        """For a complete week without filters, the stored report's risk observations; else the risks
+        merged from the analyses of the matching PRs."""
+        unfiltered = not (query.modules or query.topics or query.change_types or query.author)
+        if window is not None and window.week is not None and window.is_over(self.clock.now()) and unfiltered:
+            built = build_weekly_report(
+                self.db,
+                query.repo or "",
+                window.week,
+                clock=self.clock,
+                language=query.language,
+                fallback=self.fallback,
+                writer=self.writer,
+            )
+            return composer.risks(built.report.risks, (built.report.label, built.report.version))
+        return composer.risks(None, None)
+
+    def report(self, query: Query, window: Window | None) -> Answer:
+        assert window is not None
+        week = window.week or Week.containing(window.start, self.config.tz)
+        built = build_weekly_report(
+            self.db,
+            query.repo or "",
+            week,
+            clock=self.clock,
+            language=query.language,
+            fallback=self.fallback,
+            writer=self.writer,
+        )
+        links = ReportLinks.for_report(self.config.public_url, built.report)
+        key = [p.number for p in built.report.key_prs[:5]]
+        return Answer(query, report_card(built.report, links), tuple(key), Window(week.start, week.end, week))
+
+    def empty(self, query: Query, window: Window | None, composer: Composer) -> Answer:
+        language = query.language
+        text = say(
+            "qa.empty",
+            language,
+            repo=query.repo,
+            window=window_text(window, self.clock.now(), self.config.tz, language),
+        )
+        blocks = [Paragraph((plain(text),))]
+        last = last_complete_week(self.clock.now(), self.config.tz)
+        if window is None or window.week != last:
+            with self.db.session() as session:
+                repo = PRIndex(session).repo(query.repo or "")
+                count = (
+                    session.scalar(
+                        select(func.count())
+                        .select_from(PullRequestRow)
+                        .where(
+                            PullRequestRow.repo_id == repo.id,
+                            PullRequestRow.merged_at >= last.start,
+                            PullRequestRow.merged_at < last.end,
+                        )
+                    )
+                    if repo
+                    else 0
+                )
+            if count:
+                period = say(
+                    "report.period",
+                    language,
+                    start=f"{last.start:%m-%d}",
+                    end=f"{last.end - timedelta(days=1):%m-%d}",
+                )
+                example = say("qa.empty.offer_example", language, name=(query.repo or "").split("/")[-1])
+                blocks.append(
+                    Paragraph(
+                        (
+                            plain(
+                                say(
+                                    "qa.empty.offer",
+                                    language,
+                                    week=last.label,
+                                    period=period,
+                                    n=count,
+                                    example=example,
+                                )
+                            ),
+                        )
+                    )
+                )
+        return Answer(query, Reply((composer.heading(), *blocks, composer.footer())), (), window)
+
+    def help(self, language: Language) -> Reply:
+        with self.db.session() as session:
+            repos = known_repos(session)
+        repo = _short(repos[0]) if repos else "verl"
+        reply = self.examples(language, say("qa.help.intro", language), repo)
+        return Reply(
+            (
+                Heading(say("qa.help.title", language)),
+                *reply.blocks,
+                Context((plain(say("qa.help.commands", language, repo=repo)),)),
+            )
+        )
+
+    def examples(self, language: Language, intro: str, repo: str = "verl") -> Reply:
+        lines = [
+            say("qa.example.risks", language, repo=repo),
+            say("qa.example.pr", language, number=6512),
+            say("qa.example.module", language),
+            say("qa.example.must_read", language),
+            say("qa.example.stats", language),
+            say("qa.example.report", language, repo=repo),
+        ]
+        return Reply((Paragraph((plain(intro),)), BulletList(tuple((plain(line),) for line in lines))))
+
+
+def _short(repo: KnownRepo) -> str:
+    return repo.full_name.split("/", 1)[1]
+
+
+def _paragraph(text: str) -> Reply:
+    return Reply((Paragraph((plain(text),)),))

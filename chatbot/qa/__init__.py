@@ -1,0 +1,1 @@
+"""Question answering over the index: parse a question into a Query, retrieve, compose the answer."""

@@ -1,0 +1,293 @@
+"""Composing answers from retrieved records only: every PR cited exists in the index and matches the
+question; the repo, the exact window ("as of" while it is not over) and the index's freshness are named."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from chatbot.messages import Language, join, say
+from chatbot.models import (
+    Block,
+    BulletList,
+    Context,
+    Fields,
+    Heading,
+    Inline,
+    Paragraph,
+    Reply,
+    Span,
+    bold,
+    link,
+    plain,
+)
+from chatbot.qa.query import Query, Window
+from chatbot.qa.retrieve import Evidence
+from chatbot.reports.builder import AnalyzedPR, clean_title, merge_risks
+from chatbot.reports.model import RiskObservation
+
+LIST_LIMIT = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The reply, and the PR numbers it cites in order (what `--json` and the tests check)."""
+
+    query: Query
+    reply: Reply
+    cited: tuple[int, ...] = ()
+    window: Window | None = None
+
+
+def window_text(window: Window | None, now: datetime, tz: ZoneInfo, language: Language) -> str:
+    """`2026-06-15 至 2026-06-21`, one date for one day, times when the window does not start at
+    midnight (`最近 3 天`), and `（截至 06-22 09:00）` while the window is not over."""
+    if window is None:
+        return say("qa.window.all_time", language)
+    start, end = window.start.astimezone(tz), window.end.astimezone(tz)
+    if start.time() == end.time() == datetime.min.time():
+        first, final = f"{start:%Y-%m-%d}", f"{end - timedelta(days=1):%Y-%m-%d}"
+    else:
+        first, final = f"{start:%Y-%m-%d %H:%M}", f"{end:%Y-%m-%d %H:%M}"
+    if first == final:
+        return first
+    if window.start <= now < window.end:
+        return say(
+            "qa.window.as_of", language, start=first, end=final, now=f"{now.astimezone(tz):%m-%d %H:%M}"
+        )
+    return say("qa.window", language, start=first, end=final)
+
+
+def pr_span(record: AnalyzedPR) -> Span:
+    return link(f"#{record.number}", record.pr.header.html_url)
+
+
+def pr_line(record: AnalyzedPR, language: Language, extra: str | None = None) -> Inline:
+    a = record.analysis
+    title = clean_title(a.title_zh or record.pr.title) if language == "zh" else clean_title(record.pr.title)
+    text = say(
+        "qa.pr_line",
+        language,
+        title=title,
+        modules=", ".join(a.modules) or "-",
+        importance=f"{a.importance:.1f}",
+    )
+    spans: list[Span] = [pr_span(record), plain(" " + text)]
+    if extra:
+        spans.append(plain(" — " + extra))
+    return tuple(spans)
+
+
+def ranked(records: Sequence[AnalyzedPR]) -> list[AnalyzedPR]:
+    return sorted(records, key=lambda r: (-r.analysis.importance, -r.analysis.insight, -r.number))
+
+
+class Composer:
+    """Builds the reply for one question from its evidence."""
+
+    def __init__(self, query: Query, window: Window | None, evidence: Evidence, now: datetime, tz: ZoneInfo):
+        self.query, self.window, self.evidence, self.now, self.tz = query, window, evidence, now, tz
+        self.language: Language = query.language
+        self.cited: list[int] = []
+
+    def _cite(self, records: Sequence[AnalyzedPR]) -> None:
+        for record in records:
+            if record.number not in self.cited:
+                self.cited.append(record.number)
+
+    def heading(self) -> Heading:
+        return Heading(
+            say(
+                "qa.heading",
+                self.language,
+                repo=self.evidence.repo,
+                window=window_text(self.window, self.now, self.tz, self.language),
+            )
+        )
+
+    def footer(self, count: int | None = None) -> Context:
+        synced = self.evidence.last_synced_at
+        parts = [
+            say("qa.freshness", self.language, synced=synced.astimezone(self.tz).strftime("%Y-%m-%d %H:%M"))
+            if synced
+            else say("qa.freshness.never", self.language)
+        ]
+        if count is not None:
+            parts.insert(0, say("qa.count", self.language, n=count))
+        return Context((plain(" · ".join(parts)),))
+
+    def listing(self, records: Sequence[AnalyzedPR], extra: str | None = None) -> list[Block]:
+        shown = list(records[:LIST_LIMIT])
+        self._cite(shown)
+        items = [pr_line(r, self.language, self._extra(r, extra)) for r in shown]
+        if len(records) > LIST_LIMIT:
+            items.append((plain(say("qa.more", self.language, n=len(records) - LIST_LIMIT)),))
+        return [BulletList(tuple(items))]
+
+    def _extra(self, record: AnalyzedPR, kind: str | None) -> str | None:
+        a = record.analysis
+        if kind == "key_point":
+            return a.key_points[0] if a.key_points else None
+        if kind == "verdict":
+            return (
+                f"{say(f'pr.verdict.{a.verdict}', self.language)}：{a.verdict_reason}"
+                if self.language == "zh"
+                else f"{say(f'pr.verdict.{a.verdict}', self.language)}: {a.verdict_reason}"
+            )
+        return None
+
+    def answer(self, blocks: list[Block], count: int | None = None) -> Answer:
+        return Answer(
+            self.query, Reply((self.heading(), *blocks, self.footer(count))), tuple(self.cited), self.window
+        )
+
+    # Intents -----------------------------------------------------------------------------------------
+
+    def risks(self, observations: Sequence[RiskObservation] | None, source: tuple[str, int] | None) -> Answer:
+        """Risk observations: the stored report's (`source` = its week and version) or merged here."""
+        records = self.evidence.records
+        merged = (
+            list(observations) if observations is not None else merge_risks(ranked(records), self.language)
+        )
+        by_number = {r.number: r for r in records}
+        blocks: list[Block] = [Heading(say("qa.risks.title", self.language), 2)]
+        if not merged:
+            blocks.append(Paragraph((plain(say("qa.risks.none", self.language)),)))
+            return self.answer(blocks, len(records))
+        items: list[Inline] = []
+        for observation in merged[:6]:
+            label = say(f"report.risk.{observation.category}", self.language, n=len(observation.prs), prs="")
+            spans: list[Span] = [bold(f"[{observation.severity}] "), plain(label)]
+            linked = [by_number[n] for n in observation.prs if n in by_number]
+            for i, record in enumerate(linked[:6]):
+                spans += [plain("、" if self.language == "zh" else ", ")] if i else []
+                spans.append(pr_span(record))
+            if len(linked) > 6:
+                spans.append(plain(" " + say("qa.more", self.language, n=len(linked) - 6)))
+            self._cite(linked[:6])
+            if observation.example:
+                sep = "；" if self.language == "zh" else "; "
+                spans.append(
+                    plain(sep + say("report.risk.example", self.language, example=observation.example))
+                )
+            items.append(tuple(spans))
+        blocks.append(BulletList(tuple(items)))
+        if source is not None:
+            week, version = source
+            blocks.append(
+                Context((plain(say("qa.risks.from_report", self.language, week=week, version=version)),))
+            )
+        return self.answer(blocks, len(records))
+
+    def highlights(self) -> Answer:
+        records = ranked(self.evidence.records)
+        return self.answer(
+            [Heading(say("qa.highlights.title", self.language), 2), *self.listing(records, "key_point")],
+            len(records),
+        )
+
+    def must_read(self) -> Answer:
+        records = ranked(self.evidence.records)
+        chosen = [r for r in records if r.analysis.verdict == "must-read"] + [
+            r for r in records if r.analysis.verdict == "worth-reading"
+        ]
+        blocks: list[Block] = [Heading(say("qa.must_read.title", self.language), 2)]
+        if not chosen:
+            blocks.append(Paragraph((plain(say("qa.must_read.none", self.language)),)))
+            chosen = records[:3]
+        return self.answer(blocks + self.listing(chosen, "verdict"), len(records))
+
+    def filtered(self, title: str) -> Answer:
+        records = ranked(self.evidence.records)
+        return self.answer([Heading(title, 2), *self.listing(records, "key_point")], len(records))
+
+    def stats(self) -> Answer:
+        records = self.evidence.records
+        modules = Counter(m for r in records for m in r.analysis.modules)
+        authors = Counter(r.pr.header.author for r in records)
+        types = Counter(r.analysis.change_type for r in records)
+        avg_i = sum(r.analysis.importance for r in records) / len(records)
+        avg_n = sum(r.analysis.insight for r in records) / len(records)
+        language = self.language
+        pairs = (
+            (say("qa.stats.total", language), (bold(str(len(records))),)),
+            (say("qa.stats.authors", language), (plain(str(len(authors))),)),
+            (say("qa.stats.avg", language), (plain(f"{avg_i:.1f} / {avg_n:.1f}"),)),
+            (
+                say("qa.stats.top_modules", language),
+                (plain(join((f"{m} ({n})" for m, n in modules.most_common(5)), language) or "-"),),
+            ),
+            (
+                say("qa.stats.top_authors", language),
+                (plain(join((f"{a} ({n})" for a, n in authors.most_common(5)), language)),),
+            ),
+            (
+                say("qa.stats.types", language),
+                (plain(join((f"{t} ({n})" for t, n in types.most_common()), language)),),
+            ),
+        )
+        return self.answer([Heading(say("qa.stats.title", language), 2), Fields(pairs)], len(records))
+
+    def compare(self) -> Answer:
+        now_records, before = self.evidence.records, self.evidence.previous
+        language = self.language
+        delta = len(now_records) - len(before)
+        delta_text = (
+            say("report.delta_up", language, n=delta)
+            if delta > 0
+            else say("report.delta_down", language, n=-delta)
+            if delta < 0
+            else say("report.delta_same", language)
+        )
+
+        def avg(records: Sequence[AnalyzedPR]) -> str:
+            return f"{sum(r.analysis.importance for r in records) / len(records):.1f}" if records else "-"
+
+        previous = self.window.previous() if self.window else None
+        modules_now = Counter(m for r in now_records for m in r.analysis.modules)
+        modules_before = Counter(m for r in before for m in r.analysis.modules)
+        changes = sorted(
+            set(modules_now) | set(modules_before),
+            key=lambda m: (-abs(modules_now[m] - modules_before[m]), m),
+        )[:6]
+        blocks: list[Block] = [
+            Heading(
+                say(
+                    "qa.compare.title", language, previous=window_text(previous, self.now, self.tz, language)
+                ),
+                2,
+            ),
+            BulletList(
+                (
+                    (
+                        plain(
+                            say(
+                                "qa.compare.count",
+                                language,
+                                now=len(now_records),
+                                before=len(before),
+                                delta=delta_text,
+                            )
+                        ),
+                    ),
+                    (
+                        plain(
+                            say("qa.compare.importance", language, now=avg(now_records), before=avg(before))
+                        ),
+                    ),
+                    (
+                        plain(
+                            say("qa.compare.modules", language)
+                            + ": "
+                            + join((f"{m} {modules_before[m]}→{modules_now[m]}" for m in changes), language)
+                        ),
+                    ),
+                )
+            ),
+            Heading(say("qa.highlights.title", language), 2),
+            *self.listing(ranked(now_records)[:5], "key_point"),
+        ]
+        return self.answer(blocks, len(now_records))

@@ -1,0 +1,86 @@
+"""What a question asks, as data: intent, repo, time window, filters, language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Literal
+
+from chatbot.messages import Language
+from chatbot.weeks import Week
+
+Intent = Literal[
+    "help",
+    "report",
+    "risks",
+    "highlights",
+    "pr",
+    "must_read",
+    "topic",
+    "author",
+    "stats",
+    "compare",
+    "search",
+    "unknown",
+]
+INTENTS: tuple[Intent, ...] = (
+    "help",
+    "report",
+    "risks",
+    "highlights",
+    "pr",
+    "must_read",
+    "topic",
+    "author",
+    "stats",
+    "compare",
+    "search",
+    "unknown",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """A span of merge times [start, end) in the configured timezone; `week` when it is one ISO week."""
+
+    start: datetime
+    end: datetime
+    week: Week | None = None
+
+    def is_over(self, now: datetime) -> bool:
+        return now >= self.end
+
+    def previous(self) -> Window:
+        """The window of the same length just before this one (the previous ISO week for a week)."""
+        if self.week is not None:
+            week = Week.containing(self.week.start - timedelta(days=1), self.week.tz)
+            return Window(week.start, week.end, week)
+        length = self.end - self.start
+        return Window(self.start - length, self.start)
+
+    @property
+    def last_day(self) -> datetime:
+        return self.end - timedelta(microseconds=1)
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    text: str
+    language: Language
+    intent: Intent
+    repo: str | None = None
+    # A repo the question names that is not in the index (answered with the list of indexed ones).
+    unknown_repo: str | None = None
+    # Repos to choose from when none was named and none could be inferred.
+    repo_candidates: tuple[str, ...] = ()
+    window: Window | None = None
+    window_named: bool = False
+    pr_number: int | None = None
+    modules: tuple[str, ...] = ()
+    topics: tuple[str, ...] = ()
+    change_types: tuple[str, ...] = ()
+    author: str | None = None
+    search_text: str | None = None
+    # How sure the rules are (1.0 = an exact pattern); below 0.5 an LLM may re-parse when configured.
+    confidence: float = 1.0
+    notes: tuple[str, ...] = field(default=())

@@ -1,0 +1,129 @@
+"""Building the pieces the commands need from the settings: the one place that picks implementations."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from chatbot.analysis.heuristic import HeuristicAnalyzer
+from chatbot.analysis.llm import LLMAnalyzer
+from chatbot.analysis.runner import BatchAnalyzer, OfflineBatch
+from chatbot.bot import BotConfig, ChatBot
+from chatbot.clock import SystemClock
+from chatbot.config import ConfigError, Settings
+from chatbot.models import PullRequest
+from chatbot.ports import Clock
+from chatbot.reports.cards import ReportLinks, report_card, report_document
+from chatbot.reports.html import render_html
+from chatbot.reports.llm_prose import LLMReportWriter
+from chatbot.reports.markdown import render_markdown
+from chatbot.reports.model import WeeklyReport
+from chatbot.reports.weekly import BuiltReport, build_weekly_report
+from chatbot.store.db import Database
+from chatbot.weeks import Week
+
+ANALYZERS = ("heuristic", "llm")
+
+
+@dataclass(frozen=True, slots=True)
+class AnalyzerSetup:
+    analyzer: BatchAnalyzer
+    concurrency: int
+    estimate: Callable[[PullRequest], int] | None  # prompt tokens, for --dry-run (LLM only)
+    price_per_token: tuple[float, float] = (0.0, 0.0)  # USD per input / output token
+
+
+def heuristic(settings: Settings, language: str | None = None) -> HeuristicAnalyzer:
+    return HeuristicAnalyzer(language=language or settings.language, maps_dir=settings.module_map_dir)  # type: ignore[arg-type]
+
+
+def make_analyzer(
+    settings: Settings, choice: str | None = None, language: str | None = None
+) -> AnalyzerSetup:
+    """The analyzer named by `choice` (default PRHUB_ANALYZER). `auto` is the LLM when OPENAI_API_KEY
+    is set, else the heuristic analyzer. An unknown name is an error listing the known ones."""
+    name = choice or settings.analyzer
+    if name == "auto":
+        name = "llm" if settings.llm_configured else "heuristic"
+    offline = heuristic(settings, language)
+    if name == "heuristic":
+        return AnalyzerSetup(OfflineBatch(offline.analyze, offline.name, offline.version), 1, None)
+    if name == "llm":
+        from adapters.llm.openai_client import LLMSettings, OpenAICompatibleLLM
+
+        llm = OpenAICompatibleLLM(LLMSettings.from_settings(settings))
+        analyzer = LLMAnalyzer(
+            llm,
+            offline,
+            language=language or settings.language,  # type: ignore[arg-type]
+            diff_budget_tokens=settings.llm_diff_budget_tokens,
+            model=settings.llm_model,
+        )
+        prices = (settings.llm_price_input / 1e6, settings.llm_price_output / 1e6)
+        return AnalyzerSetup(analyzer, settings.llm_concurrency, analyzer.estimate_tokens, prices)
+    raise ConfigError(f"unknown analyzer {name!r}; known: auto, {', '.join(ANALYZERS)}")
+
+
+def build_report(
+    settings: Settings, db: Database, repo: str, week: Week, language: str, *, rebuild: bool = False
+) -> BuiltReport:
+    """The week's report: PRs lacking an analysis get the offline one; the LLM writes the prose when
+    configured (falling back to the templates)."""
+    return build_weekly_report(
+        db,
+        repo,
+        week,
+        clock=SystemClock(),
+        language=language,  # type: ignore[arg-type]
+        fallback=heuristic(settings, language).analyze,
+        writer=report_writer(settings),
+        rebuild=rebuild,
+    )
+
+
+def render_report(report: WeeklyReport, output_format: str, public_url: str | None) -> str | bytes:
+    """The report in one of the `prhub report --format` formats (terminal is rendered by the caller)."""
+    links = ReportLinks.for_report(public_url, report)
+    if output_format == "json":
+        return report.model_dump_json(indent=2)
+    if output_format == "md":
+        return render_markdown(report_document(report, links))
+    if output_format == "html":
+        return render_html(report_document(report, links), report.language)
+    if output_format == "pdf":
+        from chatbot.reports.pdf import render_pdf
+
+        return render_pdf(report_document(report, links), report.language)
+    if output_format == "slack":
+        from adapters.slack.blocks import render_blocks
+
+        card = render_blocks(report_card(report, links), language=report.language, max_messages=1)
+        return json.dumps(card, ensure_ascii=False, indent=2)
+    if output_format == "feishu":
+        from adapters.feishu.card import render_card
+
+        return json.dumps(
+            render_card(report_card(report, links), language=report.language), ensure_ascii=False, indent=2
+        )
+    return report_card(report, links).plain_text() + "\n" if output_format == "text" else ""
+
+
+def make_bot(settings: Settings, db: Database, clock: Clock | None = None) -> ChatBot:
+    """The chat bot over the index, with the LLM report writer when one is configured."""
+    return ChatBot(
+        db,
+        BotConfig(settings.tz, settings.public_url),
+        clock or SystemClock(),
+        heuristic(settings).analyze,
+        writer=report_writer(settings),
+    )
+
+
+def report_writer(settings: Settings) -> LLMReportWriter | None:
+    """The LLM prose writer for reports when an LLM is configured (and not switched off)."""
+    if settings.analyzer == "heuristic" or not settings.llm_configured:
+        return None
+    from adapters.llm.openai_client import LLMSettings, OpenAICompatibleLLM
+
+    return LLMReportWriter(OpenAICompatibleLLM(LLMSettings.from_settings(settings)))

@@ -1,0 +1,119 @@
+"""`prhub analyze`, `pr show`, `report`, `ask` and `chat` as a user runs them, on both databases."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from slack_sdk.models.blocks import Block
+from typer.testing import CliRunner
+
+from chatbot.store.db import open_database
+from chatbot.store.index import PRIndex
+from prhub_cli.main import app
+from tests.reports.fixtures import INJECTION, REPO, WEEK_START, pr, seed
+
+AS_OF = "2026-06-24T10:00:00+08:00"  # Wednesday of the week after the fixture week (2026-W25)
+
+
+@pytest.fixture
+def env(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    monkeypatch.chdir(tmp_path)
+    db = open_database(database_url)
+    seed(db)
+    db.dispose()
+    return {
+        "PRHUB_DATABASE_URL": database_url,
+        "PRHUB_TIMEZONE": "Asia/Shanghai",
+        "COLUMNS": "200",
+        "OPENAI_API_KEY": "",
+        "PRHUB_ANALYZER": "auto",
+        "PRHUB_PUBLIC_URL": "",
+        "PRHUB_LANGUAGE": "zh",
+    }
+
+
+def prhub(env: dict[str, str], *args: str, stdin: str | None = None):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(app, list(args), env=env, input=stdin)
+
+
+def test_analyze_runs_the_offline_analyzer_then_caches(env, database_url):
+    db = open_database(database_url)
+    with db.session() as session:  # a PR without an analysis yet
+        index = PRIndex(session)
+        index.upsert(index.repo(REPO), pr(120, "[rollout] fix: OOM in vLLM", WEEK_START), WEEK_START)
+    db.dispose()
+    first = prhub(env, "analyze", REPO)
+    assert first.exit_code == 0, first.output
+    assert "analyzed 12, cached 0, fell back 0, failed 0" in first.output  # the fixture's are by "test"
+    again = prhub(env, "analyze", REPO)
+    assert "analyzed 0, cached 12" in again.output
+    assert prhub(env, "analyze", "--dry-run").exit_code == 1  # nothing to estimate offline
+
+
+def test_pr_show_prints_the_analysis_and_json(env):
+    shown = prhub(env, "pr", "show", REPO, "102")
+    assert shown.exit_code == 0, shown.output
+    assert "OOM in vLLM rollout" in shown.output and "7.8 / 10" in shown.output
+    data = json.loads(prhub(env, "pr", "show", REPO, "102", "--json").output)
+    assert data["number"] == 102 and data["analysis"]["importance"] == 7.8
+    missing = prhub(env, "pr", "show", REPO, "9999")
+    assert missing.exit_code == 1 and "not in the index" in missing.output
+
+
+@pytest.mark.parametrize("fmt", ["md", "html", "json", "slack", "feishu", "text"])
+def test_report_writes_every_format(env, tmp_path, fmt):
+    out = tmp_path / f"report.{fmt}"
+    result = prhub(env, "report", REPO, "--week", "2026-W25", "--format", fmt, "-o", str(out))
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert "2026年第25周" in text or "2026-W25" in text
+    if fmt == "slack":
+        [message] = json.loads(text)
+        assert all(Block.parse(b) is not None for b in message["blocks"]) and "<!channel>" not in text
+    if fmt == "json":
+        assert json.loads(text)["prs"] == [101, 102, 103, 104, 105, 106, 107]
+
+
+def test_report_pdf_has_the_chinese_title_as_text(env, tmp_path):
+    out = tmp_path / "report.pdf"
+    result = prhub(env, "report", REPO, "--as-of", AS_OF, "--format", "pdf", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    text = "".join(page.extract_text() for page in PdfReader(out).pages)
+    assert "#101" in text
+    if "周报" not in text:
+        pytest.skip("no CJK font on this machine (make test installs fonts-wqy-microhei as root)")
+
+
+def test_report_of_an_unknown_repo_is_one_line(env):
+    result = prhub(env, "report", "acme/nope", "--week", "2026-W25")
+    assert result.exit_code == 1 and "acme/nope is not in the index (indexed: acme/widgets)" in result.output
+
+
+def test_ask_prints_the_structured_answer(env):
+    result = prhub(env, "ask", "上周 widgets 有哪些风险？", "--as-of", AS_OF, "--json")
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert (answer["intent"], answer["repo"], answer["language"]) == ("risks", REPO, "zh")
+    assert answer["window"]["start"].startswith("2026-06-15T00:00:00+08:00")
+    assert (
+        set(answer["pull_requests"]) <= {101, 102, 103, 104, 105, 106, 107} and 102 in answer["pull_requests"]
+    )
+    assert "https://github.com/acme/widgets/pull/102" in json.dumps(answer["reply"])
+
+
+def test_ask_in_english_answers_in_english(env):
+    result = prhub(env, "ask", "what changed last week?", "--as-of", AS_OF, "--repo", REPO)
+    assert result.exit_code == 0, result.output
+    assert "Main changes" in result.output and "#101" in result.output
+
+
+def test_chat_reads_questions_from_a_pipe(env):
+    result = prhub(env, "chat", "--as-of", AS_OF, stdin="帮助\n#102 讲了什么\nwhat is the weather\n")
+    assert result.exit_code == 0, result.output
+    assert "prhub 能回答这些问题" in result.output
+    assert "OOM in vLLM rollout" in result.output
+    assert "Sorry, I did not understand" in result.output
+    assert INJECTION not in result.output or "<!channel>" in result.output  # text, never markup
