@@ -70,18 +70,23 @@ class Settings(BaseSettings):
     llm_price_input: float = Field(0.15, validation_alias="PRHUB_LLM_PRICE_INPUT", ge=0)
     llm_price_output: float = Field(0.60, validation_alias="PRHUB_LLM_PRICE_OUTPUT", ge=0)
 
-    # Reserved for the Slack adapter.
+    # The bot's HTTP server (`prhub serve`): platform events, report pages, health checks.
+    host: str = Field("127.0.0.1", validation_alias="PRHUB_HOST")
+    port: int = Field(8080, validation_alias="PRHUB_PORT", ge=0, le=65535)
+
+    # Slack adapter.
     slack_bot_token: SecretStr | None = Field(None, validation_alias="SLACK_BOT_TOKEN")
     slack_signing_secret: SecretStr | None = Field(None, validation_alias="SLACK_SIGNING_SECRET")
     slack_app_token: SecretStr | None = Field(None, validation_alias="SLACK_APP_TOKEN")
     slack_api_url: str = Field("https://slack.com/api/", validation_alias="SLACK_API_URL")
 
-    # Reserved for the Feishu / Lark adapter.
+    # Feishu / Lark adapter. FEISHU_MODE: http (callback at /feishu/events) or ws (long connection).
     feishu_app_id: str | None = Field(None, validation_alias="FEISHU_APP_ID")
     feishu_app_secret: SecretStr | None = Field(None, validation_alias="FEISHU_APP_SECRET")
     feishu_encrypt_key: SecretStr | None = Field(None, validation_alias="FEISHU_ENCRYPT_KEY")
     feishu_verification_token: SecretStr | None = Field(None, validation_alias="FEISHU_VERIFICATION_TOKEN")
     feishu_domain: str = Field("https://open.feishu.cn", validation_alias="FEISHU_DOMAIN")
+    feishu_mode: Literal["http", "ws"] = Field("http", validation_alias="FEISHU_MODE")
 
     @field_validator("timezone")
     @classmethod

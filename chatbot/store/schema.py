@@ -174,3 +174,16 @@ class WeeklyReportRow(Base):
     version: Mapped[int]
     content: Mapped[dict[str, Any]]
     generated_at: Mapped[datetime]
+
+
+class ProcessedEventRow(Base):
+    """An inbound platform event already taken: Slack and Feishu retries and duplicate deliveries of the
+    same event id are answered once (the insert of the second copy fails on the unique key)."""
+
+    __tablename__ = "processed_events"
+    __table_args__ = (UniqueConstraint("platform", "event_id", name="uq_processed_events"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(20))
+    event_id: Mapped[str] = mapped_column(String(200))
+    received_at: Mapped[datetime] = mapped_column(index=True)

@@ -1,0 +1,60 @@
+"""The Flask app that every HTTP-facing part mounts itself on, and a waitress server to run it.
+
+Flask because both vendor SDKs ship adapters for it (slack_bolt.adapter.flask, lark_oapi.adapter.flask)
+and the bot is thread-based; waitress because it is a production WSGI server that runs everywhere
+(pure Python, no fork), binds port 0 for tests, and stops cleanly from another thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+
+from flask import Flask, jsonify
+from waitress.server import create_server
+
+Mount = Callable[[Flask], None]
+
+
+def create_app(mounts: Iterable[Mount] = ()) -> Flask:
+    """The app with `/healthz`, plus whatever each mount registers (routes, blueprints)."""
+    app = Flask("prhub")
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+
+    @app.get("/healthz")
+    def healthz() -> object:
+        return jsonify(status="ok")
+
+    for mount in mounts:
+        mount(app)
+    return app
+
+
+class BackgroundServer:
+    """Serve a WSGI app with waitress on a thread; `port=0` picks a free port (tests)."""
+
+    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int = 8) -> None:
+        self._server = create_server(app, host=host, port=port, threads=threads, ident="prhub")
+        self._thread = threading.Thread(target=self._server.run, name="prhub-http", daemon=True)
+
+    @property
+    def port(self) -> int:
+        return int(self._server.effective_port)  # type: ignore[union-attr]
+
+    @property
+    def url(self) -> str:
+        return f"http://{self._server.effective_host}:{self.port}"  # type: ignore[union-attr]
+
+    def start(self) -> BackgroundServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.close()
+        self._thread.join(timeout=5)
+
+    def __enter__(self) -> BackgroundServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
