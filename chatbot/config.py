@@ -31,7 +31,11 @@ class Settings(BaseSettings):
     """All of prhub's configuration. Environment variables win over `.env`."""
 
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", populate_by_name=True
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        populate_by_name=True,
+        env_ignore_empty=True,  # `KEY=` in a copied .env.example means "not set", not ""
     )
 
     # Core

@@ -56,3 +56,22 @@ def test_placeholders_are_refused(value):
 
 def test_real_looking_secrets_pass():
     assert require_secret(SecretStr(" ghp_abc123DEF456 "), "X", "a token") == "ghp_abc123DEF456"
+
+
+def test_env_example_lists_every_setting_and_nothing_else():
+    example = Path(__file__).resolve().parents[1] / ".env.example"
+    keys = {
+        line.split("=", 1)[0].strip()
+        for line in example.read_text(encoding="utf-8").splitlines()
+        if "=" in line and not line.lstrip().startswith("#")
+    }
+    assert keys == {str(field.validation_alias) for field in Settings.model_fields.values()}
+
+
+def test_env_example_loads_as_valid_settings(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    example = Path(__file__).resolve().parents[1] / ".env.example"
+    (tmp_path / ".env").write_text(example.read_text(encoding="utf-8"), encoding="utf-8")
+    settings = load_settings()
+    assert settings.analyzer == "auto" and not settings.llm_configured
+    assert settings.module_map_dir is None and settings.public_url is None and settings.github_token is None
