@@ -18,11 +18,12 @@ from sqlalchemy import func, select
 
 from chatbot.analysis.types import Analysis
 from chatbot.cards import pr_card
+from chatbot.commands import Command, parse_command
 from chatbot.messages import Language, join, say
 from chatbot.models import BulletList, Context, Heading, Message, Paragraph, PullRequest, Reply, plain
 from chatbot.ports import Clock
 from chatbot.qa.compose import Answer, Composer, window_text
-from chatbot.qa.parse import KnownRepo, ParseContext, parse_query
+from chatbot.qa.parse import KnownRepo, ParseContext, language_of, parse_query
 from chatbot.qa.query import Query, Window
 from chatbot.qa.retrieve import gather, known_modules, known_repos
 from chatbot.reports.cards import ReportLinks, report_card
@@ -30,6 +31,8 @@ from chatbot.reports.weekly import ReportWriter, build_weekly_report
 from chatbot.store.db import Database
 from chatbot.store.index import PRIndex
 from chatbot.store.schema import PullRequestRow
+from chatbot.subscriptions.service import SubscriptionService
+from chatbot.subscriptions.service import channel_repo as subscribed_repo
 from chatbot.weeks import Week, last_complete_week
 
 log = logging.getLogger(__name__)
@@ -54,9 +57,12 @@ class ChatBot:
         *,
         writer: ReportWriter | None = None,
         channel_repo: Callable[[Message], str | None] | None = None,
+        subscriptions: SubscriptionService | None = None,
     ) -> None:
         self.db, self.config, self.clock, self.fallback, self.writer = db, config, clock, fallback, writer
-        self.channel_repo = channel_repo or (lambda message: None)
+        self.subscriptions = subscriptions
+        # The channel's repo (its one subscription) answers questions that name none.
+        self.channel_repo = channel_repo or (lambda message: subscribed_repo(db, message))
         self._modules: tuple[float, frozenset[str]] | None = None
 
     def handle(self, message: Message) -> Answer:
@@ -82,6 +88,9 @@ class ChatBot:
         return self._modules[1]
 
     def _handle(self, message: Message) -> Answer:
+        command = parse_command(message.text)
+        if command is not None:
+            return self.command(command, message)
         query = self.parse(message)
         language = query.language
         if query.intent == "help":
@@ -103,6 +112,13 @@ class ChatBot:
                 query, _paragraph(say("qa.repo.which", language, known=known, example=_short(repos[0])))
             )
         return self.answer(query)
+
+    def command(self, command: Command, message: Message) -> Answer:
+        language = language_of(message.text)
+        query = Query(text=message.text, language=language, intent="help")
+        if self.subscriptions is None:
+            return Answer(query, _paragraph(say("sub.unavailable", language)))
+        return Answer(query, self.subscriptions.execute(command, message, language))
 
     def answer(self, query: Query) -> Answer:
         now = self.clock.now()

@@ -247,6 +247,95 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "How many PRs were merged last month, and which module was most active?",
     ),
     "qa.example.report": ("周报 {repo} 上周", "report {repo} last week"),
+    # Chat platforms ----------------------------------------------------------------------------------
+    # The question a card's risks button asks; `target` is its value, "owner/repo 2026-W25".
+    "button.report_risks.question": ("{target} 有哪些风险？", "What are the risks in {target}?"),
+    "chat.apology": (
+        "抱歉，这次没能给出回答，请稍后再试。",
+        "Sorry, I could not answer this time. Please try again in a moment.",
+    ),
+    # The toast a Feishu card button shows at once; the answer itself follows in the card's thread.
+    "feishu.toast.accepted": ("收到，答案马上发到话题里。", "Got it: the answer follows in the thread."),
+    "feishu.toast.unknown": ("这个按钮已经失效了。", "This button no longer works."),
+    # Subscriptions ----------------------------------------------------------------------------------
+    "sub.subscribed": (
+        "已订阅 {repo}：每{weekday} {time}（{tz}）推送上一周的周报，语言：{lang}{filters}。下次推送：{next}。",
+        "Subscribed to {repo}: every {weekday} at {time} ({tz}) this channel gets last week's report, in {lang}{filters}. Next push: {next}.",
+    ),
+    "sub.updated": (
+        "已更新 {repo} 的订阅：每{weekday} {time}（{tz}），语言：{lang}{filters}。下次推送：{next}。",
+        "Updated the subscription to {repo}: every {weekday} at {time} ({tz}), in {lang}{filters}. Next push: {next}.",
+    ),
+    "sub.filters": ("；筛选：{filters}", "; filters: {filters}"),
+    "sub.filter.modules": ("模块 {value}", "modules {value}"),
+    "sub.filter.min_importance": ("重要性 ≥ {value}", "importance ≥ {value}"),
+    "sub.filter.exclude_authors": ("排除作者 {value}", "excluding authors {value}"),
+    "sub.backfill": (
+        "{repo} 还没有索引：已确认仓库存在，正在后台回填最近 {weeks} 周的 PR。",
+        "{repo} was not indexed yet: the repo exists, and the last {weeks} weeks of PRs are being backfilled in the background.",
+    ),
+    "sub.unsubscribed": (
+        "已取消订阅 {repo}，这个频道不会再收到它的周报。",
+        "Unsubscribed from {repo}: this channel will no longer get its report.",
+    ),
+    "sub.not_subscribed": (
+        "这个频道没有订阅 {repo}。{listing}",
+        "This channel is not subscribed to {repo}. {listing}",
+    ),
+    "sub.list.title": ("本频道的订阅", "Subscriptions of this channel"),
+    "sub.list.line": (
+        "{repo} — 每{weekday} {time}（{tz}），{lang}{filters}；下次推送 {next}",
+        "{repo} — every {weekday} at {time} ({tz}), {lang}{filters}; next push {next}",
+    ),
+    "sub.list.empty": (
+        "这个频道还没有订阅。试试：订阅 {example}",
+        "This channel has no subscriptions yet. Try: subscribe {example}",
+    ),
+    "sub.refused.permission": (
+        "只有管理员可以修改订阅（PRHUB_ADMINS）。",
+        "Only admins may change subscriptions (PRHUB_ADMINS).",
+    ),
+    "sub.refused.allowlist": (
+        "{repo} 不在允许订阅的仓库列表中（PRHUB_ALLOWED_REPOS）：{allowed}。",
+        "{repo} is not in the list of repos that may be subscribed (PRHUB_ALLOWED_REPOS): {allowed}.",
+    ),
+    "sub.refused.missing": (
+        "GitHub 上找不到仓库 {repo}（或者 token 无权访问）。",
+        "The repo {repo} does not exist on GitHub (or the token cannot see it).",
+    ),
+    "sub.refused.unvalidated": (
+        "{repo} 还没有索引，而且现在无法通过 GitHub 验证它：{reason}",
+        "{repo} is not indexed and cannot be checked on GitHub right now: {reason}",
+    ),
+    "sub.refused.unknown_name": (
+        "不知道 {repo} 指哪个仓库。请写完整的 owner/name；已索引：{known}。",
+        "I don't know which repo {repo} is. Write owner/name in full; indexed: {known}.",
+    ),
+    "sub.refused.options": (
+        "看不懂这些设置：{words}。例如：订阅 verl-project/verl 周一 09:30 tz=Asia/Shanghai lang=zh modules=megatron,fsdp min-importance=6",
+        "I can't read these settings: {words}. For example: subscribe verl-project/verl mon 09:30 tz=Europe/Berlin lang=en modules=megatron,fsdp min-importance=6",
+    ),
+    "sub.refused.no_repo": (
+        "要订阅哪个仓库？例如：订阅 verl-project/verl",
+        "Which repo? For example: subscribe verl-project/verl",
+    ),
+    "sub.lang.zh": ("中文", "Chinese"),
+    "sub.lang.en": ("英文", "English"),
+    "sub.weekday.1": ("周一", "Monday"),
+    "sub.weekday.2": ("周二", "Tuesday"),
+    "sub.weekday.3": ("周三", "Wednesday"),
+    "sub.weekday.4": ("周四", "Thursday"),
+    "sub.weekday.5": ("周五", "Friday"),
+    "sub.weekday.6": ("周六", "Saturday"),
+    "sub.weekday.7": ("周日", "Sunday"),
+    "sub.unavailable": (
+        "这里不支持订阅命令（没有配置聊天平台）。",
+        "Subscription commands are not available here (no chat platform configured).",
+    ),
+    "push.quiet": (
+        "{repo} 在 {week} 没有合并任何符合订阅条件的 PR。",
+        "{repo} merged no PRs matching this subscription in {week}.",
+    ),
     # Themes ------------------------------------------------------------------------------------------
     "theme.stability": ("稳定性与缺陷修复", "stability and fixes"),
     "theme.performance": ("性能优化", "performance"),

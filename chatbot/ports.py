@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from chatbot.models import PullHeader, PullRequest
+from chatbot.models import PullHeader, PullRequest, Reply
 
 
 class SourceError(Exception):
@@ -115,4 +115,42 @@ class LLM(Protocol):
         output mode (strict json_schema, or json_object with the schema described in the prompt).
 
         Raises LLMError."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Destination:
+    """Where a push goes: a channel (Slack) or chat (Feishu) of a workspace/tenant."""
+
+    platform: str
+    workspace: str
+    channel: str
+
+
+class ChannelGone(Exception):
+    """The channel no longer takes the bot's messages (deleted, archived, the bot removed)."""
+
+
+class SendFailed(Exception):
+    """A send failed in a way worth retrying later (5xx, rate limit past the retry budget, network)."""
+
+
+class ChatSender(Protocol):
+    """Posting to a chat platform, for pushes (answers to messages go through the platform adapters)."""
+
+    def post(self, destination: Destination, reply: Reply, *, language: str, idempotency_key: str) -> str:
+        """Post `reply`; returns the platform's message reference. `idempotency_key` is stable per
+        delivery, so a platform that deduplicates (Feishu's uuid) or can be searched (Slack message
+        metadata) makes a retried send safe. Raises ChannelGone or SendFailed."""
+        ...
+
+    def find_sent(self, destination: Destination, idempotency_key: str) -> str | None:
+        """The reference of a message already posted with this key, if the platform can tell (used to
+        settle a send that was in flight when the process died); None when not found or unknowable."""
+        ...
+
+
+class RepoValidator(Protocol):
+    def repo_exists(self, repo: str) -> bool:
+        """Whether `owner/name` exists and the token can see it. Raises SourceError when unsure."""
         ...

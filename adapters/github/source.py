@@ -146,6 +146,14 @@ class GitHubSource:
         comments = sorted(conversation + line_comments, key=lambda c: c.created_at or header.created_at)
         return assemble(header, files, reviews, comments)
 
+    def repo_exists(self, repo: str) -> bool:
+        """RepoValidator: GET /repos/{owner}/{name}; False on 404, raises for other failures."""
+        status, headers, body = self._request(lambda: self._gh.requester.requestJson("GET", f"/repos/{repo}"))
+        if status == 404:
+            return False
+        self._raise_for_status(status, headers, body, repo)
+        return True
+
     def budget(self) -> Budget:
         remaining, limit = self._gh.requester.rate_limiting
         reset = self._gh.requester.rate_limiting_resettime

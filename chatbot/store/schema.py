@@ -187,3 +187,67 @@ class ProcessedEventRow(Base):
     platform: Mapped[str] = mapped_column(String(20))
     event_id: Mapped[str] = mapped_column(String(200))
     received_at: Mapped[datetime] = mapped_column(index=True)
+
+
+class SubscriptionRow(Base):
+    """A channel that receives a repo's weekly report card at its weekday and time, in its timezone."""
+
+    __tablename__ = "subscriptions"
+    __table_args__ = (
+        UniqueConstraint("platform", "workspace", "channel", "repo_id", name="uq_subscriptions_channel_repo"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(20))
+    workspace: Mapped[str] = mapped_column(String(100), default="")
+    channel: Mapped[str] = mapped_column(String(200))
+    repo_id: Mapped[int] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"))
+    weekday: Mapped[int]  # ISO: 1 = Monday … 7 = Sunday
+    time_of_day: Mapped[str] = mapped_column(String(5))  # "09:00"
+    timezone: Mapped[str] = mapped_column(String(64))
+    language: Mapped[str] = mapped_column(String(8))
+    filters: Mapped[dict[str, Any]]  # modules, min_importance, exclude_authors
+    created_by: Mapped[str | None] = mapped_column(String(200))
+    active: Mapped[bool] = mapped_column(default=True)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+
+class SubscriptionEventRow(Base):
+    """The audit log of subscription changes: who did what, when, with which settings."""
+
+    __tablename__ = "subscription_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    subscription_id: Mapped[int | None] = mapped_column(ForeignKey("subscriptions.id", ondelete="SET NULL"))
+    action: Mapped[str] = mapped_column(String(40))  # subscribed, updated, unsubscribed, deactivated, refused
+    actor: Mapped[str | None] = mapped_column(String(200))
+    platform: Mapped[str] = mapped_column(String(20))
+    channel: Mapped[str] = mapped_column(String(200))
+    repo: Mapped[str] = mapped_column(String(200))
+    detail: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+
+
+class DeliveryRow(Base):
+    """The ledger of pushes: one row per (subscription, period), claimed before sending, so a card is sent
+    exactly once across restarts, crashes and replicas."""
+
+    __tablename__ = "deliveries"
+    __table_args__ = (
+        UniqueConstraint("subscription_id", "period", name="uq_deliveries_subscription_period"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    subscription_id: Mapped[int] = mapped_column(ForeignKey("subscriptions.id", ondelete="CASCADE"))
+    period: Mapped[str] = mapped_column(String(16))  # the ISO week reported, "2026-W25"
+    due_at: Mapped[datetime]
+    # pending → sending → sent | failed (retry later) | skipped (too late, quiet filter…) | gone (channel)
+    state: Mapped[str] = mapped_column(String(16), index=True)
+    attempts: Mapped[int] = mapped_column(default=0)
+    claimed_by: Mapped[str | None] = mapped_column(String(100))
+    claimed_at: Mapped[datetime | None]
+    next_attempt_at: Mapped[datetime | None]
+    message_ref: Mapped[str | None] = mapped_column(String(200))
+    last_error: Mapped[str | None] = mapped_column(Text)
+    sent_at: Mapped[datetime | None]

@@ -19,6 +19,7 @@ from typing import Any
 
 from tests.fakes.http import FakeService, Request, Response
 
+_REPO_ROUTE = re.compile(r"^/repos/(?P<owner>[^/]+)/(?P<name>[^/]+)$")
 _ROUTE = re.compile(
     r"^/repos/(?P<owner>[^/]+)/(?P<name>[^/]+)/(?:(?P<pulls>pulls)(?:/(?P<number>\d+)(?:/(?P<sub>files|reviews|comments))?)?"
     r"|issues/(?P<issue>\d+)/comments)$"
@@ -193,6 +194,12 @@ class FakeGitHub(FakeService):
                     ),
                     cost=False,
                 )
+        repo_only = _REPO_ROUTE.match(request.path)
+        if repo_only:
+            full = f"{repo_only['owner']}/{repo_only['name']}".lower()
+            if full not in self.repos:
+                return self._not_found()
+            return self._limited(Response(200, {"full_name": full, "default_branch": "main"}), cost=True)
         match = _ROUTE.match(request.path)
         repo = f"{match['owner']}/{match['name']}".lower() if match else ""
         if not match or repo not in self.repos:

@@ -1,0 +1,1 @@
+"""Subscriptions: channels that get a repo's weekly card every week, and the exactly-once push."""

@@ -1,0 +1,318 @@
+"""Subscribing channels to repos from chat: permissions, the allowlist, validation of new repos through
+GitHub (with a background backfill), options, and an audit entry for every change."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from chatbot.commands import Command
+from chatbot.messages import Language, join, say
+from chatbot.models import BulletList, Heading, Message, Paragraph, Reply, plain
+from chatbot.ports import Clock, RepoValidator, SourceError
+from chatbot.store.db import Database
+from chatbot.store.index import PRIndex
+from chatbot.store.schema import RepoRow, SubscriptionEventRow, SubscriptionRow
+from chatbot.subscriptions.schedule import WEEKDAY_WORDS, next_occurrence, parse_time_of_day
+
+BACKFILL_WEEKS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class SubscriptionPolicy:
+    """Who may change subscriptions and to what; defaults for new ones."""
+
+    default_timezone: str
+    admins: frozenset[str] = frozenset()  # empty: everyone may
+    allowed_repos: frozenset[str] = frozenset()  # empty: any repo
+
+
+def describe_filters(filters: dict[str, Any], language: Language) -> str:
+    parts = []
+    if filters.get("modules"):
+        parts.append(say("sub.filter.modules", language, value=",".join(filters["modules"])))
+    if filters.get("min_importance") is not None:
+        parts.append(say("sub.filter.min_importance", language, value=filters["min_importance"]))
+    if filters.get("exclude_authors"):
+        parts.append(say("sub.filter.exclude_authors", language, value=",".join(filters["exclude_authors"])))
+    return say("sub.filters", language, filters=join(parts, language)) if parts else ""
+
+
+class SubscriptionService:
+    """Runs subscription commands for one platform message."""
+
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        policy: SubscriptionPolicy,
+        validator: RepoValidator | None = None,
+        backfill: Callable[[str], None] | None = None,
+    ) -> None:
+        self.db, self.clock, self.policy, self.validator, self.backfill = (
+            db,
+            clock,
+            policy,
+            validator,
+            backfill,
+        )
+
+    def execute(self, command: Command, message: Message, language: Language) -> Reply:
+        if command.kind == "list":
+            return self.listing(message, language)
+        if self.policy.admins and (message.user or "") not in self.policy.admins:
+            self._audit(None, "refused", message, command.repo or "", {"reason": "permission"})
+            return _text(say("sub.refused.permission", language))
+        if command.kind == "unsubscribe":
+            return self.unsubscribe(command, message, language)
+        return self.subscribe(command, message, language)
+
+    # Subscribe -----------------------------------------------------------------------------------------
+
+    def subscribe(self, command: Command, message: Message, language: Language) -> Reply:
+        if not command.repo:
+            return _text(say("sub.refused.no_repo", language))
+        try:
+            settings = self._settings(command, language)
+        except ValueError as exc:
+            return _text(say("sub.refused.options", language, words=str(exc)))
+        with self.db.session() as session:
+            repos = PRIndex(session).repos()
+            repo = _resolve(command.repo, repos)
+            known = join((r.full_name for r in repos), language) or "-"
+        if repo is None and "/" not in command.repo:
+            return _text(say("sub.refused.unknown_name", language, repo=command.repo, known=known))
+        name = repo.full_name if repo is not None else command.repo.lower()
+        allowed = self.policy.allowed_repos
+        if allowed and name not in allowed:
+            self._audit(None, "refused", message, name, {"reason": "allowlist"})
+            return _text(
+                say("sub.refused.allowlist", language, repo=name, allowed=join(sorted(allowed), language))
+            )
+        notes: list[str] = []
+        if repo is None:
+            refusal = self._validate(name, language)
+            if refusal is not None:
+                self._audit(None, "refused", message, name, {"reason": refusal})
+                return _text(refusal)
+            notes.append(say("sub.backfill", language, repo=name, weeks=BACKFILL_WEEKS))
+        now = self.clock.now()
+        with self.db.session() as session:
+            repo_row = PRIndex(session).ensure_repo(name, now)
+            row = session.scalar(
+                select(SubscriptionRow).where(
+                    SubscriptionRow.platform == message.platform,
+                    SubscriptionRow.workspace == (message.workspace or ""),
+                    SubscriptionRow.channel == (message.channel or ""),
+                    SubscriptionRow.repo_id == repo_row.id,
+                )
+            )
+            action = "updated" if row is not None and row.active else "subscribed"
+            if row is None:
+                row = SubscriptionRow(
+                    platform=message.platform,
+                    workspace=message.workspace or "",
+                    channel=message.channel or "",
+                    repo_id=repo_row.id,
+                    created_by=message.user,
+                    created_at=now,
+                    **settings,
+                )
+                session.add(row)
+            else:
+                for key, value in settings.items():
+                    setattr(row, key, value)
+            row.active, row.updated_at = True, now
+            session.flush()
+            self._audit_in(session, row.id, action, message, name, settings)
+            line = self._describe(row, name, language, f"sub.{action}")
+        if repo is None and self.backfill is not None:
+            self.backfill(name)
+        return Reply((Paragraph((plain(line),)), *(Paragraph((plain(n),)) for n in notes)))
+
+    def _settings(self, command: Command, language: Language) -> dict[str, Any]:
+        options, bad = command.options, list(command.problems)
+        weekday = WEEKDAY_WORDS.get(options.get("weekday", "mon"), 0)
+        if not weekday:
+            bad.append(options["weekday"])
+        time_text = options.get("time", "09:00")
+        try:
+            time_of_day = parse_time_of_day(time_text).strftime("%H:%M")
+        except ValueError:
+            bad.append(time_text)
+            time_of_day = "09:00"
+        tz = options.get("tz", self.policy.default_timezone)
+        try:
+            ZoneInfo(tz)
+        except (ZoneInfoNotFoundError, ValueError):
+            bad.append(f"tz={tz}")
+        lang = options.get("lang", language).lower()
+        if lang not in ("zh", "en"):
+            bad.append(f"lang={lang}")
+        filters: dict[str, Any] = {}
+        if "modules" in options:
+            filters["modules"] = [m.strip().lower() for m in options["modules"].split(",") if m.strip()]
+        if "min-importance" in options:
+            try:
+                filters["min_importance"] = float(options["min-importance"])
+                if not 0 <= filters["min_importance"] <= 10:
+                    raise ValueError
+            except ValueError:
+                bad.append(f"min-importance={options['min-importance']}")
+        if "exclude-authors" in options:
+            filters["exclude_authors"] = [
+                a.strip() for a in options["exclude-authors"].split(",") if a.strip()
+            ]
+        if bad:
+            raise ValueError(" ".join(bad))
+        return {
+            "weekday": weekday,
+            "time_of_day": time_of_day,
+            "timezone": tz,
+            "language": lang,
+            "filters": filters,
+        }
+
+    def _validate(self, repo: str, language: Language) -> str | None:
+        """None when the repo exists on GitHub; else the refusal to send."""
+        if self.validator is None:
+            return say(
+                "sub.refused.unvalidated", language, repo=repo, reason="GITHUB_TOKEN is not configured"
+            )
+        try:
+            exists = self.validator.repo_exists(repo)
+        except SourceError as exc:
+            return say("sub.refused.unvalidated", language, repo=repo, reason=str(exc))
+        return None if exists else say("sub.refused.missing", language, repo=repo)
+
+    # Unsubscribe and list -------------------------------------------------------------------------------
+
+    def unsubscribe(self, command: Command, message: Message, language: Language) -> Reply:
+        with self.db.session() as session:
+            rows = self._channel_subscriptions(session, message)
+            match = _resolve(command.repo or "", [repo for _, repo in rows])
+            if match is None:
+                listing = self._lines(session, rows, language)
+                return _text(
+                    say("sub.not_subscribed", language, repo=command.repo or "?", listing="; ".join(listing))
+                )
+            row = next(sub for sub, repo in rows if repo.id == match.id)
+            row.active, row.updated_at = False, self.clock.now()
+            self._audit_in(session, row.id, "unsubscribed", message, match.full_name, {})
+        return _text(say("sub.unsubscribed", language, repo=match.full_name))
+
+    def listing(self, message: Message, language: Language) -> Reply:
+        with self.db.session() as session:
+            rows = self._channel_subscriptions(session, message)
+            if not rows:
+                example = PRIndex(session).repos()
+                return _text(
+                    say("sub.list.empty", language, example=example[0].full_name if example else "owner/repo")
+                )
+            lines = self._lines(session, rows, language)
+        return Reply(
+            (Heading(say("sub.list.title", language)), BulletList(tuple((plain(line),) for line in lines)))
+        )
+
+    def _lines(
+        self, session: Session, rows: Sequence[tuple[SubscriptionRow, RepoRow]], language: Language
+    ) -> list[str]:
+        return [self._describe(sub, repo.full_name, language, "sub.list.line") for sub, repo in rows]
+
+    def _channel_subscriptions(
+        self, session: Session, message: Message
+    ) -> list[tuple[SubscriptionRow, RepoRow]]:
+        statement = (
+            select(SubscriptionRow, RepoRow)
+            .join(RepoRow, RepoRow.id == SubscriptionRow.repo_id)
+            .where(
+                SubscriptionRow.platform == message.platform,
+                SubscriptionRow.workspace == (message.workspace or ""),
+                SubscriptionRow.channel == (message.channel or ""),
+                SubscriptionRow.active.is_(True),
+            )
+            .order_by(RepoRow.full_name)
+        )
+        return [(sub, repo) for sub, repo in session.execute(statement)]
+
+    def _describe(self, row: SubscriptionRow, repo: str, language: Language, key: str) -> str:
+        tz = ZoneInfo(row.timezone)
+        upcoming = next_occurrence(row.weekday, parse_time_of_day(row.time_of_day), tz, self.clock.now())
+        return say(
+            key,
+            language,
+            repo=repo,
+            weekday=say(f"sub.weekday.{row.weekday}", language),
+            time=row.time_of_day,
+            tz=row.timezone,
+            lang=say(f"sub.lang.{row.language}", language),
+            filters=describe_filters(row.filters, language),
+            next=upcoming.strftime("%Y-%m-%d %H:%M %Z"),
+        )
+
+    # Audit ------------------------------------------------------------------------------------------
+
+    def _audit(
+        self, subscription_id: int | None, action: str, message: Message, repo: str, detail: dict[str, Any]
+    ) -> None:
+        with self.db.session() as session:
+            self._audit_in(session, subscription_id, action, message, repo, detail)
+
+    def _audit_in(
+        self,
+        session: Session,
+        subscription_id: int | None,
+        action: str,
+        message: Message,
+        repo: str,
+        detail: dict[str, Any],
+    ) -> None:
+        session.add(
+            SubscriptionEventRow(
+                subscription_id=subscription_id,
+                action=action,
+                actor=message.user,
+                platform=message.platform,
+                channel=message.channel or "",
+                repo=repo,
+                detail=detail,
+                created_at=self.clock.now(),
+            )
+        )
+
+
+def _resolve(text: str, repos: Sequence[RepoRow]) -> RepoRow | None:
+    """An indexed repo by full name, bare name or alias (unique), case-insensitively."""
+    wanted = text.strip().lower().removeprefix("https://github.com/").strip("/")
+    for repo in repos:
+        if repo.full_name == wanted:
+            return repo
+    named = [
+        r for r in repos if wanted in (r.full_name.split("/", 1)[1], *(a.lower() for a in r.aliases or ()))
+    ]
+    return named[0] if len(named) == 1 else None
+
+
+def _text(text: str) -> Reply:
+    return Reply((Paragraph((plain(text),)),))
+
+
+def channel_repo(db: Database, message: Message) -> str | None:
+    """The repo a channel is subscribed to, when it is exactly one: questions there may omit it."""
+    with db.session() as session:
+        names = session.scalars(
+            select(RepoRow.full_name)
+            .join(SubscriptionRow, SubscriptionRow.repo_id == RepoRow.id)
+            .where(
+                SubscriptionRow.platform == message.platform,
+                SubscriptionRow.workspace == (message.workspace or ""),
+                SubscriptionRow.channel == (message.channel or ""),
+                SubscriptionRow.active.is_(True),
+            )
+        ).all()
+    return names[0] if len(names) == 1 else None
