@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from chatbot.analysis.types import Analysis
@@ -101,6 +102,23 @@ def build_weekly_report(
 ) -> BuiltReport:
     """The stored report of `repo` for `week`, rebuilt when its inputs changed (or `rebuild`).
     `writer` (the LLM prose writer) may rewrite the headline, highlights and summary. Raises UnknownRepo."""
+    try:
+        return _build(db, repo, week, clock, language, fallback, writer, rebuild)
+    except IntegrityError:
+        # Another worker stored this week's first report at the same moment: theirs is current.
+        return _build(db, repo, week, clock, language, fallback, writer, rebuild=False)
+
+
+def _build(
+    db: Database,
+    repo: str,
+    week: Week,
+    clock: Clock,
+    language: Language,
+    fallback: Callable[[PullRequest], Analysis],
+    writer: ReportWriter | None,
+    rebuild: bool,
+) -> BuiltReport:
     with db.session() as session:
         index = PRIndex(session)
         repo_row = index.repo(repo)

@@ -1,0 +1,108 @@
+"""The scheduled jobs as plain functions: each takes its collaborators and a clock, so tests call them
+directly with a fixed clock instead of waiting for a scheduler."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import cast
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+
+from chatbot.analysis.runner import BatchAnalyzer, analyze_stored
+from chatbot.analysis.types import Analysis
+from chatbot.ingest.sync import SyncReport, sync_repo
+from chatbot.messages import Language
+from chatbot.models import PullRequest
+from chatbot.ports import Clock, PRSource, SourceError
+from chatbot.reports.weekly import ReportWriter, build_weekly_report
+from chatbot.store.db import Database
+from chatbot.store.events import forget_old_events
+from chatbot.store.schema import RepoRow, SubscriptionRow
+from chatbot.subscriptions.delivery import PushContext, PushReport, push_due
+from chatbot.weeks import last_complete_week
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class SyncJob:
+    """Sync (and analyse) every repo that has an active subscription."""
+
+    db: Database
+    source: Callable[[], PRSource]
+    analyzer: Callable[[], BatchAnalyzer]
+    language: str
+    backfill: timedelta = timedelta(weeks=8)
+    max_wait: float = 300.0
+
+    def repos(self) -> Sequence[str]:
+        with self.db.session() as session:
+            return session.scalars(
+                select(RepoRow.full_name)
+                .join(SubscriptionRow, SubscriptionRow.repo_id == RepoRow.id)
+                .where(SubscriptionRow.active.is_(True))
+                .distinct()
+                .order_by(RepoRow.full_name)
+            ).all()
+
+    def __call__(self, clock: Clock) -> dict[str, SyncReport]:
+        reports: dict[str, SyncReport] = {}
+        for repo in self.repos():
+            reports[repo] = self.sync_one(repo, clock)
+        return reports
+
+    def sync_one(self, repo: str, clock: Clock) -> SyncReport:
+        """One repo: sync, then analyse what is new. Failures are logged; the next run tries again."""
+        try:
+            report = sync_repo(
+                self.db, self.source(), repo, clock=clock, backfill=self.backfill, max_wait=self.max_wait
+            )
+            analyze_stored(self.db, self.analyzer(), language=self.language, clock=clock, repo=repo)
+        except SourceError as exc:
+            log.warning("sync of %s failed: %s", repo, exc)
+            return SyncReport(repo=repo, complete=False, stopped=str(exc))
+        if not report.complete:
+            log.warning("sync of %s stopped early: %s", repo, report.stopped)
+        return report
+
+
+def rebuild_reports(
+    db: Database,
+    clock: Clock,
+    fallback: Callable[[PullRequest], Analysis],
+    writer: ReportWriter | None = None,
+) -> int:
+    """Build the report of the week that just ended for every subscribed repo, in each language and
+    timezone its subscriptions use, so the Monday pushes find them ready. Returns how many were built."""
+    with db.session() as session:
+        wanted = session.execute(
+            select(RepoRow.full_name, SubscriptionRow.language, SubscriptionRow.timezone)
+            .join(SubscriptionRow, SubscriptionRow.repo_id == RepoRow.id)
+            .where(SubscriptionRow.active.is_(True))
+            .distinct()
+        ).all()
+    built = 0
+    for repo, language, timezone in wanted:
+        week = last_complete_week(clock.now(), ZoneInfo(timezone))
+        result = build_weekly_report(
+            db, repo, week, clock=clock, language=cast(Language, language), fallback=fallback, writer=writer
+        )
+        built += not result.reused
+    return built
+
+
+def push_tick(db: Database, clock: Clock, context: PushContext, worker: str) -> PushReport:
+    """Send every push that is due; called every minute."""
+    report = push_due(db, clock, context, worker)
+    if report.sent or report.failed or report.gone or report.skipped:
+        log.info("push tick: %s", report)
+    return report
+
+
+def housekeeping(db: Database, clock: Clock) -> int:
+    """Forget processed-event ids older than a week."""
+    return forget_old_events(db, clock.now())
