@@ -74,6 +74,11 @@ class Settings(BaseSettings):
     llm_price_input: float = Field(0.15, validation_alias="PRHUB_LLM_PRICE_INPUT", ge=0)
     llm_price_output: float = Field(0.60, validation_alias="PRHUB_LLM_PRICE_OUTPUT", ge=0)
 
+    # Subscriptions: who may change them (platform user ids; empty = everyone) and which repos may be
+    # subscribed (owner/name; empty = any), comma-separated.
+    admins: str = Field("", validation_alias="PRHUB_ADMINS")
+    allowed_repos: str = Field("", validation_alias="PRHUB_ALLOWED_REPOS")
+
     # The bot's HTTP server (`prhub serve`): platform events, report pages, health checks.
     host: str = Field("127.0.0.1", validation_alias="PRHUB_HOST")
     port: int = Field(8080, validation_alias="PRHUB_PORT", ge=0, le=65535)
@@ -109,6 +114,14 @@ class Settings(BaseSettings):
     @property
     def tz(self) -> ZoneInfo:
         return ZoneInfo(self.timezone)
+
+    @property
+    def admin_ids(self) -> frozenset[str]:
+        return frozenset(a.strip() for a in self.admins.split(",") if a.strip())
+
+    @property
+    def allowed_repo_names(self) -> frozenset[str]:
+        return frozenset(r.strip().lower() for r in self.allowed_repos.split(",") if r.strip())
 
     @property
     def llm_configured(self) -> bool:

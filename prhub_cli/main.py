@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Annotated, NoReturn, TypeVar
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import (
     BarColumn,
@@ -24,7 +21,6 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 from rich.table import Table
-from sqlalchemy.exc import SQLAlchemyError
 
 from adapters.console.render import render_console
 from adapters.github.jsonl import read_pull_requests
@@ -32,18 +28,29 @@ from adapters.github.source import GitHubSource
 from chatbot.analysis.runner import AnalyzeReport, analyze_stored
 from chatbot.cards import pr_card
 from chatbot.clock import FixedClock, SystemClock
-from chatbot.config import ConfigError, Settings, load_settings
+from chatbot.config import Settings
 from chatbot.ingest.importer import import_pull_requests
 from chatbot.ingest.sync import SyncProgress, sync_repo
 from chatbot.models import Message
-from chatbot.ports import Clock, SourceError
+from chatbot.ports import Clock
 from chatbot.qa.compose import Answer
 from chatbot.reports.cards import ReportLinks, report_document
-from chatbot.reports.weekly import UnknownRepo
 from chatbot.store.analyses import current_analysis
-from chatbot.store.db import Database, current_revision, make_engine, open_database, upgrade
+from chatbot.store.db import Database, current_revision, make_engine, upgrade
 from chatbot.store.index import PRIndex, to_pull_request
 from chatbot.weeks import Week, last_complete_week, parse_day_or_time, parse_week
+from prhub_cli.admin import push, status, subscriptions_app
+from prhub_cli.common import (
+    EXIT_STOPPED,
+    Context,
+    cli_context,
+    console,
+    err_console,
+    fail,
+    open_db,
+    repo_name,
+    user_errors,
+)
 from prhub_cli.wiring import AnalyzerSetup, build_report, make_analyzer, make_bot, render_report
 
 app = typer.Typer(
@@ -59,31 +66,7 @@ db_app = typer.Typer(help="Manage the database schema.", no_args_is_help=True)
 app.add_typer(prs_app, name="prs")
 app.add_typer(pr_app, name="pr")
 app.add_typer(db_app, name="db")
-
-console = Console()
-err_console = Console(stderr=True)
-_REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
-T = TypeVar("T")
-
-EXIT_ERROR = 1
-EXIT_STOPPED = 3  # the sync stopped early (rate limit); rerun later to continue
-
-
-@dataclass
-class Context:
-    verbose: bool
-    settings: Settings | None = None
-
-    def get_settings(self) -> Settings:
-        if self.settings is None:
-            self.settings = load_settings()
-        return self.settings
-
-
-def _ctx(ctx: typer.Context) -> Context:
-    obj = ctx.find_root().obj
-    assert isinstance(obj, Context)
-    return obj
+app.add_typer(subscriptions_app, name="subscriptions")
 
 
 @app.callback()
@@ -94,43 +77,10 @@ def main(
     ctx.obj = Context(verbose=verbose)
 
 
-def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
-    err_console.print(f"[red]error:[/red] {escape(message)}")
-    raise typer.Exit(code)
-
-
-@contextmanager
-def user_errors(ctx: typer.Context) -> Iterator[None]:
-    """Turn expected failures into one line on stderr (or a traceback with --verbose)."""
-    try:
-        yield
-    except (ConfigError, SourceError, ValueError, LookupError, OSError, SQLAlchemyError) as exc:
-        if _ctx(ctx).verbose:
-            err_console.print_exception()
-        message = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
-        if isinstance(exc, UnknownRepo):
-            known = ", ".join(exc.known) or "none yet"
-            message = f"{exc.repo} is not in the index (indexed: {known}); run `prhub sync {exc.repo}` first"
-        if isinstance(exc, SQLAlchemyError):
-            message = f"database error: {message}"
-        fail(message)
-
-
-def _repo_name(value: str) -> str:
-    value = value.strip().removeprefix("https://github.com/").strip("/")
-    if not _REPO.match(value):
-        raise typer.BadParameter(f"expected OWNER/REPO, got {value!r}")
-    return value.lower()
-
-
-def _open(settings: Settings) -> Database:
-    return open_database(settings.database_url)
-
-
 @app.command()
 def sync(
     ctx: typer.Context,
-    repo: Annotated[str, typer.Argument(help="OWNER/REPO, e.g. verl-project/verl.", callback=_repo_name)],
+    repo: Annotated[str, typer.Argument(help="OWNER/REPO, e.g. verl-project/verl.", callback=repo_name)],
     since: Annotated[
         str | None,
         typer.Option(
@@ -152,10 +102,10 @@ def sync(
 ) -> None:
     """Fetch merged PRs of a repo from GitHub into the index (incremental; cheap to rerun)."""
     with user_errors(ctx):
-        settings = _ctx(ctx).get_settings()
+        settings = cli_context(ctx).get_settings()
         since_at = parse_day_or_time(since, settings.tz) if since else None
         source = GitHubSource(settings)
-        db = _open(settings)
+        db = open_db(settings)
         clock = SystemClock()
         with _sync_progress() as show:
             report = sync_repo(
@@ -242,12 +192,12 @@ def import_jsonl(
             readable=True,
         ),
     ],
-    repo: Annotated[str, typer.Option(help="OWNER/REPO the PRs belong to.", callback=_repo_name)],
+    repo: Annotated[str, typer.Option(help="OWNER/REPO the PRs belong to.", callback=repo_name)],
 ) -> None:
     """Load PRs from a JSON-lines export through the same upsert path as `sync`."""
     with user_errors(ctx):
-        settings = _ctx(ctx).get_settings()
-        db = _open(settings)
+        settings = cli_context(ctx).get_settings()
+        db = open_db(settings)
         with Progress(
             SpinnerColumn(),
             TextColumn("importing {task.completed} PRs"),
@@ -275,14 +225,14 @@ def import_jsonl(
 @prs_app.command("list")
 def prs_list(
     ctx: typer.Context,
-    repo: Annotated[str, typer.Argument(help="OWNER/REPO.", callback=_repo_name)],
+    repo: Annotated[str, typer.Argument(help="OWNER/REPO.", callback=repo_name)],
     week: Annotated[str | None, typer.Option(help="ISO week, e.g. 2026-W25 (in PRHUB_TIMEZONE).")] = None,
     limit: Annotated[int, typer.Option(help="Show at most this many (newest first).", min=1)] = 50,
 ) -> None:
     """List stored PRs of a repo, by merge time."""
     with user_errors(ctx):
-        settings = _ctx(ctx).get_settings()
-        db = _open(settings)
+        settings = cli_context(ctx).get_settings()
+        db = open_db(settings)
         with db.session() as session:
             index = PRIndex(session)
             repo_row = index.repo(repo)
@@ -340,12 +290,12 @@ def analyze(
 ) -> None:
     """(Re)analyse stored PRs; unchanged PRs already analysed are skipped (cached)."""
     with user_errors(ctx):
-        settings = _ctx(ctx).get_settings()
-        name = _repo_name(repo) if repo else None
+        settings = cli_context(ctx).get_settings()
+        name = repo_name(repo) if repo else None
         setup = make_analyzer(settings, analyzer)
         if dry_run and setup.estimate is None:
             fail("--dry-run estimates LLM tokens; the heuristic analyzer costs nothing")
-        db = _open(settings)
+        db = open_db(settings)
         report = _run_analysis(
             settings,
             db,
@@ -418,14 +368,14 @@ def _print_analysis(report: AnalyzeReport, setup: AnalyzerSetup, dry_run: bool) 
 @pr_app.command("show")
 def pr_show(
     ctx: typer.Context,
-    repo: Annotated[str, typer.Argument(help="OWNER/REPO.", callback=_repo_name)],
+    repo: Annotated[str, typer.Argument(help="OWNER/REPO.", callback=repo_name)],
     number: Annotated[int, typer.Argument(help="The PR number.", min=1)],
     as_json: Annotated[bool, typer.Option("--json", help="Print the PR and its analysis as JSON.")] = False,
 ) -> None:
     """Show a stored PR with its current analysis."""
     with user_errors(ctx):
-        settings = _ctx(ctx).get_settings()
-        db = _open(settings)
+        settings = cli_context(ctx).get_settings()
+        db = open_db(settings)
         with db.session() as session:
             index = PRIndex(session)
             repo_row = index.repo(repo)
@@ -476,7 +426,7 @@ def pr_show(
 def db_upgrade(ctx: typer.Context) -> None:
     """Create or migrate the database to the newest schema."""
     with user_errors(ctx):
-        settings = _ctx(ctx).get_settings()
+        settings = cli_context(ctx).get_settings()
         engine = make_engine(settings.database_url)
         before = current_revision(engine)
         upgrade(engine)
@@ -501,7 +451,7 @@ REPORT_FORMATS = ("terminal", "text", "md", "html", "pdf", "json", "slack", "fei
 @app.command()
 def report(
     ctx: typer.Context,
-    repo: Annotated[str, typer.Argument(help="OWNER/REPO.", callback=_repo_name)],
+    repo: Annotated[str, typer.Argument(help="OWNER/REPO.", callback=repo_name)],
     week: Annotated[str | None, typer.Option(help="ISO week, e.g. 2026-W25 (in PRHUB_TIMEZONE).")] = None,
     as_of: Annotated[
         str | None, typer.Option("--as-of", help="Without --week: the last complete week as of this time.")
@@ -519,13 +469,13 @@ def report(
     if output_format == "pdf" and output is None:
         raise typer.BadParameter("--format pdf needs --output FILE")
     with user_errors(ctx):
-        settings = _ctx(ctx).get_settings()
+        settings = cli_context(ctx).get_settings()
         language = lang or settings.language
         if language not in ("zh", "en"):
             raise typer.BadParameter("--lang must be zh or en")
         clock = FixedClock(parse_day_or_time(as_of, settings.tz)) if as_of else SystemClock()
         span = parse_week(week, settings.tz) if week else last_complete_week(clock.now(), settings.tz)
-        db = _open(settings)
+        db = open_db(settings)
         built = build_report(settings, db, repo, span, language, rebuild=rebuild)
     payload = render_report(built.report, output_format, settings.public_url)
     if output is not None:
@@ -570,11 +520,11 @@ def ask(
 ) -> None:
     """Answer one question the way the chat platforms would."""
     with user_errors(ctx):
-        settings = _ctx(ctx).get_settings()
-        db = _open(settings)
+        settings = cli_context(ctx).get_settings()
+        db = open_db(settings)
         bot = make_bot(settings, db, _as_of_clock(as_of, settings))
         if repo:
-            default = _repo_name(repo)
+            default = repo_name(repo)
             bot.channel_repo = lambda message: default
         answer = bot.handle(Message(question))
     if as_json:
@@ -590,8 +540,8 @@ def chat(
 ) -> None:
     """Chat with the bot in the terminal (Ctrl-D to quit); reads one question per line from a pipe."""
     with user_errors(ctx):
-        settings = _ctx(ctx).get_settings()
-        db = _open(settings)
+        settings = cli_context(ctx).get_settings()
+        db = open_db(settings)
         bot = make_bot(settings, db, _as_of_clock(as_of, settings))
     interactive = sys.stdin.isatty()
     if interactive:
@@ -609,3 +559,7 @@ def chat(
             console.print(f"› {escape(line)}")
         render_console(bot.handle(Message(line, direct=True)).reply, console)
         console.print()
+
+
+app.command()(push)
+app.command()(status)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -13,7 +14,7 @@ from chatbot.bot import BotConfig, ChatBot
 from chatbot.clock import SystemClock
 from chatbot.config import ConfigError, Settings
 from chatbot.models import PullRequest
-from chatbot.ports import Clock
+from chatbot.ports import ChatSender, Clock, RepoValidator
 from chatbot.reports.cards import ReportLinks, report_card, report_document
 from chatbot.reports.html import render_html
 from chatbot.reports.llm_prose import LLMReportWriter
@@ -24,6 +25,7 @@ from chatbot.store.db import Database
 from chatbot.weeks import Week
 
 ANALYZERS = ("heuristic", "llm")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,3 +129,17 @@ def report_writer(settings: Settings) -> LLMReportWriter | None:
     from adapters.llm.openai_client import LLMSettings, OpenAICompatibleLLM
 
     return LLMReportWriter(OpenAICompatibleLLM(LLMSettings.from_settings(settings)))
+
+
+def repo_validator(settings: Settings) -> RepoValidator | None:
+    """GitHub, to check that a repo a channel subscribes to exists; None without a token."""
+    if settings.github_token is None:
+        return None
+    from adapters.github.source import GitHubSource
+
+    return GitHubSource(settings)
+
+
+def chat_senders(settings: Settings, db: Database) -> dict[str, ChatSender]:
+    """The platforms' senders for pushes, for each platform that is configured."""
+    return {}

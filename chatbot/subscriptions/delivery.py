@@ -71,41 +71,59 @@ def _spread(subscription_id: int) -> timedelta:
     return timedelta(seconds=int.from_bytes(digest[:4], "big") % SPREAD_SECONDS)
 
 
-def schedule_deliveries(db: Database, clock: Clock) -> tuple[int, int]:
-    """Ledger rows for the latest scheduled time of every active subscription: (added, skipped late)."""
-    now = clock.now()
-    added = skipped = 0
+@dataclass(frozen=True, slots=True)
+class DuePush:
+    subscription_id: int
+    period: str
+    occurrence: datetime
+    late: bool  # more than CATCH_UP after its time: recorded as skipped, not sent
+
+
+def due_pushes(db: Database, now: datetime) -> list[DuePush]:
+    """The latest scheduled push of every active subscription that has no ledger row yet."""
     with db.session() as session:
         subscriptions = session.scalars(select(SubscriptionRow).where(SubscriptionRow.active.is_(True))).all()
-        existing = {
-            (sub_id, period)
-            for sub_id, period in session.execute(select(DeliveryRow.subscription_id, DeliveryRow.period))
-        }
+        existing = set(session.execute(select(DeliveryRow.subscription_id, DeliveryRow.period)).all())
+    due = []
     for sub in subscriptions:
         tz = ZoneInfo(sub.timezone)
         occurrence = last_occurrence(sub.weekday, parse_time_of_day(sub.time_of_day), tz, now)
         if occurrence < sub.created_at:
             continue  # the channel subscribed after this push time: its first card is the next one
         period = period_of(occurrence, tz).label
-        if (sub.id, period) in existing:
-            continue
-        late = now - occurrence > CATCH_UP
+        if (sub.id, period) not in existing:
+            due.append(DuePush(sub.id, period, occurrence, now - occurrence > CATCH_UP))
+    return due
+
+
+def schedule_deliveries(db: Database, clock: Clock) -> tuple[int, int]:
+    """Ledger rows for the due pushes: (added, skipped because too late)."""
+    now = clock.now()
+    added = skipped = 0
+    for push in due_pushes(db, now):
         row = DeliveryRow(
-            subscription_id=sub.id,
-            period=period,
-            due_at=occurrence + _spread(sub.id),
-            state="skipped" if late else "pending",
+            subscription_id=push.subscription_id,
+            period=push.period,
+            due_at=push.occurrence + _spread(push.subscription_id),
+            state="skipped" if push.late else "pending",
             attempts=0,
-            last_error=f"not sent: {now - occurrence} late (more than {CATCH_UP})" if late else None,
+            last_error=f"not sent: {now - push.occurrence} late (more than {CATCH_UP})"
+            if push.late
+            else None,
         )
         try:
             with db.session() as session:
                 session.add(row)
         except IntegrityError:
             continue  # another worker scheduled it first
-        if late:
+        if push.late:
             skipped += 1
-            log.warning("skipped the %s push of subscription %s: %s", period, sub.id, row.last_error)
+            log.warning(
+                "skipped the %s push of subscription %s: %s",
+                push.period,
+                push.subscription_id,
+                row.last_error,
+            )
         else:
             added += 1
     return added, skipped

@@ -1,0 +1,76 @@
+"""What every `prhub` command shares: the consoles, settings from the context, one-line errors."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from sqlalchemy.exc import SQLAlchemyError
+
+from chatbot.config import ConfigError, Settings, load_settings
+from chatbot.ports import SourceError
+from chatbot.reports.weekly import UnknownRepo
+from chatbot.store.db import Database, open_database
+
+console = Console()
+err_console = Console(stderr=True)
+_REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+
+EXIT_ERROR = 1
+EXIT_STOPPED = 3  # the sync stopped early (rate limit); rerun later to continue
+
+
+@dataclass
+class Context:
+    verbose: bool
+    settings: Settings | None = None
+
+    def get_settings(self) -> Settings:
+        if self.settings is None:
+            self.settings = load_settings()
+        return self.settings
+
+
+def cli_context(ctx: typer.Context) -> Context:
+    obj = ctx.find_root().obj
+    assert isinstance(obj, Context)
+    return obj
+
+
+def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
+    err_console.print(f"[red]error:[/red] {escape(message)}")
+    raise typer.Exit(code)
+
+
+@contextmanager
+def user_errors(ctx: typer.Context) -> Iterator[None]:
+    """Turn expected failures into one line on stderr (or a traceback with --verbose)."""
+    try:
+        yield
+    except (ConfigError, SourceError, ValueError, LookupError, OSError, SQLAlchemyError) as exc:
+        if cli_context(ctx).verbose:
+            err_console.print_exception()
+        message = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
+        if isinstance(exc, UnknownRepo):
+            known = ", ".join(exc.known) or "none yet"
+            message = f"{exc.repo} is not in the index (indexed: {known}); run `prhub sync {exc.repo}` first"
+        if isinstance(exc, SQLAlchemyError):
+            message = f"database error: {message}"
+        fail(message)
+
+
+def repo_name(value: str) -> str:
+    value = value.strip().removeprefix("https://github.com/").strip("/")
+    if not _REPO.match(value):
+        raise typer.BadParameter(f"expected OWNER/REPO, got {value!r}")
+    return value.lower()
+
+
+def open_db(settings: Settings) -> Database:
+    return open_database(settings.database_url)
