@@ -82,6 +82,10 @@ class Settings(BaseSettings):
     # The bot's HTTP server (`prhub serve`): platform events, report pages, health checks.
     host: str = Field("127.0.0.1", validation_alias="PRHUB_HOST")
     port: int = Field(8080, validation_alias="PRHUB_PORT", ge=0, le=65535)
+    # When set, report pages need ?token=… (or `Authorization: Bearer …`).
+    reports_token: SecretStr | None = Field(None, validation_alias="PRHUB_REPORTS_TOKEN")
+    # The secret of the GitHub webhook (pull_request events) at /github/webhook.
+    github_webhook_secret: SecretStr | None = Field(None, validation_alias="GITHUB_WEBHOOK_SECRET")
 
     # Slack adapter.
     slack_bot_token: SecretStr | None = Field(None, validation_alias="SLACK_BOT_TOKEN")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable
 
-from flask import Flask, jsonify
+from flask import Flask, Response, jsonify
 from waitress.server import create_server
 
 Mount = Callable[[Flask], None]
@@ -22,7 +22,7 @@ def create_app(mounts: Iterable[Mount] = ()) -> Flask:
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
     @app.get("/healthz")
-    def healthz() -> object:
+    def healthz() -> Response:
         return jsonify(status="ok")
 
     for mount in mounts:
@@ -34,22 +34,35 @@ class BackgroundServer:
     """Serve a WSGI app with waitress on a thread; `port=0` picks a free port (tests)."""
 
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int = 8) -> None:
-        self._server = create_server(app, host=host, port=port, threads=threads, ident="prhub")
-        self._thread = threading.Thread(target=self._server.run, name="prhub-http", daemon=True)
+        # a short loop timeout lets stop() (SIGTERM, tests) return promptly instead of after a second
+        self._server = create_server(
+            app, host=host, port=port, threads=threads, ident="prhub", asyncore_loop_timeout=0.1
+        )
+        self._stopping = False
+        self._thread = threading.Thread(target=self._run, name="prhub-http", daemon=True)
+
+    def _run(self) -> None:
+        try:
+            self._server.run()
+        except (OSError, ValueError):
+            # close() from another thread pulls the sockets from under waitress's select loop
+            if not self._stopping:
+                raise
 
     @property
     def port(self) -> int:
-        return int(self._server.effective_port)  # type: ignore[union-attr]
+        return int(self._server.effective_port)
 
     @property
     def url(self) -> str:
-        return f"http://{self._server.effective_host}:{self.port}"  # type: ignore[union-attr]
+        return f"http://{self._server.effective_host}:{self.port}"
 
     def start(self) -> BackgroundServer:
         self._thread.start()
         return self
 
     def stop(self) -> None:
+        self._stopping = True
         self._server.close()
         self._thread.join(timeout=5)
 

@@ -1,0 +1,92 @@
+"""The GitHub webhook, with real signed requests to the served app and the real PyGithub client."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import requests
+
+from adapters.github.source import GitHubSource
+from adapters.github.webhook import GitHubWebhook, signature_of
+from adapters.web.app import BackgroundServer, create_app
+from chatbot.analysis.heuristic import HeuristicAnalyzer
+from chatbot.analysis.runner import OfflineBatch
+from chatbot.clock import FixedClock
+from chatbot.config import Settings
+from chatbot.store.analyses import current_analysis
+from chatbot.store.index import PRIndex
+from tests.fakes.github import FakeGitHub
+
+SECRET = "webhook-secret-for-tests"
+REPO = "acme/widgets"
+
+
+@pytest.fixture
+def served(db):  # type: ignore[no-untyped-def]
+    clock = FixedClock(datetime.now(UTC).replace(microsecond=0))
+    with FakeGitHub(now=clock.now) as github:
+        assert isinstance(github, FakeGitHub)
+        settings = Settings(
+            _env_file=None, github_token="test-token", github_api_url=github.url, github_retry_backoff=0
+        )
+        heuristic = HeuristicAnalyzer()
+        webhook = GitHubWebhook(
+            db,
+            clock,
+            SECRET,
+            lambda: GitHubSource(settings),
+            lambda: OfflineBatch(heuristic.analyze, heuristic.name, heuristic.version),
+            "zh",
+        )
+        with BackgroundServer(create_app([webhook.mount])) as server:
+            yield server, github, webhook, clock
+
+
+def deliver(server, payload, event="pull_request", secret=SECRET, delivery=None):  # type: ignore[no-untyped-def]
+    body = json.dumps(payload).encode()
+    headers = {
+        "X-GitHub-Event": event,
+        "X-GitHub-Delivery": delivery or str(uuid.uuid4()),
+        "X-Hub-Signature-256": signature_of(secret, body),
+        "Content-Type": "application/json",
+    }
+    return requests.post(f"{server.url}/github/webhook", data=body, headers=headers, timeout=5)
+
+
+def test_a_merged_pr_is_stored_and_analysed_right_away(db, served):
+    server, github, webhook, clock = served
+    pull = github.add_pull(REPO, 77, title="[rollout] fix: OOM when prompts are long", merged_at=clock.now())
+    payload = {"action": "closed", "pull_request": pull.data, "repository": {"full_name": REPO}}
+    assert deliver(server, payload, delivery="d-1").status_code == 202
+    assert deliver(server, payload, delivery="d-1").status_code == 204  # GitHub's redelivery
+    webhook.drain()
+    with db.session() as session:
+        index = PRIndex(session)
+        row = index.pull_request_row(index.repo(REPO), 77)
+        assert row is not None and current_analysis(session, row) is not None
+    assert [p for p in github.paths() if p.endswith("/files")] == [f"/repos/{REPO}/pulls/77/files"]
+
+
+def test_a_bad_signature_is_refused_and_nothing_is_done(db, served):
+    server, github, webhook, clock = served
+    pull = github.add_pull(REPO, 78, merged_at=clock.now())
+    payload = {"action": "closed", "pull_request": pull.data, "repository": {"full_name": REPO}}
+    assert deliver(server, payload, secret="wrong").status_code == 401
+    webhook.drain()
+    assert github.calls == []
+
+
+def test_other_events_and_unmerged_closes_are_ignored(db, served):
+    server, github, _webhook, clock = served
+    closed = github.add_pull(REPO, 79, merged_at=None, updated_at=clock.now() - timedelta(minutes=1))
+    assert deliver(server, {"zen": "Keep it logically awesome."}, event="ping").status_code == 204
+    assert (
+        deliver(
+            server, {"action": "closed", "pull_request": closed.data, "repository": {"full_name": REPO}}
+        ).status_code
+        == 204
+    )
+    assert deliver(server, {"action": "opened"}, event="issues").status_code == 204
