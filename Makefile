@@ -14,10 +14,8 @@ $(STAMP): pyproject.toml requirements.lock
 
 install: $(STAMP) ## Create .venv with the pinned dependencies (skipped when nothing changed).
 
-demo: $(STAMP) pdf-deps ## Try prhub on embedded defaults.
-	@echo "The bundled demo is coming soon (see the demo issue). Meanwhile:"
-	@echo "  $(VENV)/bin/prhub --help"
-	@echo "  $(VENV)/bin/prhub import-jsonl FILE.jsonl.gz --repo OWNER/REPO && $(VENV)/bin/prhub prs list OWNER/REPO"
+demo: $(STAMP) pdf-deps ## Try prhub on embedded defaults: a bundled demo repo, its weekly card, sample answers, a chat.
+	$(VENV)/bin/prhub demo
 
 test: $(STAMP) pdf-deps ## Lint, then the whole test suite on SQLite and a throwaway PostgreSQL cluster.
 	scripts/test.sh

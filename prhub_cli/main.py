@@ -24,17 +24,20 @@ from rich.table import Table
 
 from adapters.console.render import render_console
 from adapters.github.jsonl import read_pull_requests
+from adapters.github.rest import pull_request_from_rest
 from adapters.github.source import GitHubSource
 from chatbot.analysis.runner import AnalyzeReport, analyze_stored
 from chatbot.cards import pr_card
 from chatbot.clock import FixedClock, SystemClock
 from chatbot.config import Settings
+from chatbot.demo import DEMO_QUESTIONS, DEMO_REPO, demo_pull_requests, seed_demo
 from chatbot.ingest.importer import import_pull_requests
 from chatbot.ingest.sync import SyncProgress, sync_repo
 from chatbot.models import Message
 from chatbot.ports import Clock
 from chatbot.qa.compose import Answer
-from chatbot.reports.cards import ReportLinks, report_document
+from chatbot.reports.cards import ReportLinks, report_card, report_document
+from chatbot.reports.weekly import build_weekly_report
 from chatbot.store.analyses import current_analysis
 from chatbot.store.db import Database, current_revision, make_engine, upgrade
 from chatbot.store.index import PRIndex, to_pull_request
@@ -51,7 +54,7 @@ from prhub_cli.common import (
     repo_name,
     user_errors,
 )
-from prhub_cli.wiring import AnalyzerSetup, build_report, make_analyzer, make_bot, render_report
+from prhub_cli.wiring import AnalyzerSetup, build_report, heuristic, make_analyzer, make_bot, render_report
 
 app = typer.Typer(
     name="prhub",
@@ -559,6 +562,51 @@ def chat(
             console.print(f"› {escape(line)}")
         render_console(bot.handle(Message(line, direct=True)).reply, console)
         console.print()
+
+
+@app.command()
+def demo(
+    ctx: typer.Context,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Pretend it is this time (ISO 8601).")] = None,
+) -> None:
+    """Try prhub on a bundled demo repository: no token, no network."""
+    with user_errors(ctx):
+        settings = cli_context(ctx).get_settings()
+        clock = _as_of_clock(as_of, settings)
+        db = open_db(settings)
+        offline = heuristic(settings)
+        prs = [
+            pull_request_from_rest(item, DEMO_REPO) for item in demo_pull_requests(clock.now(), settings.tz)
+        ]
+        summary = seed_demo(
+            db, prs, clock=clock, tz=settings.tz, language=settings.language, analyzer=offline
+        )
+        week = last_complete_week(clock.now(), settings.tz)
+        built = build_weekly_report(
+            db, DEMO_REPO, week, clock=clock, language=settings.language, fallback=offline.analyze
+        )
+        bot = make_bot(settings, db, clock)
+    console.rule(f"prhub demo · {DEMO_REPO}")
+    console.print(
+        f"{summary.pull_requests} merged PRs indexed and analysed in {escape(settings.database_url)}\n"
+    )
+    render_console(
+        report_card(built.report, ReportLinks.for_report(settings.public_url, built.report)), console
+    )
+    for question in DEMO_QUESTIONS:
+        console.rule(style="dim")
+        console.print(f"› {escape(question.text)}")
+        render_console(bot.handle(Message(question.text, direct=True)).reply, console)
+    console.rule(style="dim")
+    port = settings.port
+    console.print(
+        "Next:\n"
+        f"  • the report page: .venv/bin/prhub serve, then open http://127.0.0.1:{port}/reports/{DEMO_REPO}/{week.label}\n"
+        "  • your own repo: set GITHUB_TOKEN in .env, then .venv/bin/prhub sync OWNER/REPO\n"
+        "  • Slack or Feishu: docs/slack.md and docs/feishu.md, then .venv/bin/prhub serve\n"
+    )
+    if sys.stdin.isatty():
+        ctx.invoke(chat, ctx=ctx, as_of=as_of)
 
 
 app.command()(push)

@@ -96,7 +96,7 @@ _TITLE_VERBS: tuple[tuple[ChangeType, re.Pattern[str]], ...] = (
     ("feat", re.compile(r"^(?:add|support|introduce|implement|enable|allow|new)\b|支持|新增", re.I)),
 )
 _PERF_HINT = re.compile(
-    r"\b(?:speed ?up|optimi[sz]\w*|accelerat\w*|faster|throughput|latency|reduce (?:memory|overhead)|perf)\b",
+    r"\b(?:speed ?up|optimi[sz](?:e[sd]?|ing|ation)|accelerat\w*|faster|throughput|latency|reduce (?:memory|overhead)|perf)\b",
     re.I,
 )
 
