@@ -54,6 +54,7 @@ from prhub_cli.common import (
     repo_name,
     user_errors,
 )
+from prhub_cli.serve import serve
 from prhub_cli.wiring import AnalyzerSetup, build_report, heuristic, make_analyzer, make_bot, render_report
 
 app = typer.Typer(
@@ -611,3 +612,4 @@ def demo(
 
 app.command()(push)
 app.command()(status)
+app.command()(serve)

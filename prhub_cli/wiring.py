@@ -12,7 +12,7 @@ from chatbot.analysis.llm import LLMAnalyzer
 from chatbot.analysis.runner import BatchAnalyzer, OfflineBatch
 from chatbot.bot import BotConfig, ChatBot
 from chatbot.clock import SystemClock
-from chatbot.config import ConfigError, Settings
+from chatbot.config import ConfigError, Settings, require_secret
 from chatbot.models import PullRequest
 from chatbot.ports import ChatSender, Clock, RepoValidator
 from chatbot.reports.cards import ReportLinks, report_card, report_document
@@ -142,4 +142,14 @@ def repo_validator(settings: Settings) -> RepoValidator | None:
 
 def chat_senders(settings: Settings, db: Database) -> dict[str, ChatSender]:
     """The platforms' senders for pushes, for each platform that is configured."""
-    return {}
+    senders: dict[str, ChatSender] = {}
+    if settings.slack_bot_token is not None:
+        from adapters.slack.push import SlackPushSender
+        from adapters.slack.sender import ChannelPacer, SlackSender, web_client
+
+        token = require_secret(
+            settings.slack_bot_token, "SLACK_BOT_TOKEN", "the Slack app's bot token (xoxb-…)"
+        )
+        client = web_client(token, settings.slack_api_url, SystemClock())
+        senders["slack"] = SlackPushSender(SlackSender(client, ChannelPacer(SystemClock())))
+    return senders

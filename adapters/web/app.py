@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable, Iterable
 
 from flask import Flask, Response, jsonify
+from waitress import wasyncore
 from waitress.server import create_server
 
 Mount = Callable[[Flask], None]
@@ -34,10 +35,7 @@ class BackgroundServer:
     """Serve a WSGI app with waitress on a thread; `port=0` picks a free port (tests)."""
 
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int = 8) -> None:
-        # a short loop timeout lets stop() (SIGTERM, tests) return promptly instead of after a second
-        self._server = create_server(
-            app, host=host, port=port, threads=threads, ident="prhub", asyncore_loop_timeout=0.1
-        )
+        self._server = create_server(app, host=host, port=port, threads=threads, ident="prhub")
         self._stopping = False
         self._thread = threading.Thread(target=self._run, name="prhub-http", daemon=True)
 
@@ -62,8 +60,10 @@ class BackgroundServer:
         return self
 
     def stop(self) -> None:
+        """Close every socket from inside waitress's loop (so it returns at once, idle keep-alive
+        connections included), then wait for the thread."""
         self._stopping = True
-        self._server.close()
+        self._server.trigger.pull_trigger(lambda: wasyncore.close_all(self._server._map))
         self._thread.join(timeout=5)
 
     def __enter__(self) -> BackgroundServer:

@@ -1,0 +1,295 @@
+"""The Slack adapter: one slack-bolt App for mentions, DMs, `/prhub`, card buttons and PR link unfurls,
+served over HTTP (`/slack/events` on the bot's web app) or over Socket Mode.
+
+Listeners only translate the payload and queue the work on a thread pool of the adapter's own, so they
+run inline (`process_before_response`) and Slack's ack leaves as soon as the job is queued. Bolt's own
+executor is not used: it would queue even `ack()` of commands and clicks behind answers waiting on a
+slow LLM, past Slack's 3 s, and start a retry storm. Retries and duplicate deliveries are claimed away
+in the database (`processed_events`), so each question is answered once.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any, Literal
+
+from flask import Flask, request
+from slack_bolt import Ack, App, BoltContext
+from slack_bolt.adapter.flask import SlackRequestHandler
+from slack_bolt.adapter.socket_mode import SocketModeHandler
+from slack_bolt.error import BoltError
+from slack_sdk.errors import SlackApiError
+
+from adapters.slack.blocks import render_blocks
+from adapters.slack.convert import (
+    PLATFORM,
+    REPORT_RISKS_ACTION,
+    PRLink,
+    ReplyTarget,
+    action_key,
+    action_message,
+    action_target,
+    command_message,
+    command_target,
+    pr_links,
+    reply_target,
+    to_message,
+)
+from adapters.slack.sender import (
+    PER_CHANNEL_INTERVAL,
+    ChannelPacer,
+    SlackSender,
+    SlackSendError,
+    slack_error,
+    web_client,
+)
+from chatbot.bot import ChatBot
+from chatbot.cards import pr_card
+from chatbot.clock import SystemClock
+from chatbot.commands import parse_command
+from chatbot.config import ConfigError, Settings, require_secret
+from chatbot.messages import Language, say
+from chatbot.models import Message
+from chatbot.ports import Clock
+from chatbot.qa.compose import Answer
+from chatbot.qa.parse import language_of
+from chatbot.store.analyses import current_analysis
+from chatbot.store.db import Database
+from chatbot.store.events import claim_event
+from chatbot.store.index import PRIndex, to_pull_request
+
+log = logging.getLogger(__name__)
+
+COMMAND = "/prhub"
+EVENTS_PATH = "/slack/events"
+_ANY = re.compile("")
+WORKERS = 8  # answers composed at once; more questions wait in the pool's queue, already acknowledged
+
+
+class SlackResponder:
+    """The listeners: translate the payload, acknowledge, and answer in the background."""
+
+    def __init__(
+        self,
+        bot: ChatBot,
+        db: Database,
+        clock: Clock,
+        sender: SlackSender,
+        language: Language,
+        workers: int = WORKERS,
+    ) -> None:
+        self.bot, self.db, self.clock, self.sender, self.language = bot, db, clock, sender, language
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="slack-answer")
+
+    def register(self, app: App) -> None:
+        app.event("app_mention")(self.on_message)
+        app.event("message")(self.on_message)  # DMs; every other message event is ignored, but acked
+        app.event("link_shared")(self.on_link_shared)
+        app.command(COMMAND)(self.on_command)
+        app.action(REPORT_RISKS_ACTION)(self.on_report_risks)
+        # URL buttons (full report, Markdown, PDF) still send block_actions; they only need an ack.
+        app.action(_ANY)(lambda ack: ack())
+
+    # Listeners ---------------------------------------------------------------------------------------
+
+    def on_message(self, event: dict[str, Any], body: dict[str, Any], context: BoltContext) -> None:
+        message = to_message(event, team_id=body.get("team_id"), bot_user_id=context.bot_user_id)
+        if message is not None:
+            target = reply_target(event)
+            self._submit(f"event:{body.get('event_id')}", message, target, self._answer)
+
+    def on_command(self, ack: Ack, body: dict[str, Any]) -> None:
+        ack()
+        self._submit(
+            f"command:{body.get('trigger_id')}",
+            command_message(body),
+            command_target(body),
+            self._answer_command,
+        )
+
+    def on_report_risks(self, ack: Ack, body: dict[str, Any], action: dict[str, Any]) -> None:
+        ack()
+        message = action_message(body, action)
+        if message is not None:
+            self._submit(action_key(body, action), message, action_target(body), self._answer)
+
+    def on_link_shared(self, event: dict[str, Any], body: dict[str, Any]) -> None:
+        links = pr_links(event.get("links") or [])
+        if links:
+            key = f"event:{body.get('event_id')}"
+            self._pool.submit(self._run, key, None, self.language, partial(self._unfurl, event, links))
+
+    # Background work ---------------------------------------------------------------------------------
+
+    def _submit(
+        self,
+        key: str,
+        message: Message,
+        target: ReplyTarget,
+        answer: Callable[[Message, ReplyTarget], None],
+    ) -> None:
+        language = language_of(message.text)
+        self._pool.submit(self._run, key, target, language, partial(answer, message, target))
+
+    def _run(
+        self, key: str, target: ReplyTarget | None, language: Language, work: Callable[[], None]
+    ) -> None:
+        """Claim the delivery, then do the work; on failure log Slack's error code and apologise."""
+        try:
+            if not claim_event(self.db, PLATFORM, key, self.clock.now()):
+                log.info("slack: %s was already handled (a retry or a duplicate delivery)", key)
+                return
+            work()
+        except (SlackApiError, SlackSendError) as exc:
+            log.error("slack: could not answer %s: Slack said %s", key, slack_error(exc))
+            self._apologise(target, language)
+        except Exception:
+            log.exception("slack: could not answer %s", key)
+            self._apologise(target, language)
+
+    def _apologise(self, target: ReplyTarget | None, language: Language) -> None:
+        if target is None:
+            return
+        try:
+            self.sender.post_text(target, say("chat.apology", language))
+        except Exception as exc:
+            log.error("slack: the apology in %s failed too: %s", target.channel, slack_error(exc))
+
+    def _answer(self, message: Message, target: ReplyTarget) -> None:
+        answer = self.bot.handle(message)
+        # A report card is one message; anything longer continues in the thread.
+        cards = 1 if answer.query.intent == "report" else None
+        self.sender.send(target, answer.reply, answer.query.language, max_messages=cards)
+
+    def _answer_command(self, message: Message, target: ReplyTarget) -> None:
+        answer = self.bot.handle(message)
+        self.sender.send(target, answer.reply, answer.query.language, ephemeral=is_private(message, answer))
+
+    def _unfurl(self, event: dict[str, Any], links: list[PRLink]) -> None:
+        """The analysis card of each linked PR that is in the index; other links are left alone."""
+        found = []
+        with self.db.session() as session:
+            index = PRIndex(session)
+            for link in links:
+                repo = index.repo(link.repo)
+                row = index.pull_request_row(repo, link.number) if repo is not None else None
+                if repo is not None and row is not None:
+                    stored = current_analysis(session, row)
+                    found.append((link, to_pull_request(repo, row), stored.analysis if stored else None))
+        unfurls = {
+            link.url: {
+                "blocks": render_blocks(
+                    pr_card(pr, analysis or self.bot.fallback(pr), self.language),
+                    language=self.language,
+                    max_messages=1,
+                )[0]["blocks"]
+            }
+            for link, pr, analysis in found
+        }
+        if unfurls:
+            self.sender.unfurl(event, unfurls)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+
+
+def is_private(message: Message, answer: Answer) -> bool:
+    """Whether a slash command's answer is shown only to whoever typed it: help, and questions that
+    could not be answered (not understood, an unknown or missing repo). Subscription commands change
+    the channel, so the channel sees their outcome unless the reply itself asks to be private."""
+    if answer.reply.ephemeral:
+        return True
+    if parse_command(message.text) is not None:
+        return False
+    query = answer.query
+    return query.intent in ("help", "unknown") or bool(query.unknown_repo) or query.repo is None
+
+
+def mount_slack(app: Flask, bolt: App, path: str = EVENTS_PATH) -> None:
+    """Serve Slack's events, slash commands and interactions at `path` (one Request URL for all)."""
+    handler = SlackRequestHandler(bolt)
+    app.add_url_rule(path, "slack_events", lambda: handler.handle(request), methods=["POST"])
+
+
+class SlackAdapter:
+    """The running Slack side: `mount` it on the web app (HTTP mode), `start` it (Socket Mode), `stop`
+    it on shutdown. In each mode the other method does nothing, so the caller needs no branch."""
+
+    def __init__(self, bolt: App, responder: SlackResponder, app_token: str | None = None) -> None:
+        self.bolt, self.responder, self._app_token = bolt, responder, app_token
+        self._socket: SocketModeHandler | None = None
+
+    @property
+    def mode(self) -> Literal["http", "socket"]:
+        return "socket" if self._app_token else "http"
+
+    def mount(self, app: Flask) -> None:
+        if self.mode == "http":
+            mount_slack(app, self.bolt)
+
+    def start(self) -> None:
+        """Open the Socket Mode connection (`apps.connections.open`, then the WebSocket)."""
+        if self.mode == "socket" and self._socket is None:
+            self._socket = SocketModeHandler(self.bolt, self._app_token)
+            self._socket.connect()
+            log.info("slack: connected in Socket Mode")
+
+    def stop(self) -> None:
+        """Close the socket, then let the answers in progress finish."""
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+        self.responder.close()
+
+
+def build_slack(
+    settings: Settings,
+    bot: ChatBot,
+    db: Database,
+    clock: Clock,
+    *,
+    waits: Clock | None = None,
+    jitter: Callable[[], float] = random.random,
+    pace: float = PER_CHANNEL_INTERVAL,
+    workers: int = WORKERS,
+) -> SlackAdapter:
+    """The Slack adapter from the settings: Socket Mode when SLACK_APP_TOKEN is set, else HTTP (which
+    needs SLACK_SIGNING_SECRET). `clock` stamps claimed events; `waits` is the clock that pacing and
+    Retry-After sleep on (the system clock unless a test passes one that does not sleep).
+
+    Calls `auth.test` once; ConfigError when a setting is missing, a placeholder, or refused by Slack."""
+    token = require_secret(settings.slack_bot_token, "SLACK_BOT_TOKEN", "the Slack app's bot token (xoxb-…)")
+    app_token = None
+    if settings.slack_app_token is not None and settings.slack_app_token.get_secret_value().strip():
+        app_token = require_secret(
+            settings.slack_app_token, "SLACK_APP_TOKEN", "an app-level token (xapp-…) with connections:write"
+        )
+    secret = (
+        ""
+        if app_token
+        else require_secret(
+            settings.slack_signing_secret, "SLACK_SIGNING_SECRET", "the Slack app's signing secret"
+        )
+    )
+    waits = waits or SystemClock()
+    client = web_client(token, settings.slack_api_url, waits, jitter)
+    try:
+        # Socket Mode requests are not signed: bolt skips the check for them, and no URL is mounted.
+        bolt = App(
+            client=client,
+            signing_secret=secret,
+            request_verification_enabled=app_token is None,
+            process_before_response=True,
+        )
+    except BoltError as exc:
+        raise ConfigError(f"Slack refused SLACK_BOT_TOKEN ({settings.slack_api_url}): {exc}") from exc
+    responder = SlackResponder(
+        bot, db, clock, SlackSender(client, ChannelPacer(waits, pace)), settings.language, workers
+    )
+    responder.register(bolt)
+    return SlackAdapter(bolt, responder, app_token)

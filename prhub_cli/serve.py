@@ -1,0 +1,197 @@
+"""`prhub serve`: one process with the HTTP server (platform events, report pages, the GitHub webhook,
+health and metrics), the Slack Socket Mode / Feishu long connections when configured, and the scheduler.
+
+Each adapter starts only when its settings are present; the start-up log says which are on and which
+settings the others miss. SIGTERM (or Ctrl-C) stops taking new work, drains what is in flight, and exits 0.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated
+
+import typer
+
+from adapters.web.app import BackgroundServer, Mount, create_app
+from adapters.web.metrics import Metrics
+from adapters.web.reports import ReportPages
+from chatbot.bot import ChatBot
+from chatbot.clock import SystemClock
+from chatbot.config import Settings
+from chatbot.ports import Clock
+from chatbot.store.db import Database
+from chatbot.subscriptions.delivery import PushContext
+from prhub_cli.common import cli_context, console, open_db, user_errors
+from prhub_cli.wiring import chat_senders, heuristic, make_analyzer, make_bot, report_writer
+
+log = logging.getLogger("prhub.serve")
+ROLES = ("all", "web", "worker")
+
+
+@dataclass
+class Service:
+    """What a running `prhub serve` holds, and how to stop each part (in reverse order of start)."""
+
+    mounts: list[Mount] = field(default_factory=list)
+    stops: list[Callable[[], None]] = field(default_factory=list)
+    on: list[str] = field(default_factory=list)
+    off: list[str] = field(default_factory=list)
+
+    def stop(self) -> None:
+        for stop in reversed(self.stops):
+            try:
+                stop()
+            except Exception:  # keep stopping the rest
+                log.exception("error while stopping")
+
+
+def build_service(settings: Settings, db: Database, role: str) -> Service:
+    """Everything the role runs, for the settings present."""
+    service = Service()
+    clock = SystemClock()
+    bot = make_bot(settings, db, clock)
+    web = role in ("all", "web")
+    worker = role in ("all", "worker")
+    metrics = Metrics(db, clock)
+    service.mounts.append(metrics.mount)
+    if web:
+        pages = ReportPages(
+            db,
+            clock,
+            settings.tz,
+            settings.language,
+            heuristic(settings).analyze,
+            report_writer(settings),
+            settings.public_url,
+            settings.reports_token.get_secret_value() if settings.reports_token else None,
+        )
+        service.mounts.append(pages.mount)
+        service.on.append("report pages at /reports/OWNER/REPO/WEEK")
+        _github_webhook(settings, db, service)
+    _chat_platforms(settings, db, bot, service, web=web, worker=worker)
+    if worker:
+        _scheduler(settings, db, service)
+    return service
+
+
+def _github_webhook(settings: Settings, db: Database, service: Service) -> None:
+    missing = [
+        name
+        for name, value in (
+            ("GITHUB_WEBHOOK_SECRET", settings.github_webhook_secret),
+            ("GITHUB_TOKEN", settings.github_token),
+        )
+        if value is None
+    ]
+    if missing:
+        service.off.append(f"GitHub webhook (missing {', '.join(missing)})")
+        return
+    from adapters.github.source import GitHubSource
+    from adapters.github.webhook import GitHubWebhook
+
+    assert settings.github_webhook_secret is not None
+    webhook = GitHubWebhook(
+        db,
+        SystemClock(),
+        settings.github_webhook_secret.get_secret_value(),
+        lambda: GitHubSource(settings),
+        lambda: make_analyzer(settings).analyzer,
+        settings.language,
+    )
+    service.mounts.append(webhook.mount)
+    service.stops.append(webhook.drain)
+    service.on.append("GitHub webhook at /github/webhook")
+
+
+def _chat_platforms(
+    settings: Settings, db: Database, bot: ChatBot, service: Service, *, web: bool, worker: bool
+) -> None:
+    """Slack over HTTP (web role) or Socket Mode (worker role), when its tokens are set."""
+    if settings.slack_bot_token is None:
+        service.off.append("Slack (missing SLACK_BOT_TOKEN, and SLACK_SIGNING_SECRET or SLACK_APP_TOKEN)")
+    else:
+        from adapters.slack.app import build_slack
+
+        socket_mode = settings.slack_app_token is not None
+        if (socket_mode and worker) or (not socket_mode and web):
+            slack = build_slack(settings, bot, db, SystemClock())
+            service.mounts.append(slack.mount)
+            slack.start()
+            service.stops.append(slack.stop)
+            service.on.append("Slack " + ("Socket Mode" if socket_mode else "events at /slack/events"))
+
+
+def _scheduler(settings: Settings, db: Database, service: Service) -> None:
+    from scheduler.jobs import SyncJob, housekeeping, push_tick, rebuild_reports
+    from scheduler.runner import Jobs, PrhubScheduler
+
+    offline = heuristic(settings)
+    context = PushContext(
+        chat_senders(settings, db), offline.analyze, report_writer(settings), settings.public_url
+    )
+    worker_id = f"{os.uname().nodename}:{os.getpid()}"
+    if settings.github_token is not None:
+        from adapters.github.source import GitHubSource
+
+        sync: Callable[[Clock], object] = SyncJob(
+            db, lambda: GitHubSource(settings), lambda: make_analyzer(settings).analyzer, settings.language
+        )
+        service.on.append("hourly sync of subscribed repos")
+    else:
+        sync = lambda clock: None  # noqa: E731
+        service.off.append("hourly sync (missing GITHUB_TOKEN)")
+    jobs = Jobs(
+        sync=sync,
+        rebuild_reports=lambda clock: rebuild_reports(db, clock, offline.analyze, report_writer(settings)),
+        push_tick=lambda clock: push_tick(db, clock, context, worker_id),
+        housekeeping=lambda clock: housekeeping(db, clock),
+    )
+    scheduler = PrhubScheduler(jobs, settings.tz)
+    scheduler.start()
+    scheduler.run_now(PrhubScheduler.PUSH)  # catch up at once on pushes missed while the bot was down
+    service.stops.append(scheduler.shutdown)
+    service.on.append(
+        f"scheduler (push tick every minute; platforms: {', '.join(context.senders) or 'none'})"
+    )
+
+
+def serve(
+    ctx: typer.Context,
+    role: Annotated[
+        str, typer.Option(help="all, web (HTTP only) or worker (scheduler and connections).")
+    ] = "all",
+    host: Annotated[str | None, typer.Option(help="Default PRHUB_HOST.")] = None,
+    port: Annotated[int | None, typer.Option(help="Default PRHUB_PORT; 0 picks a free port.")] = None,
+) -> None:
+    """Run the bot: HTTP server, chat connections and scheduler, until SIGTERM."""
+    if role not in ROLES:
+        raise typer.BadParameter(f"--role must be one of {', '.join(ROLES)}")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for noisy in ("apscheduler", "alembic"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    with user_errors(ctx):
+        settings = cli_context(ctx).get_settings()
+        db = open_db(settings)
+        service = build_service(settings, db, role)
+        server = BackgroundServer(
+            create_app(service.mounts), host or settings.host, settings.port if port is None else port
+        )
+        server.start()
+        service.stops.insert(0, server.stop)  # stopped last: health checks answer while draining
+    for line in service.on:
+        log.info("on: %s", line)
+    for line in service.off:
+        log.info("off: %s", line)
+    console.print(f"prhub serve ({role}) listening on {server.url}", highlight=False)
+    stopping = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stopping.set())
+    stopping.wait()
+    log.info("stopping: draining in-flight work")
+    service.stop()
+    log.info("stopped")

@@ -1,0 +1,350 @@
+"""A fake Slack: the Web API methods prhub calls (`POST /api/<method>`), the `response_url` of slash
+commands and interactions (`POST /response/<id>`), and a loopback Socket Mode server.
+
+The Web API checks the bearer token (bot token, or the app-level token for `apps.connections.open`),
+parses JSON and form bodies alike (`chat.postMessage` and `chat.unfurl` are sent as JSON, the rest as
+forms), records every call, and has switches for the failures prhub must survive: 429 with
+`Retry-After`, `invalid_auth`, `channel_not_found`, 5xx. Tests wait for what they expect with
+`wait_for`, on a condition variable: never a sleep.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import queue
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs, urlencode
+
+from slack_sdk.signature import SignatureVerifier
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.server import Server, ServerConnection, serve
+
+from tests.fakes.http import FakeService, Request, Response
+
+BOT_TOKEN = "xoxb-test-bot-token"
+APP_TOKEN = "xapp-test-app-token"
+SIGNING_SECRET = "test-signing-secret"
+TEAM_ID = "T1"
+BOT_USER_ID = "UBOT"
+BOT_ID = "B1"
+
+_API = re.compile(r"^/api/(?P<method>[\w.]+)$")
+_RESPONSE = re.compile(r"^/response/(?P<id>[\w-]+)$")
+
+
+@dataclass(frozen=True)
+class SlackCall:
+    """One Web API call (or `response_url` post, method `response_url`) and how the fake answered."""
+
+    method: str
+    params: dict[str, Any]
+    status: int
+    error: str | None = None
+    path: str = ""
+    answer: Any = None  # the JSON the fake answered with (a posted message's `ts` is in it)
+    at: float = field(default_factory=time.time)  # when the fake received it (the benchmark's clock)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200 and self.error is None
+
+
+@dataclass
+class _Fault:
+    method: str
+    remaining: int
+    make: Callable[[], Response]
+
+
+class FakeSlack(FakeService):
+    """`api_url` is what `WebClient(base_url=...)` needs; `slack_calls` what the fake received."""
+
+    def __init__(self, bot_token: str = BOT_TOKEN, app_token: str = APP_TOKEN) -> None:
+        super().__init__()
+        self.bot_token, self.app_token = bot_token, app_token
+        self.socket_url: str | None = None  # what apps.connections.open hands out
+        self.slack_calls: list[SlackCall] = []
+        self._faults: list[_Fault] = []
+        self._ts = itertools.count(1)
+        self._changed = threading.Condition()
+
+    @property
+    def api_url(self) -> str:
+        return f"{self.url}/api/"
+
+    def response_url(self, name: str) -> str:
+        return f"{self.url}/response/{name}"
+
+    # Switches ----------------------------------------------------------------------------------------
+
+    def rate_limit(self, method: str, retry_after: int = 0, times: int = 1) -> None:
+        """The next `times` calls of `method` get 429 with `Retry-After: retry_after`."""
+        self._inject(
+            method,
+            times,
+            lambda: Response(429, {"ok": False, "error": "ratelimited"}, {"Retry-After": str(retry_after)}),
+        )
+
+    def fail(self, method: str, error: str, times: int = 1) -> None:
+        """The next `times` calls of `method` get `{"ok": false, "error": error}` (HTTP 200, as Slack
+        answers `channel_not_found`, `invalid_blocks`, `not_in_channel`…)."""
+        self._inject(method, times, lambda: Response(200, {"ok": False, "error": error}))
+
+    def server_error(self, method: str, status: int = 500, times: int = 1) -> None:
+        self._inject(method, times, lambda: Response(status, b"internal error"))
+
+    def revoke(self) -> None:
+        """From now on every token is refused with `invalid_auth`."""
+        self.bot_token = self.app_token = "revoked"
+
+    def _inject(self, method: str, times: int, make: Callable[[], Response]) -> None:
+        with self._changed:
+            self._faults.append(_Fault(method, times, make))
+
+    # Reading what happened ---------------------------------------------------------------------------
+
+    def called(self, method: str | None = None, *, ok: bool | None = None) -> list[SlackCall]:
+        with self._changed:
+            return [
+                c
+                for c in self.slack_calls
+                if (method is None or c.method == method) and (ok is None or c.ok == ok)
+            ]
+
+    def posted(self, method: str = "chat.postMessage") -> list[dict[str, Any]]:
+        """The parameters of the successful calls of `method`, in order."""
+        return [c.params for c in self.called(method, ok=True)]
+
+    def wait_for(
+        self, method: str, count: int = 1, *, ok: bool | None = True, timeout: float = 2.0
+    ) -> list[SlackCall]:
+        """The calls of `method` once there are at least `count`; AssertionError after `timeout`."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: len(self.called(method, ok=ok)) >= count, timeout):
+                raise AssertionError(
+                    f"expected {count} {method} call(s) within {timeout} s; got "
+                    f"{[(c.method, c.status, c.error) for c in self.slack_calls]}"
+                )
+            return self.called(method, ok=ok)
+
+    def reset(self) -> None:
+        with self._changed:
+            self.slack_calls.clear()
+            self._faults.clear()
+        self.reset_calls()
+
+    # Serving -----------------------------------------------------------------------------------------
+
+    def handle(self, request: Request) -> Response:
+        params = _params(request)
+        if match := _RESPONSE.match(request.path):
+            return self._record("response_url", params, Response(200, "ok"), request.path)
+        match = _API.match(request.path)
+        if match is None or request.method != "POST":
+            return Response(404, b"not found")
+        method = match["method"]
+        with self._changed:
+            fault = next((f for f in self._faults if f.method == method and f.remaining > 0), None)
+            if fault is not None:
+                fault.remaining -= 1
+        if fault is not None:
+            return self._record(method, params, fault.make(), request.path)
+        expected = self.app_token if method == "apps.connections.open" else self.bot_token
+        if request.headers.get("authorization") != f"Bearer {expected}":
+            return self._record(method, params, Response(200, {"ok": False, "error": "invalid_auth"}))
+        return self._record(method, params, Response(200, self._answer(method, params)), request.path)
+
+    def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        if method == "auth.test":
+            return {
+                "ok": True,
+                "url": "https://acme.slack.com/",
+                "team": "Acme",
+                "team_id": TEAM_ID,
+                "user": "prhub",
+                "user_id": BOT_USER_ID,
+                "bot_id": BOT_ID,
+            }
+        if method in ("chat.postMessage", "chat.update"):
+            ts = params.get("ts") or f"1750000000.{next(self._ts):06d}"
+            return {"ok": True, "channel": params.get("channel"), "ts": ts, "message": {"ts": ts}}
+        if method == "chat.postEphemeral":
+            return {"ok": True, "message_ts": f"1750000000.{next(self._ts):06d}"}
+        if method == "chat.unfurl":
+            return {"ok": True}
+        if method == "conversations.info":
+            channel = str(params.get("channel", ""))
+            return {
+                "ok": True,
+                "channel": {"id": channel, "is_im": channel.startswith("D"), "name": "general"},
+            }
+        if method == "users.info":
+            return {"ok": True, "user": {"id": params.get("user"), "name": "alice", "locale": "zh-CN"}}
+        if method == "apps.connections.open":
+            if self.socket_url is None:
+                return {"ok": False, "error": "socket_mode_not_enabled"}
+            return {"ok": True, "url": self.socket_url}
+        return {"ok": False, "error": "unknown_method"}
+
+    def _record(self, method: str, params: dict[str, Any], response: Response, path: str = "") -> Response:
+        error = response.body.get("error") if isinstance(response.body, dict) else None
+        if response.status != 200 and error is None:
+            error = f"http_{response.status}"
+        with self._changed:
+            self.slack_calls.append(SlackCall(method, params, response.status, error, path, response.body))
+            self._changed.notify_all()
+        return response
+
+
+def _params(request: Request) -> dict[str, Any]:
+    """JSON or form body, plus query parameters (where `apps.connections.open` puts its arguments)."""
+    params: dict[str, Any] = dict(request.query)
+    if not request.body:
+        return params
+    if request.headers.get("content-type", "").startswith("application/json"):
+        params.update(json.loads(request.body))
+    else:
+        params.update({k: v[-1] for k, v in parse_qs(request.body.decode("utf-8")).items()})
+    for name in ("blocks", "unfurls", "attachments"):  # form-encoded calls send these as JSON strings
+        if isinstance(params.get(name), str):
+            params[name] = json.loads(params[name])
+    return params
+
+
+class FakeSocketMode:
+    """A loopback Socket Mode endpoint (plain `ws://`; slack_sdk skips TLS on ports other than 443).
+
+    `push(envelope)` sends an envelope to the connected client; `acks` receives what the client sends
+    back (`{"envelope_id": ..., "payload": ...}`)."""
+
+    def __init__(self) -> None:
+        self.acks: queue.Queue[dict[str, Any]] = queue.Queue()
+        self._connected = threading.Event()
+        self._connection: ServerConnection | None = None
+        self._server: Server | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None, "the fake is not started"
+        host, port = self._server.socket.getsockname()[:2]
+        return f"ws://{host}:{port}/link"
+
+    def start(self) -> FakeSocketMode:
+        self._server = serve(self._serve, "127.0.0.1", 0)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def _serve(self, connection: ServerConnection) -> None:
+        self._connection = connection
+        connection.send(json.dumps({"type": "hello", "num_connections": 1}))
+        self._connected.set()
+        try:
+            for message in connection:
+                self.acks.put(json.loads(message))
+        except ConnectionClosed:
+            pass
+
+    def wait_connected(self, timeout: float = 2.0) -> None:
+        if not self._connected.wait(timeout):
+            raise AssertionError(f"no Socket Mode client connected within {timeout} s")
+
+    def push(self, envelope: dict[str, Any]) -> None:
+        assert self._connection is not None, "no client is connected"
+        self._connection.send(json.dumps(envelope))
+
+    def stop(self) -> None:
+        if self._connection is not None:
+            self._connection.close()  # unblocks the client's read, so its own close() returns at once
+        if self._server is not None:
+            self._server.shutdown()
+            self._server = None
+
+    def __enter__(self) -> FakeSocketMode:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+# What Slack sends to the app ------------------------------------------------------------------------
+
+
+def signed(body: str, secret: str = SIGNING_SECRET, *, age: float = 0.0, content_type: str) -> dict[str, str]:
+    """Headers of a request Slack signed `age` seconds ago (v0 HMAC-SHA256 of `v0:{ts}:{body}`)."""
+    timestamp = str(int(time.time() - age))
+    signature = SignatureVerifier(secret).generate_signature(timestamp=timestamp, body=body)
+    assert signature is not None
+    return {
+        "Content-Type": content_type,
+        "X-Slack-Request-Timestamp": timestamp,
+        "X-Slack-Signature": signature,
+    }
+
+
+def event_body(event: Mapping[str, Any], event_id: str = "Ev1") -> str:
+    """An Events API envelope around `event`, serialised as Slack posts it."""
+    return json.dumps(
+        {
+            "token": "unused",
+            "team_id": TEAM_ID,
+            "api_app_id": "A1",
+            "event": dict(event),
+            "type": "event_callback",
+            "event_id": event_id,
+            "event_time": 1750000000,
+        }
+    )
+
+
+def mention(
+    text: str, *, channel: str = "C1", ts: str = "1750000000.000001", user: str = "U1"
+) -> dict[str, Any]:
+    return {
+        "type": "app_mention",
+        "user": user,
+        "text": f"<@{BOT_USER_ID}> {text}",
+        "ts": ts,
+        "channel": channel,
+        "event_ts": ts,
+    }
+
+
+def direct_message(text: str, *, channel: str = "D1", ts: str = "1750000000.000002") -> dict[str, Any]:
+    return {
+        "type": "message",
+        "channel_type": "im",
+        "user": "U1",
+        "text": text,
+        "ts": ts,
+        "channel": channel,
+        "event_ts": ts,
+    }
+
+
+def command_body(text: str, response_url: str, *, channel: str = "C1", trigger_id: str = "trigger-1") -> str:
+    return urlencode(
+        {
+            "command": "/prhub",
+            "text": text,
+            "team_id": TEAM_ID,
+            "channel_id": channel,
+            "channel_name": "general",
+            "user_id": "U1",
+            "user_name": "alice",
+            "response_url": response_url,
+            "trigger_id": trigger_id,
+        }
+    )
+
+
+def interaction_body(payload: Mapping[str, Any]) -> str:
+    """Interactivity requests are a form with one field, `payload`, holding the JSON."""
+    return urlencode({"payload": json.dumps(payload)})
