@@ -25,11 +25,9 @@ from chatbot.models import (
     plain,
 )
 from chatbot.qa.query import Query, Window
-from chatbot.qa.retrieve import Evidence
+from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence, importance_rank
 from chatbot.reports.builder import AnalyzedPR, clean_title, merge_risks
 from chatbot.reports.model import RiskObservation
-
-LIST_LIMIT = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +80,7 @@ def pr_line(record: AnalyzedPR, language: Language, extra: str | None = None) ->
 
 
 def ranked(records: Sequence[AnalyzedPR]) -> list[AnalyzedPR]:
-    return sorted(records, key=lambda r: (-r.analysis.importance, -r.analysis.insight, -r.number))
+    return sorted(records, key=importance_rank)
 
 
 class Composer:
@@ -288,6 +286,6 @@ class Composer:
                 )
             ),
             Heading(say("qa.highlights.title", language), 2),
-            *self.listing(ranked(now_records)[:5], "key_point"),
+            *self.listing(ranked(now_records)[:COMPARE_SHOWN], "key_point"),
         ]
         return self.answer(blocks, len(now_records))

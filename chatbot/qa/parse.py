@@ -20,6 +20,8 @@ from chatbot.qa.query import Intent, Query, Window
 from chatbot.weeks import Week
 
 _HAN = re.compile(r"[\u3400-\u9fff]")
+_CJK_PUNCTUATION = re.compile(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
+_LATIN = re.compile(r"[A-Za-z\uff21-\uff3a\uff41-\uff5a]")
 _CN_DIGITS = {
     "零": 0,
     "〇": 0,
@@ -80,14 +82,24 @@ class ParseContext:
     modules: frozenset[str] = frozenset()
 
 
+# Control characters and lone surrogates (a broken client's JSON) mean nothing in a question, and no
+# database accepts them in a search term.
+_UNUSABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
 def normalize(text: str) -> str:
-    """NFKC (full-width → ASCII), lower-case, whitespace squeezed."""
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().lower()
+    """NFKC (full-width → ASCII), lower-case, control characters and lone surrogates dropped,
+    whitespace squeezed."""
+    text = _UNUSABLE.sub(" ", unicodedata.normalize("NFKC", _UNUSABLE.sub(" ", text)))
+    return re.sub(r"\s+", " ", text).strip().lower()
 
 
 def language_of(text: str) -> Language:
-    """Chinese as soon as the question has Han characters; else English."""
-    return "zh" if _HAN.search(text) else "en"
+    """Chinese as soon as the question has Han characters, or Chinese punctuation and no Latin letters
+    (`？`); else English."""
+    if _HAN.search(text) or (_CJK_PUNCTUATION.search(text) and not _LATIN.search(text)):
+        return "zh"
+    return "en"
 
 
 def cn_number(token: str) -> int | None:
@@ -171,10 +183,12 @@ def _repo(text: str, context: ParseContext, url_repo: str | None) -> tuple[str |
             return candidate, None, 1.0
         if not _looks_like_a_date(candidate):
             return None, candidate, 1.0
-    for repo in context.repos:
-        if any(_word(name.lower()).search(text) for name in repo.names):
-            return repo.full_name, None, 1.0
-    for word in set(re.findall(r"[a-z][a-z0-9_-]{3,}", text)):
+    named = [r for r in context.repos if any(_word(name.lower()).search(text) for name in r.names)]
+    if named:
+        # "verl 里 vllm 相关的改动": a repo name that is also a module name is the module here.
+        plain = [r for r in named if not any(name.lower() in context.modules for name in r.names)]
+        return (plain or named)[0].full_name, None, 1.0
+    for word in sorted(set(re.findall(r"[a-z][a-z0-9_-]{3,}", text))):
         if word in context.modules:
             continue
         for repo in context.repos:
@@ -185,6 +199,26 @@ def _repo(text: str, context: ParseContext, url_repo: str | None) -> tuple[str |
 
 def _looks_like_a_date(candidate: str) -> bool:
     return bool(re.fullmatch(r"[\d.]+/[\d.-]+", candidate))
+
+
+_GITHUB_URL = re.compile(r"(?:https?://)?(?:www\.)?github\.com/\S*")
+
+
+def _without_repo_references(text: str) -> str:
+    """The text without GitHub URLs and `owner/name` references, whose words are no module, author or
+    search term (`sgl-project/sglang` names a repo, not the sglang module)."""
+    text = _GITHUB_URL.sub(" ", text)
+    return _OWNER_NAME.sub(lambda m: m.group(0) if _looks_like_a_date(m.group(0)) else " ", text)
+
+
+def _repo_words(context: ParseContext, repo: str | None) -> set[str]:
+    """Words that name a repo rather than a module, author or search term: every name of the repo the
+    question is about, and the names of the other repos unless they are module names too."""
+    words: set[str] = set()
+    for known in context.repos:
+        names = {n.lower() for n in (*known.names, known.full_name)}
+        words |= names if known.full_name == repo else names - context.modules
+    return words
 
 
 # Window --------------------------------------------------------------------------------------------
@@ -245,6 +279,37 @@ _WEEK_NUMBER = re.compile(
     r"(?:(\d{4})\s*-?\s*)?w(?:eek)?\s*(\d{1,2})(?!\d)|(?:(\d{4})\s*年\s*)?第\s*" + _NUM + r"\s*周"
 )
 _SINGLE_DAY = re.compile(rf"(?<![\d-]){_ISO_DATE}(?![\d-])|(?:(\d{{4}})年)?(\d{{1,2}})月(\d{{1,2}})[日号]")
+_MONTH = re.compile(
+    r"(?<![\d/.-])(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月(?:份)?(?!\s*\d)"
+    r"|\b(?:in|during)\s+(" + "|".join(sorted(_MONTHS_EN, key=len, reverse=True)) + r")\b"
+)
+_BEFORE_LAST_WEEK = re.compile(r"上上周|上上个?星期|上上个?礼拜|week before last")
+_LAST_WEEK = re.compile(r"上周|上个?星期|上个?礼拜|上一周|last week|previous week|past week")
+_NEXT_WEEK = re.compile(r"下周|下个?星期|next week")
+_THIS_WEEK = re.compile(r"本周|这周|这个?星期|这个?礼拜|本星期|这一周|this week|current week")
+_LAST_MONTH = re.compile(r"上个?月|last month|previous month")
+_THIS_MONTH = re.compile(r"本月|这个?月|this month")
+_YESTERDAY = re.compile(r"昨天|昨日|yesterday")
+_TODAY = re.compile(r"今天|今日|today")
+_RECENTLY = re.compile(r"最近|近期|recently|lately|recent")
+# Everything that names a window, so that a search can leave it out of its terms.
+_WINDOW_PATTERNS: tuple[re.Pattern[str], ...] = (
+    *(pattern for pattern, _ in _RANGE_PATTERNS),
+    _SINCE,
+    _WEEK_NUMBER,
+    _LAST_N,
+    _SINGLE_DAY,
+    _MONTH,
+    _BEFORE_LAST_WEEK,
+    _LAST_WEEK,
+    _NEXT_WEEK,
+    _THIS_WEEK,
+    _LAST_MONTH,
+    _THIS_MONTH,
+    _YESTERDAY,
+    _TODAY,
+    _RECENTLY,
+)
 
 
 def _window(text: str, context: ParseContext) -> Window | None:
@@ -297,30 +362,29 @@ def _window(text: str, context: ParseContext) -> Window | None:
                 return None
             return _week_window(Week(year, number, tz))
 
-    if re.search(r"上上周|上上个?星期|上上个?礼拜|week before last", text):
+    # When two windows are named ("本周和上周相比", "上周跟上上周比较"), the more recent one is asked
+    # about and the other is what it is compared with.
+    this_week_named = _THIS_WEEK.search(text)
+    last_week_named = _LAST_WEEK.search(_BEFORE_LAST_WEEK.sub(" ", text))
+    if _BEFORE_LAST_WEEK.search(text) and not (this_week_named or last_week_named):
         return _week_window(Week.containing(this_week.start - timedelta(days=8), tz))
-    this_week_named = re.search(r"本周|这周|这个?星期|这个?礼拜|本星期|这一周|this week|current week", text)
-    if (
-        re.search(r"上周|上个?星期|上个?礼拜|上一周|last week|previous week|past week", text)
-        and not this_week_named
-    ):
+    if last_week_named and not this_week_named:
         if "past week" in text:
             return Window(now - timedelta(days=7), now)
         return _week_window(Week.containing(this_week.start - timedelta(days=1), tz))
-    if re.search(r"下周|下个?星期|next week", text):
+    if _NEXT_WEEK.search(text):
         return _week_window(Week.containing(this_week.end + timedelta(days=1), tz))
-    if re.search(
-        r"本周|这周|这个?星期|这个?礼拜|本星期|这一周|this week|current week|so far this week", text
-    ):
+    if this_week_named:
         return _week_window(this_week)
-    if re.search(r"上个?月|last month|previous month", text):
+    this_month_named = _THIS_MONTH.search(text)
+    if _LAST_MONTH.search(text) and not this_month_named:
         first = today.replace(day=1) - timedelta(days=1)
         return _month_window(first.year, first.month, tz)
-    if re.search(r"本月|这个?月|this month", text):
+    if this_month_named:
         return _month_window(today.year, today.month, tz)
-    if re.search(r"昨天|昨日|yesterday", text):
+    if _YESTERDAY.search(text):
         return Window(_day_start(today - timedelta(days=1), tz), _day_start(today, tz))
-    if re.search(r"今天|今日|today", text):
+    if _TODAY.search(text):
         return Window(_day_start(today, tz), _day_start(today + timedelta(days=1), tz))
 
     m = _LAST_N.search(text)
@@ -350,7 +414,13 @@ def _window(text: str, context: ParseContext) -> Window | None:
         )
         if day is not None:
             return _range(day, day, tz)
-    if re.search(r"最近|近期|recently|lately|recent", text):
+    m = _MONTH.search(text)
+    if m:
+        g = m.groups()
+        month = int(g[1]) if g[1] else _MONTHS_EN[g[2]]
+        if 1 <= month <= 12:
+            return _month_window(int(g[0]) if g[0] else today.year, month, tz)
+    if _RECENTLY.search(text):
         return Window(now - timedelta(days=7), now)
     return None
 
@@ -495,25 +565,48 @@ _STOP = frozenset(
         "whats",
         "happened",
         "happen",
+        "i",
+        "we",
+        "they",
+        "people",
+        "everyone",
+        "anyone",
     ]
 )
+_LOGIN = r"(?<![a-z0-9_-])([a-z0-9][a-z0-9_-]*(?:\[bot\])?)"
 _AUTHOR_PATTERNS = (
-    re.compile(r"@([a-z0-9][\w-]*(?:\[bot\])?)"),
-    re.compile(r"\b(?:by|author|authored by|from user)\s+([a-z0-9][\w-]*(?:\[bot\])?)"),
-    re.compile(r"作者\s*(?:是|为|:)?\s*([a-z0-9][\w-]*)"),
-    re.compile(r"([a-z0-9][\w-]*(?:\[bot\])?)\s*(?:提交的|写的|发的|合并的|的)\s*(?:pr|改动|提交|代码|修改)"),
-    re.compile(r"\b([a-z0-9][\w-]*)'s\s+(?:prs|pull requests|changes|work)"),
+    re.compile(r"@" + _LOGIN),
+    re.compile(r"\b(?:by|author|authored by|from user)\s+" + _LOGIN),
+    re.compile(r"作者\s*(?:是|为|:)?\s*" + _LOGIN),
+    re.compile(
+        r"(?<!关于)(?<!关于 )" + _LOGIN + r"\s*(?:提交的|写的|发的|合并的|的)\s*(?:pr|改动|提交|代码|修改)"
+    ),
+    # "dependabot[bot] 在 verl 本月提交的 PR", "carol 最近 7 天在 verl 的改动"
+    re.compile(
+        _LOGIN
+        + r"\s*[^,，。?？!！]{0,20}?在[^,，。?？!！]{0,30}?(?:提交|合并|写|发|的\s*(?:pr|改动|修改|代码))"
+    ),
+    re.compile(_LOGIN + r"'s\s+(?:prs|pull requests|changes|work)"),
+    re.compile(r"\b(?:did|has|have)\s+" + _LOGIN + r"\s+(?:merge|write|ship|land|submit|open|author)"),
 )
+# Words that name a window, not a person ("2026-w24 的 pr").
+_NOT_A_LOGIN = re.compile(r"(?:\d{4}-?)?w(?:eek)?\d{1,2}|[\d./-]+")
 
 
-def _modules(text: str, context: ParseContext, repo_words: set[str]) -> tuple[tuple[str, ...], float]:
+def _modules(
+    text: str, context: ParseContext, repo_words: set[str]
+) -> tuple[tuple[str, ...], float, set[str]]:
+    """The modules named (typos within an edit distance corrected), how sure that is, and the words of
+    the text that were read as modules."""
     found: list[str] = []
+    words: set[str] = set()
     confidence = 1.0
     for word in dict.fromkeys(re.findall(r"[a-z][a-z0-9_-]{1,}", text)):
         if word in repo_words or word in _STOP:
             continue
         if word in context.modules:
             found.append(word)
+            words.add(word)
             continue
         limit = 2 if len(word) >= 8 else 1 if len(word) >= 5 else 0
         if limit:
@@ -524,16 +617,19 @@ def _modules(text: str, context: ParseContext, repo_words: set[str]) -> tuple[tu
             )
             if close and close[0][0] <= limit:
                 found.append(close[0][1])
+                words.add(word)
                 confidence = min(confidence, 0.8)
-    return tuple(dict.fromkeys(found)), confidence
+    return tuple(dict.fromkeys(found)), confidence, words
 
 
-def _author(text: str, context: ParseContext, repo_words: set[str], modules: Iterable[str]) -> str | None:
-    excluded = repo_words | set(modules) | _STOP | set(context.modules)
+def _author(
+    text: str, context: ParseContext, repo_words: set[str], module_words: Iterable[str]
+) -> str | None:
+    excluded = repo_words | set(module_words) | _STOP | set(context.modules)
     for pattern in _AUTHOR_PATTERNS:
         for m in pattern.finditer(text):
             name = m.group(1)
-            if name not in excluded and not name.isdigit():
+            if name not in excluded and not _NOT_A_LOGIN.fullmatch(name):
                 return name
     return None
 
@@ -551,7 +647,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "compare",
         re.compile(
-            r"对比|比较|相比|比上周|环比|同比|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)"
+            r"对比|比较|相比|比上上?周|比上个?月|环比|同比|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)"
         ),
     ),
     (
@@ -564,7 +660,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "must_read",
         re.compile(
-            r"值得(?:精|细|仔细)?[读看]|必读|精读|细读|重点看|worth (?:a )?(?:close )?read|must[- ]read|close read|deserves? (?:a )?(?:careful|close)|should i read"
+            r"值得(?:精|细|仔细|一)?[读看]|必读|精读|细读|重点看|worth (?:a )?(?:close )?read|must[- ]read|close read|deserves? (?:a )?(?:careful|close)|should i read"
         ),
     ),
     ("search", re.compile(r"搜索|查找|找一下|搜一下|\bsearch\b|\bfind\b|look for|关于")),
@@ -575,8 +671,34 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         ),
     ),
 )
-_SEARCH_STRIP = re.compile(
-    r"搜索|查找|找一下|搜一下|关于|相关的?|的?pr|\bsearch( for)?\b|\bfind\b|look for|\babout\b|[?？!！。,，]"
+# Words around the terms of a search: stripped from the ends of a run of Han characters, and single
+# characters that are dropped only when a whole run is made of them ("中关于", not "中文").
+_SEARCH_EDGE_WORDS = "搜索|搜一下|查找|查一下|找一下|关于|相关的?|有关的?|有没有|有哪些|哪些|什么|一下|里面|的|吗|呢|吧|了|请|帮我|帮忙|看看"
+_SEARCH_EDGE = re.compile(rf"^(?:{_SEARCH_EDGE_WORDS})+|(?:{_SEARCH_EDGE_WORDS})+$")
+_SEARCH_FILLER = re.compile(rf"(?:{_SEARCH_EDGE_WORDS}|在|里|中|和|与|有|是|搜|查|找|些|个)+")
+_SEARCH_TOKEN = re.compile(r"[\u3400-\u9fff]+|[^\s\u3400-\u9fff]+")
+_SEARCH_STOP = _STOP | {"look", "pull", "requests", "request", "using", "anything", "something"}
+_PUNCTUATION = "?!.,:;\"'()[]{}<>…。，、；：？！“”‘’（）【】"
+
+
+def _search_text(text: str, repo_words: set[str]) -> str | None:
+    """The terms of a free-text search: the question without its window, repo, punctuation, search
+    verbs and filler words (搜索, 关于, 的, 在…里; search, for, about, PRs)."""
+    for pattern in _WINDOW_PATTERNS:
+        text = pattern.sub(" ", text)
+    terms: list[str] = []
+    for token in _SEARCH_TOKEN.findall(text):
+        token = token.strip(_PUNCTUATION)
+        if _HAN.match(token):
+            token = "" if _SEARCH_FILLER.fullmatch(token) else _SEARCH_EDGE.sub("", token)
+        if token and token not in repo_words and token not in _SEARCH_STOP:
+            terms.append(token)
+    return " ".join(dict.fromkeys(terms)) or None
+
+
+# Intents whose answer is narrowed to an author named in the question ("carol 的 PR 有哪些风险").
+_AUTHOR_FILTERED: frozenset[Intent] = frozenset(
+    ("author", "topic", "highlights", "stats", "risks", "must_read", "compare")
 )
 
 
@@ -587,16 +709,17 @@ def parse_query(text: str, context: ParseContext) -> Query:
     language = language_of(raw)
     pr_number, url_repo = _pr(norm)
     repo, unknown_repo, repo_confidence = _repo(norm, context, url_repo)
-    repo_words = {w.lower() for r in context.repos for w in (*r.names, r.full_name)}
+    repo_words = _repo_words(context, repo)
     window = _window(norm, context)
-    modules, module_confidence = _modules(norm, context, repo_words)
-    topics = tuple(name for name, pattern in _TOPIC_TRIGGERS if pattern.search(norm))
-    change_types = tuple(name for name, pattern in _CHANGE_TYPES if pattern.search(norm))
-    author = _author(norm, context, repo_words, modules)
+    rest = _without_repo_references(norm)
+    modules, module_confidence, module_words = _modules(rest, context, repo_words)
+    topics = tuple(name for name, pattern in _TOPIC_TRIGGERS if pattern.search(rest))
+    change_types = tuple(name for name, pattern in _CHANGE_TYPES if pattern.search(rest))
+    author = _author(rest, context, repo_words, module_words)
 
     intent: Intent | None = None
     confidence = min(repo_confidence, module_confidence)
-    matched = {name for name, pattern in _INTENT_RULES if pattern.search(norm)}
+    matched = {name for name, pattern in _INTENT_RULES if pattern.search(rest)}
     if "help" in matched and len(norm) <= 40:
         intent = "help"
     elif pr_number is not None:
@@ -620,12 +743,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         else:
             intent, confidence = "unknown", 0.2
 
-    search_text = None
-    if intent == "search":
-        search_text = _SEARCH_STRIP.sub(" ", norm)
-        for word in repo_words:
-            search_text = _word(word).sub(" ", search_text)
-        search_text = re.sub(r"\s+", " ", search_text).strip() or None
+    search_text = _search_text(rest, repo_words) if intent == "search" else None
 
     if repo is None and unknown_repo is None and intent not in ("help", "unknown"):
         repo = context.default_repo
@@ -645,7 +763,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         modules=modules,
         topics=topics,
         change_types=change_types,
-        author=author if intent in ("author", "topic", "highlights", "stats") else None,
+        author=author if intent in _AUTHOR_FILTERED else None,
         search_text=search_text,
         confidence=confidence,
     )
