@@ -74,6 +74,20 @@ def search_pull_requests(
 
     document = SearchDocumentRow.document
     if dialect == "postgresql":
+        long_terms = [t for t in terms if len(t) >= MIN_TRIGRAM_TERM]
+        short_terms = [t for t in terms if len(t) < MIN_TRIGRAM_TERM]
+        if long_terms and short_terms:
+            # Only terms with trigrams go to SQL, so the (repo_id, document) trigram index is used; a
+            # 1-2 character term would make the planner scan every document of the repo instead.
+            rows = session.execute(
+                base.add_columns(document)
+                .where(
+                    *[document.ilike(f"%{_escape_like(t)}%", escape="\\") for t in long_terms], *conditions
+                )
+                .order_by(PullRequestRow.merged_at.desc())
+            ).all()
+            found = [pr_id for pr_id, text_ in rows if all(t in text_.lower() for t in short_terms)]
+            return found[:limit]
         like = [document.ilike(f"%{_escape_like(t)}%", escape="\\") for t in terms]
     else:  # SQLite's LIKE is already case-insensitive for ASCII (and CJK has no case)
         like = [document.like(f"%{_escape_like(t)}%", escape="\\") for t in terms]
