@@ -61,6 +61,8 @@ class ChatBot:
     ) -> None:
         self.db, self.config, self.clock, self.fallback, self.writer = db, config, clock, fallback, writer
         self.subscriptions = subscriptions
+        # Called with every message and its answer (metrics); must not raise.
+        self.observers: list[Callable[[Message, Answer], None]] = []
         # The channel's repo (its one subscription) answers questions that name none.
         self.channel_repo = channel_repo or (lambda message: subscribed_repo(db, message))
         self._modules: tuple[float, frozenset[str]] | None = None
@@ -68,11 +70,14 @@ class ChatBot:
     def handle(self, message: Message) -> Answer:
         """The answer to one message. Unexpected failures become a polite reply, logged with a trace."""
         try:
-            return self._handle(message)
+            answer = self._handle(message)
         except Exception:
             log.exception("failed to answer %r", message.text[:200])
             query = parse_query("", ParseContext(self.clock.now(), self.config.tz))
-            return Answer(query, _paragraph(say("qa.unknown", query.language)))
+            answer = Answer(query, _paragraph(say("qa.unknown", query.language)))
+        for observe in self.observers:
+            observe(message, answer)
+        return answer
 
     def parse(self, message: Message) -> Query:
         with self.db.session() as session:

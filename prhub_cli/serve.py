@@ -59,6 +59,9 @@ def build_service(settings: Settings, db: Database, role: str) -> Service:
     worker = role in ("all", "worker")
     metrics = Metrics(db, clock)
     service.mounts.append(metrics.mount)
+    bot.observers.append(
+        lambda message, answer: metrics.answers.labels(message.platform, answer.query.intent).inc()
+    )
     if web:
         pages = ReportPages(
             db,

@@ -142,6 +142,7 @@ def test_serve_answers_slack_indexes_webhooks_and_stops_on_sigterm(served):
     assert requests.get(f"{base}/healthz", timeout=5).json() == {"status": "ok"}
     metrics = requests.get(f"{base}/metrics", timeout=5).text
     assert 'prhub_events_handled{platform="slack"}' in metrics and "prhub_sync_lag_seconds" in metrics
+    assert 'prhub_answers_total{intent="risks",platform="slack"} 1.0' in metrics
 
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=10) == 0
