@@ -58,9 +58,13 @@ class ChatBot:
         writer: ReportWriter | None = None,
         channel_repo: Callable[[Message], str | None] | None = None,
         subscriptions: SubscriptionService | None = None,
+        query_parser: Callable[[str, ParseContext, Query], Query] | None = None,
+        phraser: Callable[[Answer], Answer] | None = None,
     ) -> None:
         self.db, self.config, self.clock, self.fallback, self.writer = db, config, clock, fallback, writer
         self.subscriptions = subscriptions
+        # Optional LLM help: re-reading unsure questions, and a summary on top of template answers.
+        self.query_parser, self.phraser = query_parser, phraser
         # Called with every message and its answer (metrics); must not raise.
         self.observers: list[Callable[[Message, Answer], None]] = []
         # The channel's repo (its one subscription) answers questions that name none.
@@ -84,7 +88,8 @@ class ChatBot:
             repos = known_repos(session)
             modules = self._vocabulary(session)
         context = ParseContext(self.clock.now(), self.config.tz, repos, self.channel_repo(message), modules)
-        return parse_query(message.text, context)
+        query = parse_query(message.text, context)
+        return self.query_parser(message.text, context, query) if self.query_parser else query
 
     def _vocabulary(self, session: object) -> frozenset[str]:
         now = _time.monotonic()
@@ -116,7 +121,8 @@ class ChatBot:
             return Answer(
                 query, _paragraph(say("qa.repo.which", language, known=known, example=_short(repos[0])))
             )
-        return self.answer(query)
+        answer = self.answer(query)
+        return self.phraser(answer) if self.phraser and query.intent not in ("pr", "report") else answer
 
     def command(self, command: Command, message: Message) -> Answer:
         language = language_of(message.text)

@@ -70,6 +70,9 @@ class Settings(BaseSettings):
     # Estimated tokens of diff per PR prompt; source hunks get them first, then tests, then docs.
     llm_diff_budget_tokens: int = Field(6000, validation_alias="PRHUB_LLM_DIFF_BUDGET", ge=0)
     llm_concurrency: int = Field(4, validation_alias="PRHUB_LLM_CONCURRENCY", ge=1, le=64)
+    # With an LLM configured: let it re-read questions the rules are unsure of, and write a short summary on
+    # top of each answer (facts and cited PRs still come only from the index).
+    llm_answers: bool = Field(True, validation_alias="PRHUB_LLM_ANSWERS")
     # Prices in USD per million tokens, for the cost estimate `prhub analyze` prints.
     llm_price_input: float = Field(0.15, validation_alias="PRHUB_LLM_PRICE_INPUT", ge=0)
     llm_price_output: float = Field(0.60, validation_alias="PRHUB_LLM_PRICE_OUTPUT", ge=0)

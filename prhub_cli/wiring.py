@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from chatbot.analysis.heuristic import HeuristicAnalyzer
 from chatbot.analysis.llm import LLMAnalyzer
-from chatbot.analysis.runner import BatchAnalyzer, OfflineBatch
+from chatbot.analysis.runner import BatchAnalyzer, OfflineBatch, analyze_stored
 from chatbot.bot import BotConfig, ChatBot
 from chatbot.clock import SystemClock
 from chatbot.config import ConfigError, Settings, require_secret
+from chatbot.ingest.sync import sync_repo
 from chatbot.models import PullRequest
-from chatbot.ports import ChatSender, Clock, RepoValidator
+from chatbot.ports import LLM, ChatSender, Clock, RepoValidator
 from chatbot.reports.cards import ReportLinks, report_card, report_document
 from chatbot.reports.html import render_html
 from chatbot.reports.llm_prose import LLMReportWriter
@@ -22,6 +25,7 @@ from chatbot.reports.markdown import render_markdown
 from chatbot.reports.model import WeeklyReport
 from chatbot.reports.weekly import BuiltReport, build_weekly_report
 from chatbot.store.db import Database
+from chatbot.subscriptions.service import BACKFILL_WEEKS, SubscriptionPolicy, SubscriptionService
 from chatbot.weeks import Week
 
 ANALYZERS = ("heuristic", "llm")
@@ -112,23 +116,79 @@ def render_report(report: WeeklyReport, output_format: str, public_url: str | No
 
 
 def make_bot(settings: Settings, db: Database, clock: Clock | None = None) -> ChatBot:
-    """The chat bot over the index, with the LLM report writer when one is configured."""
+    """The chat bot over the index: subscriptions (PRHUB_ADMINS, PRHUB_ALLOWED_REPOS, new repos checked on
+    GitHub and backfilled in the background), and with an LLM configured the report writer, the parser
+    for unsure questions and the answer summaries."""
+    clock = clock or SystemClock()
+    policy = SubscriptionPolicy(settings.timezone, settings.admin_ids, settings.allowed_repo_names)
+    service = SubscriptionService(
+        db, clock, policy, repo_validator(settings), backfill_in_background(settings, db)
+    )
+    parser = phraser = None
+    llm = configured_llm(settings)
+    if llm is not None and settings.llm_answers:
+        from chatbot.qa.llm import LLMAnswerPhraser, LLMQueryParser
+
+        parser, phraser = LLMQueryParser(llm), LLMAnswerPhraser(llm)
     return ChatBot(
         db,
         BotConfig(settings.tz, settings.public_url),
-        clock or SystemClock(),
+        clock,
         heuristic(settings).analyze,
         writer=report_writer(settings),
+        subscriptions=service,
+        query_parser=parser,
+        phraser=phraser,
     )
 
 
-def report_writer(settings: Settings) -> LLMReportWriter | None:
-    """The LLM prose writer for reports when an LLM is configured (and not switched off)."""
+def configured_llm(settings: Settings) -> LLM | None:
+    """The LLM port over the configured endpoint, unless there is none (or PRHUB_ANALYZER=heuristic)."""
     if settings.analyzer == "heuristic" or not settings.llm_configured:
         return None
     from adapters.llm.openai_client import LLMSettings, OpenAICompatibleLLM
 
-    return LLMReportWriter(OpenAICompatibleLLM(LLMSettings.from_settings(settings)))
+    return OpenAICompatibleLLM(LLMSettings.from_settings(settings))
+
+
+def backfill_in_background(settings: Settings, db: Database) -> Callable[[str], None] | None:
+    """A function that syncs and analyses a newly subscribed repo on a thread (None without a token)."""
+    if settings.github_token is None:
+        return None
+
+    def run(repo: str) -> None:
+        from adapters.github.source import GitHubSource
+
+        try:
+            sync_repo(
+                db,
+                GitHubSource(settings),
+                repo,
+                clock=SystemClock(),
+                backfill=timedelta(weeks=BACKFILL_WEEKS),
+                max_wait=settings.sync_max_wait,
+            )
+            setup = make_analyzer(settings)
+            analyze_stored(
+                db,
+                setup.analyzer,
+                language=settings.language,
+                clock=SystemClock(),
+                repo=repo,
+                concurrency=setup.concurrency,
+            )
+        except Exception:  # a background job: the failure is logged; the hourly sync tries again
+            log.exception("backfill of %s failed", repo)
+
+    return lambda repo: threading.Thread(
+        target=run, args=(repo,), name=f"backfill-{repo}", daemon=True
+    ).start()
+
+
+def report_writer(settings: Settings) -> LLMReportWriter | None:
+    """The LLM prose writer for reports when an LLM is configured (and not switched off)."""
+    llm = configured_llm(settings)
+    return LLMReportWriter(llm) if llm is not None else None
 
 
 def repo_validator(settings: Settings) -> RepoValidator | None:

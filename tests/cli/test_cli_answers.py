@@ -117,3 +117,18 @@ def test_chat_reads_questions_from_a_pipe(env):
     assert "OOM in vLLM rollout" in result.output
     assert "Sorry, I did not understand" in result.output
     assert INJECTION not in result.output or "<!channel>" in result.output  # text, never markup
+
+
+def test_chat_runs_subscription_commands_with_the_configured_policy(env):
+    result = prhub(
+        {**env, "PRHUB_ADMINS": ""},
+        "chat",
+        "--as-of",
+        AS_OF,
+        stdin="订阅 acme/widgets 周五 17:00\n订阅列表\n取消订阅 widgets\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "已订阅 acme/widgets：每周五 17:00（Asia/Shanghai）" in result.output
+    assert "本频道的订阅" in result.output and "已取消订阅 acme/widgets" in result.output
+    refused = prhub({**env, "PRHUB_ADMINS": "UADMIN"}, "chat", stdin="订阅 acme/widgets\n")
+    assert "只有管理员可以修改订阅" in refused.output
