@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Literal, get_args
 
 from chatbot.messages import Language
 from chatbot.weeks import Week
@@ -23,20 +23,7 @@ Intent = Literal[
     "search",
     "unknown",
 ]
-INTENTS: tuple[Intent, ...] = (
-    "help",
-    "report",
-    "risks",
-    "highlights",
-    "pr",
-    "must_read",
-    "topic",
-    "author",
-    "stats",
-    "compare",
-    "search",
-    "unknown",
-)
+INTENTS: tuple[Intent, ...] = get_args(Intent)
 
 
 @dataclass(frozen=True, slots=True)

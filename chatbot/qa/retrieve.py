@@ -6,8 +6,9 @@ import json
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import Text, cast, func, select
+from sqlalchemy import Row, Text, cast, func, select
 from sqlalchemy.orm import Session
 
 from chatbot.analysis.types import Analysis
@@ -135,6 +136,39 @@ def _window_hits(session: Session, repo: RepoRow, window: Window, groups: list[t
     return hits or set()
 
 
+def _current_rows(
+    session: Session,
+    repo: RepoRow,
+    start: datetime,
+    end: datetime,
+    numbers: Collection[int] | None,
+    author: str | None,
+    columns: tuple[Any, ...],
+) -> list[Row[Any]]:
+    """`columns` of the PRs merged in [start, end) joined to their current analysis (NULLs when there is
+    none yet), oldest first, one row per PR: the newest analysis of its current content."""
+    pr, analysis = PullRequestRow, AnalysisRow
+    rows = session.execute(
+        select(*columns)
+        .outerjoin(analysis, (analysis.pr_id == pr.id) & (analysis.content_hash == pr.content_hash))
+        .where(
+            pr.repo_id == repo.id,
+            pr.merged_at >= start,
+            pr.merged_at < end,
+            *([pr.number.in_(list(numbers))] if numbers is not None else []),
+            *([func.lower(pr.author) == author.lower()] if author else []),
+        )
+        .order_by(pr.merged_at, pr.number, analysis.created_at.desc(), analysis.id.desc())
+    ).all()
+    seen: set[int] = set()
+    unique = []
+    for row in rows:
+        if row.id not in seen:  # later rows of a PR are older analyses of the same content
+            seen.add(row.id)
+            unique.append(row)
+    return unique
+
+
 def answer_records(
     session: Session,
     repo: RepoRow,
@@ -149,8 +183,14 @@ def answer_records(
     reviews or comments (a window of months on a busy repo would otherwise decode megabytes of JSON).
     A PR not analysed yet is read in full and analysed by `fallback`."""
     pr, analysis = PullRequestRow, AnalysisRow
-    rows = session.execute(
-        select(
+    rows = _current_rows(
+        session,
+        repo,
+        start,
+        end,
+        numbers,
+        author,
+        (
             pr.id,
             pr.number,
             pr.title,
@@ -166,23 +206,10 @@ def answer_records(
             pr.changed_files,
             pr.content_hash,
             analysis.fields,
-        )
-        .outerjoin(analysis, (analysis.pr_id == pr.id) & (analysis.content_hash == pr.content_hash))
-        .where(
-            pr.repo_id == repo.id,
-            pr.merged_at >= start,
-            pr.merged_at < end,
-            *([pr.number.in_(list(numbers))] if numbers is not None else []),
-            *([func.lower(pr.author) == author.lower()] if author else []),
-        )
-        .order_by(pr.merged_at, pr.number, analysis.created_at.desc(), analysis.id.desc())
-    ).all()
+        ),
+    )
     records: list[AnalyzedPR] = []
-    seen: set[int] = set()
     for row in rows:
-        if row.id in seen:
-            continue  # an older analysis of the same content
-        seen.add(row.id)
         if row.fields is None:
             full = to_pull_request(repo, session.get_one(PullRequestRow, row.id))
             records.append(AnalyzedPR(full, fallback(full)))
@@ -225,8 +252,14 @@ def score_records(
     analysis, from the analysis table's own columns: enough to count and compare windows without
     decoding each analysis. A PR not analysed yet is read in full and analysed by `fallback`."""
     pr, analysis = PullRequestRow, AnalysisRow
-    rows = session.execute(
-        select(
+    rows = _current_rows(
+        session,
+        repo,
+        start,
+        end,
+        numbers,
+        author,
+        (
             pr.id,
             pr.number,
             pr.title,
@@ -241,23 +274,10 @@ def score_records(
             analysis.change_type,
             analysis.breaking,
             analysis.modules,
-        )
-        .outerjoin(analysis, (analysis.pr_id == pr.id) & (analysis.content_hash == pr.content_hash))
-        .where(
-            pr.repo_id == repo.id,
-            pr.merged_at >= start,
-            pr.merged_at < end,
-            *([pr.number.in_(list(numbers))] if numbers is not None else []),
-            *([func.lower(pr.author) == author.lower()] if author else []),
-        )
-        .order_by(pr.merged_at, pr.number, analysis.created_at.desc(), analysis.id.desc())
-    ).all()
+        ),
+    )
     records: list[AnalyzedPR] = []
-    seen: set[int] = set()
     for row in rows:
-        if row.id in seen:
-            continue  # an older analysis of the same content
-        seen.add(row.id)
         if row.importance is None:
             full = to_pull_request(repo, session.get_one(PullRequestRow, row.id))
             records.append(AnalyzedPR(full, fallback(full)))
