@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint install lock bench clean pdf-deps
+.PHONY: demo test lint install lock bench clean pdf-deps browser-deps
 
 $(STAMP): pyproject.toml requirements.lock
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "prhub needs Python 3.11 or newer")'
@@ -17,7 +17,7 @@ install: $(STAMP) ## Create .venv with the pinned dependencies (skipped when not
 demo: $(STAMP) pdf-deps ## Try prhub on embedded defaults: a bundled demo repo, its weekly card, sample answers, a chat.
 	$(VENV)/bin/prhub demo
 
-test: $(STAMP) pdf-deps ## Lint, then the whole test suite on SQLite and a throwaway PostgreSQL cluster.
+test: $(STAMP) pdf-deps browser-deps ## Lint, then the whole test suite on SQLite and a throwaway PostgreSQL cluster.
 	scripts/test.sh
 
 PDF_PACKAGES := fonts-wqy-microhei libharfbuzz-subset0
@@ -29,6 +29,16 @@ pdf-deps: ## Chinese font + HarfBuzz subsetter for PDF reports (apt, only when r
 	  apt-get install -y -q --no-install-recommends $(PDF_PACKAGES) >/dev/null 2>&1 \
 	    || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $(PDF_PACKAGES) >/dev/null; }; \
 	else echo "note: PDF reports need a Chinese font; on Debian/Ubuntu: sudo apt-get install $(PDF_PACKAGES)"; fi
+
+BROWSER_PACKAGES := chromium
+
+browser-deps: ## Headless Chromium for the report-page browser test (apt, only when root; else that test skips).
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing $(BROWSER_PACKAGES) (the report page is tested in headless Chromium)"; \
+	  apt-get install -y -q --no-install-recommends $(BROWSER_PACKAGES) >/dev/null 2>&1 \
+	    || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $(BROWSER_PACKAGES) >/dev/null; }; \
+	else echo "note: the report-page browser test skips without Chromium; on Debian/Ubuntu: sudo apt-get install $(BROWSER_PACKAGES)"; fi
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . && $(VENV)/bin/lint-imports && $(VENV)/bin/mypy

@@ -45,7 +45,8 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; background: 
 hr { border: 0; border-top: 1px solid var(--line); margin: 2rem 0; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: 1rem 0; }
 .actions a { border: 1px solid var(--line); border-radius: 6px; padding: .3rem .8rem; }
-@media (max-width: 600px) { body { font-size: 15px; } main { padding: 1rem .75rem 3rem; } }
+@media (max-width: 600px) { body { font-size: 15px; } main { padding: 1rem .75rem 3rem; }
+  .table table { min-width: 36rem; } }
 @media print { .actions { display: none; } a { color: inherit; } main { max-width: none; padding: 0; }
   h2 { break-after: avoid; } tr { break-inside: avoid; } }
 """
