@@ -127,6 +127,24 @@ def _chat_platforms(
             slack.start()
             service.stops.append(slack.stop)
             service.on.append("Slack " + ("Socket Mode" if socket_mode else "events at /slack/events"))
+    if not (settings.feishu_app_id and settings.feishu_app_secret):
+        service.off.append(
+            "Feishu (missing FEISHU_APP_ID, FEISHU_APP_SECRET, and for HTTP FEISHU_ENCRYPT_KEY, "
+            "FEISHU_VERIFICATION_TOKEN)"
+        )
+        return
+    long_connection = settings.feishu_mode == "ws"
+    if (long_connection and worker) or (not long_connection and web):
+        from adapters.feishu.app import build_feishu  # imports lark-oapi (~160 MB): only when configured
+
+        feishu = build_feishu(settings, bot, db, SystemClock())
+        feishu.check()
+        if long_connection:
+            feishu.start()
+        else:
+            service.mounts.append(feishu.mount)
+        service.stops.append(feishu.stop)
+        service.on.append("Feishu " + ("long connection" if long_connection else "events at /feishu/events"))
 
 
 def _scheduler(settings: Settings, db: Database, service: Service) -> None:

@@ -212,4 +212,11 @@ def chat_senders(settings: Settings, db: Database) -> dict[str, ChatSender]:
         )
         client = web_client(token, settings.slack_api_url, SystemClock())
         senders["slack"] = SlackPushSender(SlackSender(client, ChannelPacer(SystemClock())))
+    if settings.feishu_app_id and settings.feishu_app_secret is not None:
+        from adapters.feishu.app import feishu_client
+        from adapters.feishu.sender import FeishuSender
+
+        app_secret = require_secret(settings.feishu_app_secret, "FEISHU_APP_SECRET", "the app's App Secret")
+        client = feishu_client(settings.feishu_app_id, app_secret, settings.feishu_domain)
+        senders["feishu"] = FeishuSender(client, settings.feishu_app_id, SystemClock())
     return senders

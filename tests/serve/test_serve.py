@@ -21,11 +21,14 @@ import requests
 
 from adapters.github.webhook import signature_of
 from chatbot.store.db import open_database
+from tests.fakes.feishu import FakeFeishu, text_event
+from tests.fakes.feishu import push as push_feishu
 from tests.fakes.github import FakeGitHub
 from tests.fakes.slack import BOT_TOKEN, SIGNING_SECRET, FakeSlack, event_body, mention, signed
 from tests.reports.fixtures import REPO, seed
 
 WEBHOOK_SECRET = "serve-test-webhook-secret"
+FEISHU_SECRET, FEISHU_KEY, FEISHU_TOKEN = "feishu-app-secret-x1", "feishu-encrypt-key-x1", "feishu-token-x1"
 
 
 def free_port() -> int:
@@ -35,15 +38,17 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def fakes() -> Iterator[tuple[FakeSlack, FakeGitHub]]:
-    with FakeSlack() as slack, FakeGitHub() as github:
-        assert isinstance(slack, FakeSlack) and isinstance(github, FakeGitHub)
-        yield slack, github
+def fakes() -> Iterator[tuple[FakeSlack, FakeGitHub, FakeFeishu]]:
+    with FakeSlack() as slack, FakeGitHub() as github, FakeFeishu(app_secret=FEISHU_SECRET) as feishu:
+        assert (
+            isinstance(slack, FakeSlack) and isinstance(github, FakeGitHub) and isinstance(feishu, FakeFeishu)
+        )
+        yield slack, github, feishu
 
 
 @pytest.fixture
 def served(database_url: str, tmp_path: Path, fakes):  # type: ignore[no-untyped-def]
-    slack, github = fakes
+    slack, github, feishu = fakes
     db = open_database(database_url)
     seed(db)
     db.dispose()
@@ -61,7 +66,12 @@ def served(database_url: str, tmp_path: Path, fakes):  # type: ignore[no-untyped
         "GITHUB_WEBHOOK_SECRET": WEBHOOK_SECRET,
         "GITHUB_RETRY_BACKOFF": "0",
         "OPENAI_API_KEY": "",
-        "FEISHU_APP_ID": "",
+        "FEISHU_APP_ID": f"cli_{uuid.uuid4().hex[:16]}",
+        "FEISHU_APP_SECRET": FEISHU_SECRET,
+        "FEISHU_ENCRYPT_KEY": FEISHU_KEY,
+        "FEISHU_VERIFICATION_TOKEN": FEISHU_TOKEN,
+        "FEISHU_DOMAIN": feishu.url,
+        "FEISHU_MODE": "http",
         "PRHUB_PUBLIC_URL": "",
     }
     process = subprocess.Popen(
@@ -84,7 +94,7 @@ def served(database_url: str, tmp_path: Path, fakes):  # type: ignore[no-untyped
             raise AssertionError(f"prhub serve did not start:\n{process.communicate(timeout=5)[0]}")
         time.sleep(0.05)
     try:
-        yield base, process, slack, github
+        yield base, process, slack, github, feishu
     finally:
         if process.poll() is None:
             process.kill()
@@ -92,7 +102,7 @@ def served(database_url: str, tmp_path: Path, fakes):  # type: ignore[no-untyped
 
 
 def test_serve_answers_slack_indexes_webhooks_and_stops_on_sigterm(served):
-    base, process, slack, github = served
+    base, process, slack, github, feishu = served
     # a signed mention gets an answer in the thread
     body = event_body(mention("上周 widgets 有哪些风险？"), event_id="EvServe1")
     response = requests.post(
@@ -139,6 +149,12 @@ def test_serve_answers_slack_indexes_webhooks_and_stops_on_sigterm(served):
         n += 1
     assert cited
 
+    # a Feishu group mention, encrypted and signed, gets a card reply in its thread
+    event = text_event("@_user_1 上周 widgets 有什么改动？")
+    assert push_feishu(f"{base}/feishu/events", event.payload(FEISHU_TOKEN), FEISHU_KEY).status_code == 200
+    [sent] = feishu.wait_for_sent(1, timeout=10)
+    assert sent.reply_in_thread and "widgets" in json.dumps(sent.content, ensure_ascii=False)
+
     assert requests.get(f"{base}/healthz", timeout=5).json() == {"status": "ok"}
     metrics = requests.get(f"{base}/metrics", timeout=5).text
     assert 'prhub_events_handled{platform="slack"}' in metrics and "prhub_sync_lag_seconds" in metrics
@@ -148,4 +164,5 @@ def test_serve_answers_slack_indexes_webhooks_and_stops_on_sigterm(served):
     assert process.wait(timeout=10) == 0
     output = process.stdout.read()
     assert "on: Slack events at /slack/events" in output and "on: GitHub webhook" in output
+    assert "on: Feishu events at /feishu/events" in output
     assert "stopped" in output

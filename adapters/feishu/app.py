@@ -1,0 +1,267 @@
+"""The Feishu (Lark) adapter: events in through lark's dispatcher, over HTTP (`/feishu/events` on the
+bot's web app) or the long connection; answers out as card replies in the question's thread.
+
+Handlers only translate and queue: HTTP events must be answered within 3 s and the long connection's
+pings must not wait, so every answer is worked out on a worker thread. Feishu re-pushes events and the
+long connection may deliver one twice, so each is claimed in the database first and answered once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
+
+import lark_oapi as lark
+from flask import Flask
+from lark_oapi.api.im.v1 import P2ImMessageReceiveV1
+from lark_oapi.event.callback.model.p2_card_action_trigger import (
+    P2CardActionTrigger,
+    P2CardActionTriggerResponse,
+)
+from pydantic import SecretStr
+
+from adapters.feishu.card import render_card
+from adapters.feishu.events import PLATFORM, ButtonClick, to_click, to_question
+from adapters.feishu.sender import FeishuSender, Outgoing, bot_open_id, check_credentials
+from adapters.feishu.webhook import EVENTS_PATH, mount_events
+from adapters.feishu.ws import LongConnection
+from chatbot.bot import ChatBot
+from chatbot.config import ConfigError, Settings, require_secret
+from chatbot.messages import Language, say
+from chatbot.models import Message
+from chatbot.ports import ChannelGone, Clock
+from chatbot.qa.parse import language_of
+from chatbot.store.db import Database
+from chatbot.store.events import claim_event
+
+log = logging.getLogger(__name__)
+
+WORKERS = 8
+TIMEOUT = 10.0  # seconds per Open API call (the SDK's default is 30)
+IDENTITY_RETRY = timedelta(minutes=1)  # how often to ask again for the bot's open_id after a failure
+
+
+class FeishuAdapter:
+    """Answers Feishu messages and card buttons with the bot. `mount(app)` serves the HTTP callback;
+    `start()` / `stop()` run the long connection when one was given."""
+
+    def __init__(
+        self,
+        bot: ChatBot,
+        db: Database,
+        clock: Clock,
+        sender: FeishuSender,
+        *,
+        language: Language = "zh",
+        encrypt_key: str = "",
+        verification_token: str = "",
+        connection: LongConnection | None = None,
+        workers: int = WORKERS,
+    ) -> None:
+        self.bot, self.db, self.clock, self.sender, self.language = bot, db, clock, sender, language
+        self._keys = (encrypt_key, verification_token)
+        self.connection = connection
+        self._bot_open_id: str | None = None
+        self._identity_asked: datetime | None = None
+        self._identity_lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="feishu-answer")
+        self._pending = 0
+        self._idle = threading.Condition()
+
+    # Wiring -------------------------------------------------------------------------------------------
+
+    def dispatcher(self, encrypt_key: str = "", verification_token: str = "") -> lark.EventDispatcherHandler:
+        """lark's dispatcher with this adapter's handlers; keys empty for the long connection, whose
+        pushes are neither encrypted nor signed."""
+        return (
+            lark.EventDispatcherHandler.builder(encrypt_key, verification_token)
+            .register_p2_im_message_receive_v1(self.on_message)
+            .register_p2_card_action_trigger(self.on_card_action)
+            .build()
+        )
+
+    def check(self) -> None:
+        """Check the app's credentials with Feishu and learn the bot's open_id, before serving.
+        Raises ConfigError when Feishu refuses the App ID or App Secret."""
+        check_credentials(self.sender.client)
+        self.bot_open_id()
+
+    def mount(self, app: Flask) -> None:
+        """Serve the HTTP callback at /feishu/events on the bot's web app."""
+        mount_events(app, self.dispatcher(*self._keys), self.clock, EVENTS_PATH)
+
+    def start(self) -> None:
+        """Open the long connection (FEISHU_MODE=ws) on its own thread."""
+        if self.connection is None:
+            raise RuntimeError("this Feishu adapter was built without a long connection (FEISHU_MODE=http)")
+        self.connection.start(self.dispatcher())
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Close the long connection, then let the answers in progress finish."""
+        if self.connection is not None:
+            self.connection.stop(timeout)
+        self.wait_idle(timeout)
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until every queued answer is done; False on timeout."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    # Handlers: translate and queue, nothing slow -------------------------------------------------------
+
+    def on_message(self, data: P2ImMessageReceiveV1) -> None:
+        self._submit(self._answer_message, data)
+
+    def on_card_action(self, data: P2CardActionTrigger) -> P2CardActionTriggerResponse:
+        click = to_click(data, self.language)
+        if click is None:
+            return self._toast("warning", "feishu.toast.unknown")
+        self._submit(self._answer_click, click)
+        return self._toast("info", "feishu.toast.accepted")
+
+    def _toast(self, kind: str, key: str) -> P2CardActionTriggerResponse:
+        return P2CardActionTriggerResponse(
+            {
+                "toast": {
+                    "type": kind,
+                    "content": say(key, self.language),
+                    "i18n": {"zh_cn": say(key, "zh"), "en_us": say(key, "en")},
+                }
+            }
+        )
+
+    def _submit(self, work: Callable[..., None], *args: object) -> None:
+        def run() -> None:
+            try:
+                work(*args)
+            except Exception:  # a bug in one answer must not take the worker down silently
+                log.exception("feishu: handling an event failed")
+            finally:
+                self._done()
+
+        with self._idle:
+            self._pending += 1
+        try:
+            self._pool.submit(run)
+        except RuntimeError:  # stopped: the SDK answers 500 and Feishu pushes the event again later
+            self._done()
+            raise
+
+    def _done(self) -> None:
+        with self._idle:
+            self._pending -= 1
+            self._idle.notify_all()
+
+    # Workers -------------------------------------------------------------------------------------------
+
+    def _answer_message(self, data: P2ImMessageReceiveV1) -> None:
+        question = to_question(data, self.bot_open_id())
+        if question is not None:
+            self._answer(
+                question.key, question.message, question.reply_to, question.chat_id, question.in_thread
+            )
+
+    def _answer_click(self, click: ButtonClick) -> None:
+        self._answer(click.key, click.message, click.reply_to, click.chat_id, in_thread=True)
+
+    def _answer(self, key: str, message: Message, reply_to: str, chat_id: str, in_thread: bool) -> None:
+        """Claim the event, answer it as a card reply, and apologise in a line of text if that fails."""
+        if not claim_event(self.db, PLATFORM, key, self.clock.now()):
+            log.info("feishu: %s was answered already", key)
+            return
+        try:
+            answer = self.bot.handle(message)
+            card = render_card(answer.reply, language=answer.query.language)
+            self.sender.reply(reply_to, chat_id, Outgoing.card(card), in_thread=in_thread, key=key)
+        except ChannelGone:
+            return  # the bot left the chat: nobody to apologise to
+        except Exception:
+            log.exception("feishu: answering %s failed", key)
+            apology = say("chat.apology", language_of(message.text))
+            try:
+                self.sender.reply(
+                    reply_to, chat_id, Outgoing.text(apology), in_thread=in_thread, key=f"{key}:apology"
+                )
+            except Exception:
+                log.exception("feishu: the apology for %s failed too", key)
+
+    def bot_open_id(self) -> str | None:
+        """The bot's open_id, asked once (again after a minute when Feishu did not say)."""
+        with self._identity_lock:
+            now = self.clock.now()
+            if self._bot_open_id is None and (
+                self._identity_asked is None or now - self._identity_asked >= IDENTITY_RETRY
+            ):
+                self._identity_asked = now
+                self._bot_open_id = bot_open_id(self.sender.client)
+            return self._bot_open_id
+
+
+def feishu_client(app_id: str, app_secret: str, domain: str, timeout: float = TIMEOUT) -> lark.Client:
+    """lark's client for the Open API at `domain` (https, or http on 127.0.0.1 for tests)."""
+    try:
+        return (
+            lark.Client.builder()
+            .app_id(app_id)
+            .app_secret(app_secret)
+            .domain(domain.rstrip("/"))
+            .timeout(timeout)
+            .log_level(lark.LogLevel.WARNING)
+            .build()
+        )
+    except ValueError as exc:
+        raise ConfigError(f"FEISHU_DOMAIN: {exc}") from exc
+
+
+def build_feishu(
+    settings: Settings,
+    bot: ChatBot,
+    db: Database,
+    clock: Clock,
+    *,
+    waits: Clock | None = None,
+    workers: int = WORKERS,
+    timeout: float = TIMEOUT,
+) -> FeishuAdapter:
+    """The adapter as the settings describe it. HTTP mode needs the encrypt key and the verification
+    token (events are then always encrypted and signed); ws mode needs only the app's id and secret.
+    `waits` is the clock that pacing and retries sleep on (default: `clock`).
+    Raises ConfigError for a missing or placeholder secret or a bad FEISHU_DOMAIN."""
+    app_id = require_secret(
+        SecretStr(settings.feishu_app_id or ""), "FEISHU_APP_ID", "the app's App ID (cli_…)"
+    )
+    app_secret = require_secret(settings.feishu_app_secret, "FEISHU_APP_SECRET", "the app's App Secret")
+    client = feishu_client(app_id, app_secret, settings.feishu_domain, timeout)
+    sender = FeishuSender(client, app_id, waits or clock)
+    if settings.feishu_mode == "ws":
+        return FeishuAdapter(
+            bot,
+            db,
+            clock,
+            sender,
+            language=settings.language,
+            connection=LongConnection(app_id, app_secret, settings.feishu_domain.rstrip("/")),
+            workers=workers,
+        )
+    encrypt_key = require_secret(
+        settings.feishu_encrypt_key, "FEISHU_ENCRYPT_KEY", "the Encrypt Key of the app's event subscription"
+    )
+    token = require_secret(
+        settings.feishu_verification_token,
+        "FEISHU_VERIFICATION_TOKEN",
+        "the Verification Token of the app's event subscription",
+    )
+    return FeishuAdapter(
+        bot,
+        db,
+        clock,
+        sender,
+        language=settings.language,
+        encrypt_key=encrypt_key,
+        verification_token=token,
+        workers=workers,
+    )

@@ -1,0 +1,452 @@
+"""A fake Feishu: the Open API (tenant token, bot info, im/v1 message create, reply and patch, the long
+connection's endpoint) on 127.0.0.1, a loopback long-connection server speaking lark's pbbp2 frames,
+and the platform's side of HTTP event delivery (encrypted, signed pushes).
+
+Sends are recorded in `sent`, once per `uuid` as Feishu itself does. Switches queue faults for the next
+sends: a rate limit (HTTP 429, code 99991400, `x-ogw-ratelimit-reset`), a refusal with any code, a 5xx
+with a non-JSON body; `revoke_tokens()` makes every issued token invalid (code 99991663).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import itertools
+import json
+import re
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import requests
+from Crypto.Cipher import AES
+from lark_oapi.ws.pb.pbbp2_pb2 import Frame
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from tests.fakes.http import FakeService, Request, Response
+
+BOT_OPEN_ID = "ou_prhub_bot"
+WAIT = 5.0  # seconds a test waits for something that takes milliseconds
+_MESSAGE = re.compile(r"^/open-apis/im/v1/messages/(?P<id>[^/]+)(?P<reply>/reply)?$")
+
+
+@dataclass
+class Sent:
+    """A message the bot got through: `target` is the chat (create) or the message replied to or patched;
+    `at` is when it arrived (`time.monotonic()`, comparable across processes on one machine)."""
+
+    kind: str
+    message_id: str
+    target: str
+    msg_type: str
+    content: Any
+    reply_in_thread: bool = False
+    uuid: str | None = None
+    at: float = field(default_factory=time.monotonic)
+
+
+@dataclass
+class _Fault:
+    remaining: int
+    make: Callable[[], Response]
+
+
+class FakeFeishu(FakeService):
+    def __init__(self, app_secret: str | None = None, bot_open_id: str = BOT_OPEN_ID) -> None:
+        super().__init__()
+        self.app_secret, self.bot_open_id = app_secret, bot_open_id
+        self.sent: list[Sent] = []
+        self.tokens_issued = 0
+        self._tokens: set[str] = set()
+        self._by_uuid: dict[str, str] = {}
+        self._faults: list[_Fault] = []
+        self._ids = itertools.count(1)
+        self._changed = threading.Condition()
+        self.socket: FakeFeishuSocket | None = None
+
+    # Switches ---------------------------------------------------------------------------------------
+
+    def rate_limit(self, times: int = 1, reset: str = "0") -> None:
+        body = {"code": 99991400, "msg": "request trigger frequency limit"}
+        headers = {"x-ogw-ratelimit-limit": "50", "x-ogw-ratelimit-reset": reset}
+        self._fault(times, lambda: self._json(429, body, headers))
+
+    def fail(
+        self, times: int = 1, code: int = 230001, msg: str = "invalid request parameter", status: int = 400
+    ):
+        self._fault(times, lambda: self._json(status, {"code": code, "msg": msg}))
+
+    def server_error(self, times: int = 1, status: int = 503) -> None:
+        self._fault(times, lambda: Response(status, "upstream unavailable", {"Content-Type": "text/plain"}))
+
+    def revoke_tokens(self) -> None:
+        with self._changed:
+            self._tokens.clear()
+
+    def _fault(self, times: int, make: Callable[[], Response]) -> None:
+        with self._changed:
+            self._faults.append(_Fault(times, make))
+
+    # Waiting ----------------------------------------------------------------------------------------
+
+    def wait_for_sent(self, count: int = 1, timeout: float = WAIT) -> list[Sent]:
+        """The messages sent, once there are at least `count`; AssertionError after `timeout`."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: len(self.sent) >= count, timeout):
+                raise AssertionError(f"expected {count} messages, got {len(self.sent)}: {self.sent}")
+            return list(self.sent)
+
+    def send_calls(self) -> list[str]:
+        """The path of every message send received, refused ones included."""
+        return [c.request.path for c in self.calls if c.request.path.startswith("/open-apis/im/")]
+
+    # The long connection ----------------------------------------------------------------------------
+
+    def open_socket(self) -> FakeFeishuSocket:
+        """Start the long-connection server that `/callback/ws/endpoint` hands out."""
+        if self.socket is None:
+            self.socket = FakeFeishuSocket().start()
+        return self.socket
+
+    def stop(self) -> None:
+        if self.socket is not None:
+            self.socket.stop()
+            self.socket = None
+        super().stop()
+
+    # The API ----------------------------------------------------------------------------------------
+
+    def handle(self, request: Request) -> Response:
+        if request.path == "/open-apis/auth/v3/tenant_access_token/internal":
+            return self._token(request.json())
+        if request.path == "/callback/ws/endpoint":
+            return self._endpoint(request.json())
+        token = request.headers.get("authorization", "").removeprefix("Bearer ")
+        with self._changed:
+            valid = token in self._tokens
+        if not valid:
+            return self._json(400, {"code": 99991663, "msg": "Invalid access token for authorization."})
+        if request.path == "/open-apis/bot/v3/info":
+            return self._json(
+                200, {"code": 0, "msg": "ok", "bot": {"app_name": "prhub", "open_id": self.bot_open_id}}
+            )
+        match = _MESSAGE.match(request.path)
+        if request.path == "/open-apis/im/v1/messages" and request.method == "POST":
+            return self._send(request, "create", request.json()["receive_id"])
+        if match and match["reply"] and request.method == "POST":
+            return self._send(request, "reply", match["id"])
+        if match and not match["reply"] and request.method == "PATCH":
+            return self._send(request, "patch", match["id"])
+        return self._json(404, {"code": 404, "msg": f"no route {request.method} {request.path}"})
+
+    def _token(self, body: dict[str, Any]) -> Response:
+        if self.app_secret is not None and body.get("app_secret") != self.app_secret:
+            return self._json(200, {"code": 10014, "msg": "app secret invalid"})
+        token = f"t-{uuid.uuid4().hex}"
+        with self._changed:
+            self._tokens.add(token)
+            self.tokens_issued += 1
+        return self._json(200, {"code": 0, "msg": "ok", "tenant_access_token": token, "expire": 7200})
+
+    def _endpoint(self, body: dict[str, Any]) -> Response:
+        if self.socket is None or not body.get("AppID"):
+            return self._json(200, {"code": 1000040344, "msg": "no long connection configured"})
+        # Reconnect at once and ping rarely: a test never waits for the SDK's timers.
+        config = {"ReconnectCount": 1, "ReconnectInterval": 1, "ReconnectNonce": 0, "PingInterval": 120}
+        return self._json(
+            200, {"code": 0, "msg": "ok", "data": {"URL": self.socket.url, "ClientConfig": config}}
+        )
+
+    def _send(self, request: Request, kind: str, target: str) -> Response:
+        with self._changed:
+            fault = next((f for f in self._faults if f.remaining > 0), None)
+            if fault is not None:
+                fault.remaining -= 1
+                return fault.make()
+            body = request.json()
+            key = body.get("uuid")
+            if key and key in self._by_uuid:  # Feishu sends one message per uuid (within an hour)
+                return self._json(
+                    200, {"code": 0, "msg": "success", "data": {"message_id": self._by_uuid[key]}}
+                )
+            message_id = target if kind == "patch" else f"om_fake_{next(self._ids)}"
+            self.sent.append(
+                Sent(
+                    kind=kind,
+                    message_id=message_id,
+                    target=target,
+                    msg_type=body.get("msg_type", "interactive"),
+                    content=json.loads(body["content"]),
+                    reply_in_thread=bool(body.get("reply_in_thread")),
+                    uuid=key,
+                )
+            )
+            if key:
+                self._by_uuid[key] = message_id
+            self._changed.notify_all()
+        return self._json(200, {"code": 0, "msg": "success", "data": {"message_id": message_id}})
+
+    def _json(self, status: int, body: Any, headers: dict[str, str] | None = None) -> Response:
+        # lark reads the log id and the content type with case-sensitive lookups: send them spelled so.
+        return Response(
+            status,
+            json.dumps(body, ensure_ascii=False).encode(),
+            {"Content-Type": "application/json; charset=utf-8", "X-Tt-Logid": f"fake-{uuid.uuid4().hex[:12]}"}
+            | (headers or {}),
+        )
+
+
+class FakeFeishuSocket:
+    """The long-connection server: answers pings with pongs, pushes event frames to the connected client
+    and records the client's response frames."""
+
+    SERVICE_ID = 7
+
+    def __init__(self) -> None:
+        self.responses: list[dict[str, Any]] = []
+        self.pings = 0
+        self.connections = 0
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="fake-feishu-ws", daemon=True)
+        self._server: Server | None = None
+        self._connection: ServerConnection | None = None
+        self._changed = threading.Condition()
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None
+        port = next(iter(self._server.sockets)).getsockname()[1]
+        return f"ws://127.0.0.1:{port}/ws?device_id=fake-device&service_id={self.SERVICE_ID}"
+
+    def start(self) -> FakeFeishuSocket:
+        self._thread.start()
+        self._server = asyncio.run_coroutine_threadsafe(self._serve(), self._loop).result(WAIT)
+        return self
+
+    async def _serve(self) -> Server:
+        return await serve(self._handle, "127.0.0.1", 0)
+
+    async def _handle(self, connection: ServerConnection) -> None:
+        with self._changed:
+            self._connection = connection
+            self.connections += 1
+            self._changed.notify_all()
+        with contextlib.suppress(ConnectionClosed):
+            async for data in connection:
+                await self._receive(connection, data)
+
+    async def _receive(self, connection: ServerConnection, data: str | bytes) -> None:
+        frame = Frame()
+        frame.ParseFromString(data if isinstance(data, bytes) else data.encode())
+        headers = {h.key: h.value for h in frame.headers}
+        if frame.method == 0 and headers.get("type") == "ping":
+            with self._changed:
+                self.pings += 1
+                self._changed.notify_all()
+            await connection.send(_frame(0, {"type": "pong"}, b"").SerializeToString())
+        elif frame.method == 1:
+            with self._changed:
+                self.responses.append(
+                    {"message_id": headers.get("message_id"), "headers": headers} | json.loads(frame.payload)
+                )
+                self._changed.notify_all()
+
+    def wait_connected(self, count: int = 1, timeout: float = WAIT) -> None:
+        """Wait for the `count`th connection (pushes go to the newest)."""
+        self.wait_until(lambda: self.connections >= count, timeout)
+
+    def wait_until(self, condition: Callable[[], bool], timeout: float = WAIT) -> None:
+        with self._changed:
+            if not self._changed.wait_for(condition, timeout):
+                raise AssertionError(
+                    f"timed out after {timeout} s: {self.connections} connections, {self.pings} pings"
+                )
+
+    def push(self, payload: dict[str, Any], kind: str = "event") -> str:
+        """Send one event (or callback) as a data frame; returns the frame's message id."""
+        self.wait_connected()
+        message_id = f"frame-{uuid.uuid4().hex[:12]}"
+        headers = {
+            "type": kind,
+            "message_id": message_id,
+            "trace_id": uuid.uuid4().hex,
+            "sum": "1",
+            "seq": "0",
+        }
+        frame = _frame(1, headers, json.dumps(payload, ensure_ascii=False).encode())
+        assert self._connection is not None
+        asyncio.run_coroutine_threadsafe(self._connection.send(frame.SerializeToString()), self._loop).result(
+            WAIT
+        )
+        return message_id
+
+    def wait_responses(self, count: int, timeout: float = WAIT) -> list[dict[str, Any]]:
+        """The client's response frames, once there are `count`: `{"message_id", "headers", "code", "data"?}`."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: len(self.responses) >= count, timeout):
+                raise AssertionError(f"expected {count} responses, got {self.responses}")
+            return list(self.responses)
+
+    def stop(self) -> None:
+        async def close() -> None:
+            assert self._server is not None
+            self._server.close()
+            await self._server.wait_closed()
+
+        asyncio.run_coroutine_threadsafe(close(), self._loop).result(WAIT)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(WAIT)
+        self._loop.close()
+
+
+def _frame(method: int, headers: dict[str, str], payload: bytes) -> Frame:
+    frame = Frame()
+    frame.SeqID, frame.LogID, frame.service, frame.method = 0, 0, FakeFeishuSocket.SERVICE_ID, method
+    for key, value in headers.items():
+        header = frame.headers.add()
+        header.key, header.value = key, value
+    frame.payload = payload
+    return frame
+
+
+# The platform's side of HTTP delivery ---------------------------------------------------------------
+
+
+def encrypt(payload: dict[str, Any], encrypt_key: str) -> bytes:
+    """The body Feishu sends when an Encrypt Key is set: {"encrypt": base64(iv + AES-256-CBC(json))}."""
+    plain = json.dumps(payload, ensure_ascii=False).encode()
+    pad = AES.block_size - len(plain) % AES.block_size
+    iv = uuid.uuid4().bytes
+    cipher = AES.new(hashlib.sha256(encrypt_key.encode()).digest(), AES.MODE_CBC, iv)
+    sealed = base64.b64encode(iv + cipher.encrypt(plain + bytes([pad]) * pad)).decode()
+    return json.dumps({"encrypt": sealed}).encode()
+
+
+def signature(timestamp: str, nonce: str, encrypt_key: str, body: bytes) -> str:
+    return hashlib.sha256((timestamp + nonce + encrypt_key).encode() + body).hexdigest()
+
+
+def push(
+    url: str,
+    payload: dict[str, Any],
+    encrypt_key: str,
+    *,
+    timestamp: float | None = None,
+    encrypted: bool = True,
+    sign_with: str | None = None,
+    session: requests.Session | None = None,
+) -> requests.Response:
+    """POST an event as Feishu does: encrypted, with timestamp, nonce and signature headers.
+    `sign_with` signs with another key (a forgery); `timestamp` defaults to now."""
+    body = encrypt(payload, encrypt_key) if encrypted else json.dumps(payload).encode()
+    stamp, nonce = str(int(time.time() if timestamp is None else timestamp)), uuid.uuid4().hex
+    headers = {
+        "Content-Type": "application/json; charset=utf-8",
+        "X-Lark-Request-Timestamp": stamp,
+        "X-Lark-Request-Nonce": nonce,
+        "X-Lark-Signature": signature(stamp, nonce, sign_with or encrypt_key, body),
+    }
+    return (session or requests).post(url, data=body, headers=headers, timeout=WAIT)
+
+
+def _header(event_type: str, token: str, event_id: str | None, app_id: str) -> dict[str, Any]:
+    return {
+        "event_id": event_id or uuid.uuid4().hex,
+        "event_type": event_type,
+        "create_time": str(int(time.time() * 1000)),
+        "token": token,
+        "app_id": app_id,
+        "tenant_key": "tenant-1",
+    }
+
+
+@dataclass
+class Mention:
+    key: str
+    open_id: str
+    name: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "id": {"open_id": self.open_id, "union_id": "on_x"},
+            "name": self.name,
+            "tenant_key": "tenant-1",
+        }
+
+
+BOT_MENTION = Mention("@_user_1", BOT_OPEN_ID, "prhub")
+
+
+@dataclass
+class MessageEvent:
+    """`im.message.receive_v1` as Feishu pushes it; `content` is the message's content object."""
+
+    content: dict[str, Any]
+    message_type: str = "text"
+    chat_type: str = "group"
+    mentions: list[Mention] = field(default_factory=lambda: [BOT_MENTION])
+    sender_type: str = "user"
+    sender: str = "ou_alice"
+    chat_id: str = "oc_group_1"
+    message_id: str = field(default_factory=lambda: f"om_{uuid.uuid4().hex[:16]}")
+    event_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    def payload(self, token: str, app_id: str = "cli_test") -> dict[str, Any]:
+        return {
+            "schema": "2.0",
+            "header": _header("im.message.receive_v1", token, self.event_id, app_id),
+            "event": {
+                "sender": {
+                    "sender_id": {"open_id": self.sender, "union_id": "on_alice", "user_id": "alice"},
+                    "sender_type": self.sender_type,
+                    "tenant_key": "tenant-1",
+                },
+                "message": {
+                    "message_id": self.message_id,
+                    "create_time": str(int(time.time() * 1000)),
+                    "chat_id": self.chat_id,
+                    "chat_type": self.chat_type,
+                    "message_type": self.message_type,
+                    "content": json.dumps(self.content, ensure_ascii=False),
+                    "mentions": [m.to_dict() for m in self.mentions],
+                },
+            },
+        }
+
+
+def text_event(text: str, **fields: Any) -> MessageEvent:
+    return MessageEvent({"text": text}, **fields)
+
+
+def card_action(
+    value: dict[str, Any],
+    token: str,
+    *,
+    operator: str = "ou_alice",
+    message_id: str = "om_card_1",
+    chat_id: str = "oc_group_1",
+    app_id: str = "cli_test",
+) -> dict[str, Any]:
+    """A `card.action.trigger` callback for a click on a button whose callback value is `value`."""
+    return {
+        "schema": "2.0",
+        "header": _header("card.action.trigger", token, None, app_id),
+        "event": {
+            "operator": {"tenant_key": "tenant-1", "open_id": operator, "union_id": "on_x"},
+            "token": "c-" + uuid.uuid4().hex,
+            "action": {"value": value, "tag": "button"},
+            "host": "im_message",
+            "context": {"open_message_id": message_id, "open_chat_id": chat_id},
+        },
+    }
+
+
+def url_verification(challenge: str, token: str) -> dict[str, Any]:
+    return {"challenge": challenge, "token": token, "type": "url_verification"}
