@@ -25,7 +25,7 @@ from pydantic import SecretStr
 
 from adapters.feishu.card import render_card
 from adapters.feishu.events import PLATFORM, ButtonClick, to_click, to_question
-from adapters.feishu.sender import FeishuSender, Outgoing, bot_open_id, check_credentials
+from adapters.feishu.sender import FeishuSender, FeishuSendError, Outgoing, bot_open_id, check_credentials
 from adapters.feishu.webhook import EVENTS_PATH, mount_events
 from adapters.feishu.ws import LongConnection
 from chatbot.bot import ChatBot
@@ -177,17 +177,18 @@ class FeishuAdapter:
             answer = self.bot.handle(message)
             card = render_card(answer.reply, language=answer.query.language)
             self.sender.reply(reply_to, chat_id, Outgoing.card(card), in_thread=in_thread, key=key)
+            return
         except ChannelGone:
             return  # the bot left the chat: nobody to apologise to
+        except FeishuSendError:
+            pass  # logged by the sender, with Feishu's code, msg and log id
         except Exception:
             log.exception("feishu: answering %s failed", key)
-            apology = say("chat.apology", language_of(message.text))
-            try:
-                self.sender.reply(
-                    reply_to, chat_id, Outgoing.text(apology), in_thread=in_thread, key=f"{key}:apology"
-                )
-            except Exception:
-                log.exception("feishu: the apology for %s failed too", key)
+        apology = Outgoing.text(say("chat.apology", language_of(message.text)))
+        try:
+            self.sender.reply(reply_to, chat_id, apology, in_thread=in_thread, key=f"{key}:apology")
+        except Exception as exc:
+            log.warning("feishu: the apology for %s failed too: %s", key, exc)
 
     def bot_open_id(self) -> str | None:
         """The bot's open_id, asked once (again after a minute when Feishu did not say)."""

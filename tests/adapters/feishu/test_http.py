@@ -186,3 +186,11 @@ def test_the_bot_mention_is_recognised_by_the_bots_open_id(feishu: FeishuHarness
     feishu.push(text_event(f"@_user_1 @_user_2 {QUESTION}", mentions=mentions).payload(TOKEN))
     [sent] = feishu.fake.wait_for_sent(1)
     assert sent.content == expected_card(feishu, f"@bob {QUESTION}", channel="oc_group_1")
+
+
+def test_no_apology_goes_to_a_chat_the_bot_has_left(feishu: FeishuHarness):
+    feishu.fake.fail(1, code=230002, msg="The bot can not be outside the group.")
+    feishu.push(text_event(f"@_user_1 {QUESTION}").payload(TOKEN))
+    feishu.settle()
+    assert feishu.fake.sent == []
+    assert len(feishu.fake.send_calls()) == 1
