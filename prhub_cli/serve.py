@@ -23,7 +23,7 @@ from adapters.web.reports import ReportPages
 from chatbot.bot import ChatBot
 from chatbot.clock import SystemClock
 from chatbot.config import Settings
-from chatbot.ports import Clock
+from chatbot.ports import ChatSender, Clock
 from chatbot.store.db import Database
 from chatbot.subscriptions.delivery import PushContext
 from prhub_cli.common import cli_context, console, open_db, user_errors
@@ -38,6 +38,8 @@ class Service:
     """What a running `prhub serve` holds, and how to stop each part (in reverse order of start)."""
 
     mounts: list[Mount] = field(default_factory=list)
+    # The chat adapters' own senders, shared with the push so that one pacer keeps each app's limits.
+    senders: dict[str, ChatSender] = field(default_factory=dict)
     stops: list[Callable[[], None]] = field(default_factory=list)
     on: list[str] = field(default_factory=list)
     off: list[str] = field(default_factory=list)
@@ -119,10 +121,12 @@ def _chat_platforms(
         service.off.append("Slack (missing SLACK_BOT_TOKEN, and SLACK_SIGNING_SECRET or SLACK_APP_TOKEN)")
     else:
         from adapters.slack.app import build_slack
+        from adapters.slack.push import SlackPushSender
 
         socket_mode = settings.slack_app_token is not None
         if (socket_mode and worker) or (not socket_mode and web):
             slack = build_slack(settings, bot, db, SystemClock())
+            service.senders["slack"] = SlackPushSender(slack.responder.sender)
             service.mounts.append(slack.mount)
             slack.start()
             service.stops.append(slack.stop)
@@ -139,6 +143,7 @@ def _chat_platforms(
 
         feishu = build_feishu(settings, bot, db, SystemClock())
         feishu.check()
+        service.senders["feishu"] = feishu.sender
         if long_connection:
             feishu.start()
         else:
@@ -152,9 +157,8 @@ def _scheduler(settings: Settings, db: Database, service: Service) -> None:
     from scheduler.runner import Jobs, PrhubScheduler
 
     offline = heuristic(settings)
-    context = PushContext(
-        chat_senders(settings, db), offline.analyze, report_writer(settings), settings.public_url
-    )
+    senders = chat_senders(settings, db) | service.senders
+    context = PushContext(senders, offline.analyze, report_writer(settings), settings.public_url)
     worker_id = f"{os.uname().nodename}:{os.getpid()}"
     if settings.github_token is not None:
         from adapters.github.source import GitHubSource
