@@ -1,12 +1,16 @@
 """`ChatSender` for Slack: the Monday push posts a card to a channel with `chat.postMessage`, paced per
 channel and retried after Retry-After by the same client the answers use.
 
-Slack has no idempotency key for posts and searching a channel's history needs extra scopes, so
-`find_sent` cannot tell whether a send that was in flight when the process died went out: the ledger
-then sends it again (a duplicate is possible only in that crash window; Feishu's uuid closes it there).
+Slack has no idempotency key for posts, so each card carries the delivery's key as message metadata;
+when a send's fate is unknown (the process died mid-send, or Slack timed out or failed after perhaps
+accepting it), `find_sent` looks for that key in the channel's recent history (`channels:history` /
+`groups:history`) before the ledger sends again. Without those scopes it cannot tell, and the card is
+sent again.
 """
 
 from __future__ import annotations
+
+import logging
 
 from slack_sdk.errors import SlackApiError
 
@@ -15,6 +19,10 @@ from adapters.slack.sender import SlackSender, SlackSendError, slack_error
 from chatbot.messages import Language
 from chatbot.models import Reply
 from chatbot.ports import ChannelGone, Destination, SendFailed
+
+EVENT_TYPE = "prhub_push"  # message metadata type carrying a push's delivery key
+HISTORY = 100  # recent messages searched for it: a push in doubt is minutes old
+log = logging.getLogger(__name__)
 
 # Errors meaning the channel will not take our messages again until someone acts.
 GONE = frozenset(
@@ -38,8 +46,9 @@ class SlackPushSender:
     def post(self, destination: Destination, reply: Reply, *, language: str, idempotency_key: str) -> str:
         lang: Language = "en" if language == "en" else "zh"
         [message] = render_blocks(reply, language=lang, max_messages=1)
+        metadata = {"event_type": EVENT_TYPE, "event_payload": {"key": idempotency_key}}
         try:
-            return self.sender.post(destination.channel, message)
+            return self.sender.post(destination.channel, message, metadata=metadata)
         except (SlackApiError, SlackSendError) as exc:
             error = slack_error(exc)
             if error in GONE:
@@ -47,4 +56,24 @@ class SlackPushSender:
             raise SendFailed(error) from exc
 
     def find_sent(self, destination: Destination, idempotency_key: str) -> str | None:
+        """The ts of a card posted with this key among the channel's last HISTORY messages; None when
+        there is none or the history cannot be read (missing scope, not in the channel)."""
+        try:
+            response = self.sender.client.conversations_history(
+                channel=destination.channel, limit=HISTORY, include_all_metadata=True
+            )
+        except SlackApiError as exc:
+            log.warning(
+                "cannot read %s's history to settle a push (%s): sending again",
+                destination.channel,
+                slack_error(exc),
+            )
+            return None
+        for message in response.get("messages") or []:
+            metadata = message.get("metadata") or {}
+            if (
+                metadata.get("event_type") == EVENT_TYPE
+                and (metadata.get("event_payload") or {}).get("key") == idempotency_key
+            ):
+                return str(message.get("ts"))
         return None

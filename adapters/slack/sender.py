@@ -163,8 +163,15 @@ class SlackSender:
             ts = self.post(target.channel, message, thread_ts)
             thread_ts = thread_ts or ts
 
-    def post(self, channel: str, message: SlackMessage, thread_ts: str | None = None) -> str:
-        """`chat.postMessage`; returns the new message's ts."""
+    def post(
+        self,
+        channel: str,
+        message: SlackMessage,
+        thread_ts: str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> str:
+        """`chat.postMessage`; returns the new message's ts. `metadata` is Slack message metadata
+        (`event_type`, `event_payload`), readable later through conversations.history."""
         self.pacer.wait(channel)
         # No previews of the GitHub links in our own answers: they would bury the answer.
         response = self.client.chat_postMessage(
@@ -174,6 +181,7 @@ class SlackSender:
             thread_ts=thread_ts,
             unfurl_links=False,
             unfurl_media=False,
+            metadata=metadata,
         )
         return str(response["ts"])
 

@@ -251,7 +251,9 @@ def deliver(db: Database, delivery_id: int, in_doubt: bool, clock: Clock, contex
     try:
         if sender is None:
             raise RuntimeError(f"no sender for platform {destination.platform!r} is configured")
-        reference = sender.find_sent(destination, key) if in_doubt else None
+        # A send left in flight by a crash, or one that failed after perhaps reaching the platform
+        # (a timeout, a 5xx), may have gone out: ask before sending again.
+        reference = sender.find_sent(destination, key) if in_doubt or attempts > 1 else None
         outcome = "recovered" if reference else "sent"
         if reference is None:
             year, week_number = period.split("-W")

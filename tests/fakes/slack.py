@@ -174,6 +174,21 @@ class FakeSlack(FakeService):
         if method in ("chat.postMessage", "chat.update"):
             ts = params.get("ts") or f"1750000000.{next(self._ts):06d}"
             return {"ok": True, "channel": params.get("channel"), "ts": ts, "message": {"ts": ts}}
+        if method == "conversations.history":
+            channel = params.get("channel")
+            posts = [
+                c for c in self.called("chat.postMessage", ok=True) if c.params.get("channel") == channel
+            ]
+            messages = [
+                {
+                    "type": "message",
+                    "ts": (c.answer or {}).get("ts"),
+                    "text": c.params.get("text"),
+                    **({"metadata": c.params["metadata"]} if c.params.get("metadata") else {}),
+                }
+                for c in reversed(posts)
+            ]
+            return {"ok": True, "messages": messages[: int(params.get("limit") or 100)], "has_more": False}
         if method == "chat.postEphemeral":
             return {"ok": True, "message_ts": f"1750000000.{next(self._ts):06d}"}
         if method == "chat.unfurl":

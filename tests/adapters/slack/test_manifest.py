@@ -29,6 +29,8 @@ def test_the_manifest_grants_the_scopes_those_events_and_calls_need():
     assert set(_list("bot")) == {
         "app_mentions:read",
         "chat:write",
+        "channels:history",  # settling a push left in doubt (SlackPushSender.find_sent)
+        "groups:history",
         "commands",
         "im:history",
         "links:read",

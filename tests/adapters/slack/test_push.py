@@ -13,6 +13,8 @@ from adapters.slack.push import SlackPushSender
 from adapters.slack.sender import ChannelPacer, SlackSender, web_client
 from chatbot.analysis.heuristic import HeuristicAnalyzer
 from chatbot.clock import FixedClock
+from chatbot.models import Paragraph, Reply, plain
+from chatbot.ports import Destination
 from chatbot.store.schema import SubscriptionRow
 from chatbot.subscriptions.delivery import PushContext, push_due
 from tests.fakes.slack import BOT_TOKEN, FakeSlack
@@ -79,3 +81,21 @@ def test_a_server_error_is_retried_later(db, fake):
     assert push_due(db, FixedClock(AT), context(fake, waits), worker="w").failed == 1
     assert push_due(db, FixedClock(AT + timedelta(minutes=2)), context(fake, waits), worker="w").sent == 1
     assert len(fake.posted()) == 1
+
+
+def test_a_card_is_found_by_its_metadata_and_not_sent_twice(db, fake):
+    seed(db)
+    subscribe(db, "订阅 acme/widgets")
+    waits = FixedClock(AT)
+    sender = context(fake, waits).senders["slack"]
+    destination = Destination("slack", "T1", "C1")
+    assert sender.find_sent(destination, "prhub-delivery-1") is None
+    ts = sender.post(destination, report_reply(), language="zh", idempotency_key="prhub-delivery-1")
+    assert sender.find_sent(destination, "prhub-delivery-1") == ts
+    assert sender.find_sent(destination, "prhub-delivery-2") is None
+    fake.fail("conversations.history", "missing_scope")
+    assert sender.find_sent(destination, "prhub-delivery-1") is None  # cannot tell: the ledger sends again
+
+
+def report_reply() -> Reply:
+    return Reply((Paragraph((plain("card"),)),))
