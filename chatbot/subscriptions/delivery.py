@@ -40,7 +40,9 @@ log = logging.getLogger(__name__)
 
 CATCH_UP = timedelta(hours=48)
 STALE_CLAIM = timedelta(minutes=10)
-RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=15), timedelta(hours=1))
+# Every retry falls within an hour of the first attempt: Feishu drops a resend with the same uuid only
+# within an hour, so a send that reached Feishu but whose answer was lost is never posted twice.
+RETRY_DELAYS = (timedelta(minutes=1), timedelta(minutes=5), timedelta(minutes=15), timedelta(minutes=30))
 MAX_ATTEMPTS = len(RETRY_DELAYS) + 1
 SPREAD_SECONDS = 180  # pushes due at the same minute are spread over three minutes, per subscription
 
