@@ -38,8 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the fakes and fixtures live in tests/, which is not an installed package
 
-from sqlalchemy import create_engine, select, text  # noqa: E402
-from sqlalchemy.engine import make_url  # noqa: E402
+from sqlalchemy import select  # noqa: E402
 
 from adapters.feishu.app import feishu_client  # noqa: E402
 from adapters.feishu.sender import PER_APP, PER_CHAT, FeishuSender, Pacer  # noqa: E402
@@ -60,6 +59,7 @@ from tests.fakes.feishu import FakeFeishu  # noqa: E402
 from tests.fakes.http import Request, Response  # noqa: E402
 from tests.fakes.slack import BOT_TOKEN, FakeSlack  # noqa: E402
 from tests.reports.fixtures import NEXT_WEEK, PREVIOUS_WEEK, WEEK, WEEK_START, pr  # noqa: E402
+from tests.scratch_db import scratch_postgres  # noqa: E402
 
 REPOS = ("acme/widgets", "acme/gadgets")  # every channel subscribes to both
 SUBSCRIBED = datetime(2026, 6, 17, 2, 0, tzinfo=UTC)  # Wednesday of 2026-W25, the written week
@@ -196,20 +196,8 @@ def database(postgres: str | None) -> Iterator[str]:
         with tempfile.TemporaryDirectory() as folder:
             yield f"sqlite:///{folder}/bench.db"
         return
-    name = f"prhub_bench_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(postgres, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(
-            text(
-                f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LC_CTYPE 'C.UTF-8' LC_COLLATE 'C.UTF-8'"
-            )
-        )
-    try:
-        yield make_url(postgres).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
+    with scratch_postgres(postgres, "prhub_bench") as url:
+        yield url
 
 
 def seed_repos(db: Database) -> None:

@@ -23,7 +23,6 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,8 +31,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import create_engine, text  # noqa: E402
-from sqlalchemy.engine import make_url  # noqa: E402
 
 from bench.synthetic_index import NOW, SHANGHAI, SyntheticIndex, describe_index, generate  # noqa: E402
 from chatbot.analysis import HeuristicAnalyzer  # noqa: E402
@@ -41,6 +38,7 @@ from chatbot.bot import BotConfig, ChatBot  # noqa: E402
 from chatbot.clock import FixedClock  # noqa: E402
 from chatbot.models import Message  # noqa: E402
 from chatbot.store.db import open_database  # noqa: E402
+from tests.scratch_db import scratch_postgres  # noqa: E402
 
 TARGET_P95_MS = 50.0
 WINDOWS_ZH = ("本周", "上周", "上上周", "本月", "上个月", "最近 7 天", "过去两周", "第 25 周", "2026-W20",
@@ -134,20 +132,8 @@ def database_url(url: str | None, scratch: bool) -> Iterator[str]:
     if not scratch:
         yield url
         return
-    name = f"prhub_bench_qa_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(make_url(url).set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(
-            text(
-                f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LC_CTYPE 'C.UTF-8' LC_COLLATE 'C.UTF-8'"
-            )
-        )
-    try:
-        yield make_url(url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
+    with scratch_postgres(url, "prhub_bench_qa") as scratch_url:
+        yield scratch_url
 
 
 def percentile(samples: list[float], q: float) -> float:

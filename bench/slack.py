@@ -34,8 +34,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the fakes and fixtures live in tests/, which is not an installed package
 
-from sqlalchemy import create_engine, text  # noqa: E402
-from sqlalchemy.engine import make_url  # noqa: E402
 
 from adapters.slack.app import EVENTS_PATH, build_slack  # noqa: E402
 from adapters.web.app import BackgroundServer, create_app  # noqa: E402
@@ -54,6 +52,7 @@ from tests.fakes.slack import (  # noqa: E402
     signed,
 )
 from tests.reports.fixtures import SHANGHAI, seed  # noqa: E402
+from tests.scratch_db import scratch_postgres  # noqa: E402
 
 NOW = datetime(2026, 6, 24, 9, 0, tzinfo=SHANGHAI)
 QUESTIONS = ("上周 widgets 有哪些风险？", "#102 讲了什么？", "what changed in widgets last week?")
@@ -113,20 +112,8 @@ def database(postgres: str | None) -> Iterator[str]:
         with tempfile.TemporaryDirectory() as folder:
             yield f"sqlite:///{folder}/bench.db"
         return
-    name = f"prhub_bench_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(postgres, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(
-            text(
-                f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LC_CTYPE 'C.UTF-8' LC_COLLATE 'C.UTF-8'"
-            )
-        )
-    try:
-        yield make_url(postgres).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
+    with scratch_postgres(postgres, "prhub_bench") as url:
+        yield url
 
 
 def percentile(values: Sequence[float], share: float) -> float:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
 from chatbot.clock import FixedClock
 from chatbot.store.db import Database, open_database
+from tests.scratch_db import scratch_postgres
 
 POSTGRES_URL = os.environ.get("PRHUB_TEST_POSTGRES_URL")
 REQUIRE_POSTGRES = os.environ.get("PRHUB_TEST_REQUIRE_POSTGRES") == "1"
@@ -40,20 +38,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         return
     if not POSTGRES_URL:
         pytest.fail("PRHUB_TEST_REQUIRE_POSTGRES is set but PRHUB_TEST_POSTGRES_URL is not")
-    name = f"prhub_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(
-            text(
-                f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LC_CTYPE 'C.UTF-8' LC_COLLATE 'C.UTF-8'"
-            )
-        )
-    try:
-        yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
+    with scratch_postgres(POSTGRES_URL) as url:
+        yield url
 
 
 @pytest.fixture

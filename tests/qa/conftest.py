@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
 from chatbot.analysis import HeuristicAnalyzer
 from chatbot.bot import BotConfig, ChatBot
@@ -15,6 +12,7 @@ from chatbot.models import Message
 from chatbot.store.db import Database, open_database
 from tests.conftest import POSTGRES_URL
 from tests.qa.fixture_repo import SHANGHAI, VERL, fixture_clock, seed_fixture
+from tests.scratch_db import scratch_postgres
 
 PUBLIC_URL = "https://prhub.example.com"
 # Channels as the tests name them: one subscribed to verl (its questions need not name the repo).
@@ -39,23 +37,13 @@ def fixture_db(
         return
     if not POSTGRES_URL:
         pytest.fail("PRHUB_TEST_REQUIRE_POSTGRES is set but PRHUB_TEST_POSTGRES_URL is not")
-    name = f"prhub_qa_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(
-            text(
-                f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LC_CTYPE 'C.UTF-8' LC_COLLATE 'C.UTF-8'"
-            )
-        )
-    database = open_database(make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False))
-    try:
-        seed_fixture(database)
-        yield database
-    finally:
-        database.dispose()
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
+    with scratch_postgres(POSTGRES_URL, "prhub_qa") as url:
+        database = open_database(url)
+        try:
+            seed_fixture(database)
+            yield database
+        finally:
+            database.dispose()
 
 
 def make_bot(db: Database) -> ChatBot:

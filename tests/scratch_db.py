@@ -1,0 +1,31 @@
+"""Throwaway PostgreSQL databases for tests and benchmarks."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+
+@contextmanager
+def scratch_postgres(server_url: str, prefix: str = "prhub_test") -> Iterator[str]:
+    """The URL of a new, empty database on the server of `server_url`, dropped afterwards. It is created
+    with a UTF-8 LC_CTYPE: pg_trgm makes no trigrams of Chinese text under the C locale."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    server = make_url(server_url).set(drivername="postgresql+psycopg")
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(
+            text(
+                f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LC_CTYPE 'C.UTF-8' LC_COLLATE 'C.UTF-8'"
+            )
+        )
+    try:
+        yield server.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
