@@ -107,19 +107,19 @@ class ChatBot:
             return Answer(query, self.help(language))
         if query.intent == "unknown":
             return Answer(query, self.examples(language, say("qa.unknown", language)))
-        with self.db.session() as session:
-            repos = known_repos(session)
+        repos = query.repo_candidates  # every indexed repo, read by `parse` when none was settled
         if query.unknown_repo:
-            known = join((r.full_name for r in repos), language) or "-"
+            known = join(repos, language) or "-"
             return Answer(
                 query, _paragraph(say("qa.repo.unknown", language, repo=query.unknown_repo, known=known))
             )
         if query.repo is None:
             if not repos:
                 return Answer(query, _paragraph(say("qa.repo.none_indexed", language)))
-            known = join((r.full_name for r in repos), language)
+            example = repos[0].split("/", 1)[1]
             return Answer(
-                query, _paragraph(say("qa.repo.which", language, known=known, example=_short(repos[0])))
+                query,
+                _paragraph(say("qa.repo.which", language, known=join(repos, language), example=example)),
             )
         answer = self.answer(query)
         return self.phraser(answer) if self.phraser and query.intent not in ("pr", "report") else answer
