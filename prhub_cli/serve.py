@@ -157,7 +157,7 @@ def _scheduler(settings: Settings, db: Database, service: Service) -> None:
     from scheduler.runner import Jobs, PrhubScheduler
 
     offline = heuristic(settings)
-    senders = chat_senders(settings, db) | service.senders
+    senders = chat_senders(settings, db, have=service.senders)
     context = PushContext(senders, offline.analyze, report_writer(settings), settings.public_url)
     worker_id = f"{os.uname().nodename}:{os.getpid()}"
     if settings.github_token is not None:

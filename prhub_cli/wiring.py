@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -200,10 +200,13 @@ def repo_validator(settings: Settings) -> RepoValidator | None:
     return GitHubSource(settings)
 
 
-def chat_senders(settings: Settings, db: Database) -> dict[str, ChatSender]:
-    """The platforms' senders for pushes, for each platform that is configured."""
-    senders: dict[str, ChatSender] = {}
-    if settings.slack_bot_token is not None:
+def chat_senders(
+    settings: Settings, db: Database, have: Mapping[str, ChatSender] | None = None
+) -> dict[str, ChatSender]:
+    """The platforms' senders for pushes, for each platform that is configured; `have` are senders
+    already built (the running chat adapters'), used as they are."""
+    senders: dict[str, ChatSender] = dict(have or {})
+    if settings.slack_bot_token is not None and "slack" not in senders:
         from adapters.slack.push import SlackPushSender
         from adapters.slack.sender import ChannelPacer, SlackSender, web_client
 
@@ -212,7 +215,7 @@ def chat_senders(settings: Settings, db: Database) -> dict[str, ChatSender]:
         )
         client = web_client(token, settings.slack_api_url, SystemClock())
         senders["slack"] = SlackPushSender(SlackSender(client, ChannelPacer(SystemClock())))
-    if settings.feishu_app_id and settings.feishu_app_secret is not None:
+    if settings.feishu_app_id and settings.feishu_app_secret is not None and "feishu" not in senders:
         from adapters.feishu.app import feishu_client
         from adapters.feishu.sender import FeishuSender
 
