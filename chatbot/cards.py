@@ -46,13 +46,14 @@ def pr_card(
         blocks.append(Paragraph((bold(analysis.title_zh),)))
     if analysis.summary:
         blocks.append(Paragraph((plain(analysis.summary),)))
+    texts = analysis.localized(language)
     verdict = say(f"pr.verdict.{analysis.verdict}", language)
     blocks.append(
         Fields(
             (
                 (say("pr.field.importance", language), (plain(f"{analysis.importance:.1f} / 10"),)),
                 (say("pr.field.insight", language), (plain(f"{analysis.insight:.1f} / 10"),)),
-                (say("pr.field.verdict", language), (bold(verdict), plain(f" — {analysis.verdict_reason}"))),
+                (say("pr.field.verdict", language), (bold(verdict), plain(f" — {texts.verdict_reason}"))),
                 (say("pr.field.modules", language), (plain(", ".join(analysis.modules) or "-"),)),
                 (
                     say("pr.field.type", language),
@@ -65,10 +66,10 @@ def pr_card(
             )
         )
     )
-    if analysis.key_points:
+    if texts.key_points:
         blocks += [
             Heading(say("pr.section.key_points", language), 2),
-            BulletList(tuple((plain(p),) for p in analysis.key_points)),
+            BulletList(tuple((plain(p),) for p in texts.key_points)),
         ]
     if analysis.risks:
         blocks += [
@@ -77,16 +78,16 @@ def pr_card(
                 tuple(
                     (
                         bold(f"[{r.severity}] {r.category}"),
-                        plain(f" {r.text}" + (f" ({r.evidence})" if r.evidence else "")),
+                        plain(f" {text}" + (f" ({r.evidence})" if r.evidence else "")),
                     )
-                    for r in analysis.risks
+                    for r, text in zip(analysis.risks, texts.risks, strict=True)
                 )
             ),
         ]
-    if analysis.follow_ups:
+    if texts.follow_ups:
         blocks += [
             Heading(say("pr.section.follow_ups", language), 2),
-            BulletList(tuple((plain(f),) for f in analysis.follow_ups)),
+            BulletList(tuple((plain(f),) for f in texts.follow_ups)),
         ]
     if analysis.review_highlights:
         blocks += [

@@ -26,7 +26,15 @@ from chatbot.analysis.features import (
     valid_text,
 )
 from chatbot.analysis.modules import ModuleMap, load_module_map
-from chatbot.analysis.types import Analysis, ChangeType, Risk, RiskCategory, Severity, Verdict
+from chatbot.analysis.types import (
+    Analysis,
+    ChangeType,
+    LocalizedAnalysis,
+    Risk,
+    RiskCategory,
+    Severity,
+    Verdict,
+)
 from chatbot.models import PullRequest
 
 Language = Literal["zh", "en"]
@@ -49,10 +57,8 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "{title} ({type} in {modules}; {files} files, +{add}/−{dele}).",
     },
     "summary.no_modules": {"zh": "未识别模块", "en": "unidentified modules"},
-    # verdict reasons
-    "reason.must": {"zh": "必读：{why}", "en": "Must read: {why}"},
-    "reason.worth": {"zh": "值得一读：{why}", "en": "Worth reading: {why}"},
-    "reason.skim": {"zh": "可略读：{why}", "en": "Skim: {why}"},
+    "gist": {"zh": "{modules} {type}：{what}", "en": "{modules} {type}: {what}"},
+    # verdict reasons (without the verdict's label: renderers put "必读" / "Must read" in front)
     "reason.join": {"zh": "；", "en": "; "},
     "why.type": {"zh": "{type}", "en": "a {type}"},
     "why.breaking": {"zh": "破坏性变更", "en": "breaking change"},
@@ -607,7 +613,7 @@ def verdict_reason(
 ) -> str:
     """One line naming the two or three features that weighed most (the type only when nothing else did)."""
     if verdict == "skim":
-        return say("reason.skim", language, why=_skim_reason(f, change_type, language))
+        return _skim_reason(f, change_type, language)
     # Size and core share are reasons only when they are remarkable, not merely the largest numbers.
     unremarkable = {
         "type",
@@ -632,8 +638,7 @@ def verdict_reason(
     if "measured" in keys and "measurements" in keys:
         keys.remove("measured")
     phrases = [p for p in (_why(k, f, change_type, modules, language) for k in keys or ["type"]) if p]
-    template = "reason.must" if verdict == "must-read" else "reason.worth"
-    return say(template, language, why=TEXT["reason.join"][language].join(phrases))
+    return TEXT["reason.join"][language].join(phrases)
 
 
 # --- summary and key points --------------------------------------------------------------------------
@@ -659,6 +664,17 @@ def _summary(f: PRFeatures, change_type: ChangeType, modules: tuple[str, ...], l
         files=_count(f.changed_files),
         add=_count(f.additions),
         dele=_count(f.deletions),
+    )
+
+
+def _gist(f: PRFeatures, change_type: ChangeType, modules: tuple[str, ...], language: Language) -> str:
+    """One line in `language`: the kind of change, where, and what the title says it does."""
+    return say(
+        "gist",
+        language,
+        type=say(f"type.{change_type}", language),
+        modules=_join(modules, language, limit=2) if modules else say("summary.no_modules", language),
+        what=_clip(f.title.description, POINT_CHARS),
     )
 
 
@@ -781,7 +797,23 @@ class HeuristicAnalyzer:
         importance = _total(importance_points)
         insight = _total(insight_points)
         verdict = decide_verdict(importance, insight, f.breaking)
-        risks, follow_ups = assess_risks(f, change_type, lang)
+        # Risks are found once (their categories, severities and evidence do not depend on the language),
+        # then worded in each language; `assess_risks` keeps the same rule order in both.
+        worded = {language: assess_risks(f, change_type, language) for language in LANGUAGES}
+        risks = worded[lang][0]
+        texts: dict[str, LocalizedAnalysis] = {
+            language: LocalizedAnalysis(
+                gist=_gist(f, change_type, modules, language),
+                verdict_reason=verdict_reason(
+                    verdict, importance_points, insight_points, f, change_type, modules, language
+                ),
+                key_points=tuple(_key_points(f, language)),
+                risks=tuple(r.text for r in worded[language][0]),
+                follow_ups=tuple(worded[language][1]),
+            )
+            for language in LANGUAGES
+        }
+        own = texts[lang]
         return Analysis(
             title_zh=f.title.text,
             summary=_summary(f, change_type, modules, lang),
@@ -791,14 +823,13 @@ class HeuristicAnalyzer:
             importance=importance,
             insight=insight,
             verdict=verdict,
-            verdict_reason=verdict_reason(
-                verdict, importance_points, insight_points, f, change_type, modules, lang
-            ),
-            key_points=tuple(_key_points(f, lang)),
+            verdict_reason=own.verdict_reason,
+            key_points=own.key_points,
             risks=tuple(risks),
             tests=f.tests_changed,
-            follow_ups=tuple(follow_ups),
+            follow_ups=own.follow_ups,
             review_highlights=tuple(_review_highlights(pr)),
             analyzer=self.name,
             analyzer_version=self.version,
+            texts=texts,
         )

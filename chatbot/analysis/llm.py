@@ -1,7 +1,7 @@
 """The LLM analyzer: asks a model behind the `LLM` port for the DESIGN §6 fields of one PR, validates the
 answer against a pydantic schema, and falls back to the heuristic analysis whenever that fails.
 
-The prompt lives in `prompts/analysis_v1.toml`. PR text reaches the model only inside a delimited data
+The prompt lives in `prompts/analysis_v2.toml`. PR text reaches the model only inside a delimited data
 block whose boundary id the PR cannot know in advance (it derives from the PR's content hash), and the
 instructions never contain PR text, so a PR cannot rewrite them.
 """
@@ -24,14 +24,23 @@ from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, ValidationError,
 from chatbot.analysis.boilerplate import clean_body
 from chatbot.analysis.features import file_kind
 from chatbot.analysis.heuristic import LANGUAGES, Language
-from chatbot.analysis.types import Analysis, ChangeType, Risk, RiskCategory, Severity, Verdict
+from chatbot.analysis.types import (
+    Analysis,
+    ChangeType,
+    LocalizedAnalysis,
+    Risk,
+    RiskCategory,
+    Severity,
+    Verdict,
+    strip_verdict_label,
+)
 from chatbot.models import PRFile, PullRequest
 from chatbot.ports import LLM, LLMError
 
 log = logging.getLogger(__name__)
 
 ANALYZER_NAME = "llm"
-PROMPT_FILE = Path(__file__).resolve().parent / "prompts" / "analysis_v1.toml"
+PROMPT_FILE = Path(__file__).resolve().parent / "prompts" / "analysis_v2.toml"
 SCHEMA_NAME = "pr_analysis"
 
 # Token budgets of the parts of one prompt (estimated with `estimate_text_tokens`). The diff gets the
@@ -73,14 +82,37 @@ _SPACE = re.compile(r"\s+")
 
 
 class RiskAnswer(BaseModel):
-    """One risk as the model states it."""
+    """One risk as the model states it, worded in both languages."""
 
     model_config = ConfigDict(extra="forbid")
 
     category: RiskCategory
     severity: Severity
-    text: str = Field(description="one sentence")
+    text_zh: str = Field(description="one sentence in Simplified Chinese")
+    text_en: str = Field(description="the same sentence in English")
     evidence: str = Field(description="the file path or code line that shows the risk; empty if none")
+
+
+class TextsAnswer(BaseModel):
+    """The reader-facing texts in one language."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    gist: str = Field(description="one line: what the PR changes and why it matters")
+    verdict_reason: str = Field(description="one sentence, without the verdict's own label")
+    key_points: list[str] = Field(description="at most 5")
+    follow_ups: list[str] = Field(description="at most 3")
+    reading_guide: list[str] = Field(
+        description="for must-read and worth-reading: where to start, the design decision, what to verify, "
+        "what a follow-up should add; empty for skim"
+    )
+
+    @field_validator("gist", "verdict_reason")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return value
 
 
 class AnalysisAnswer(BaseModel):
@@ -97,14 +129,13 @@ class AnalysisAnswer(BaseModel):
     importance: FiniteFloat = Field(description="0 to 10, one decimal")
     insight: FiniteFloat = Field(description="0 to 10, one decimal")
     verdict: Verdict
-    verdict_reason: str = Field(description="one sentence")
-    key_points: list[str] = Field(description="at most 5")
     risks: list[RiskAnswer] = Field(description="at most 5")
     tests: bool = Field(description="whether the PR adds or changes tests")
-    follow_ups: list[str] = Field(description="at most 3")
     review_highlights: list[str] = Field(description="at most 3 points from reviews and comments")
+    zh: TextsAnswer = Field(description="the texts in Simplified Chinese")
+    en: TextsAnswer = Field(description="the same texts in English")
 
-    @field_validator("title_zh", "summary", "verdict_reason")
+    @field_validator("title_zh", "summary")
     @classmethod
     def _not_blank(cls, value: str) -> str:
         if not value.strip():
@@ -174,15 +205,34 @@ def clamp_score(value: float) -> float:
     return min(10.0, max(0.0, value))
 
 
-def to_analysis(answer: AnalysisAnswer, version: str) -> Analysis:
+def to_analysis(answer: AnalysisAnswer, version: str, language: Language = "zh") -> Analysis:
     """The neutral Analysis of a validated answer: scores clamped to 0..10, modules normalised, lists
-    de-duplicated and capped, the title on one line."""
+    de-duplicated and capped, the title on one line, the verdict's label dropped from its reason. The
+    single-language fields take the `language` texts; a risk worded in one language only keeps that
+    wording in both."""
     modules = _unique(normalize_module(m) for m in answer.modules)
-    risks = tuple(
-        Risk(r.category, r.severity, _one_line(r.text), r.evidence.strip())
+    worded = [
+        (r, _one_line(r.text_zh) or _one_line(r.text_en), _one_line(r.text_en) or _one_line(r.text_zh))
         for r in answer.risks
-        if r.text.strip()
+    ]
+    kept = [(r, zh, en) for r, zh, en in worded if zh][:MAX_ITEMS]
+    risk_texts = {"zh": tuple(zh for _, zh, _ in kept), "en": tuple(en for _, _, en in kept)}
+    risks = tuple(
+        Risk(r.category, r.severity, risk_texts[language][i], r.evidence.strip())
+        for i, (r, _, _) in enumerate(kept)
     )
+    texts = {
+        lang: LocalizedAnalysis(
+            gist=_one_line(t.gist),
+            verdict_reason=strip_verdict_label(_one_line(t.verdict_reason)),
+            key_points=_unique(p.strip() for p in t.key_points)[:MAX_ITEMS],
+            risks=risk_texts[lang],
+            follow_ups=_unique(f.strip() for f in t.follow_ups)[:MAX_ITEMS],
+            reading_guide=_unique(g.strip() for g in t.reading_guide)[:MAX_ITEMS],
+        )
+        for lang, t in (("zh", answer.zh), ("en", answer.en))
+    }
+    own = texts[language]
     return Analysis(
         title_zh=_one_line(answer.title_zh, MAX_TITLE_CHARS),
         summary=answer.summary.strip(),
@@ -192,14 +242,15 @@ def to_analysis(answer: AnalysisAnswer, version: str) -> Analysis:
         importance=clamp_score(answer.importance),
         insight=clamp_score(answer.insight),
         verdict=answer.verdict,
-        verdict_reason=_one_line(answer.verdict_reason),
-        key_points=_unique(p.strip() for p in answer.key_points)[:MAX_ITEMS],
-        risks=risks[:MAX_ITEMS],
+        verdict_reason=own.verdict_reason,
+        key_points=own.key_points,
+        risks=risks,
         tests=answer.tests,
-        follow_ups=_unique(f.strip() for f in answer.follow_ups)[:MAX_ITEMS],
+        follow_ups=own.follow_ups,
         review_highlights=_unique(h.strip() for h in answer.review_highlights)[:MAX_ITEMS],
         analyzer=ANALYZER_NAME,
         analyzer_version=version,
+        texts=texts,
     )
 
 
@@ -368,7 +419,7 @@ def _diff(files: Sequence[PRFile], total_files: int, budget: int) -> str:
 def render_hints(hints: Analysis) -> str:
     """The heuristic analysis as JSON hints (without its prose summary, which only restates the PR)."""
     data = hints.to_dict()
-    for key in ("title_zh", "summary", "analyzer", "analyzer_version"):
+    for key in ("title_zh", "summary", "analyzer", "analyzer_version", "texts"):
         data.pop(key)
     return json.dumps(data, ensure_ascii=False)
 
@@ -433,6 +484,7 @@ class LLMAnalyzer:
         self._llm = llm
         self._fallback = fallback
         self._prompt = AnalysisPrompt.load(language, prompt_file)
+        self._language: Language = language
         self._diff_budget = diff_budget_tokens
         self._model = model
 
@@ -502,7 +554,7 @@ class LLMAnalyzer:
         user = self.user_message(pr, hints)
         answer = self._complete(user, tally)
         try:
-            return to_analysis(parse_answer(answer), self.version)
+            return to_analysis(parse_answer(answer), self.version, self._language)
         except InvalidAnswer as first:
             boundary = boundary_for(pr)
             repair = self._prompt.repair_template.format(
@@ -514,7 +566,7 @@ class LLMAnalyzer:
             )
             second = self._complete(user + repair.rstrip(), tally)
             try:
-                return to_analysis(parse_answer(second), self.version)
+                return to_analysis(parse_answer(second), self.version, self._language)
             except InvalidAnswer as exc:
                 raise InvalidAnswer(f"the answer failed validation twice: {exc}") from None
 

@@ -4,7 +4,9 @@ Kept self-contained (standard library only) so they can move into `chatbot/model
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
 
 ChangeType = Literal["feat", "fix", "refactor", "perf", "test", "doc", "chore"]
@@ -27,6 +29,11 @@ CHANGE_TYPES: tuple[ChangeType, ...] = get_args(ChangeType)
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 RISK_CATEGORIES: tuple[RiskCategory, ...] = get_args(RiskCategory)
 SEVERITIES: tuple[Severity, ...] = get_args(Severity)
+TEXT_LANGUAGES: tuple[str, ...] = ("zh", "en")
+
+# Analyses stored before verdict reasons lost their label ("必读：…", "Must read: …"): renderers add the
+# label, so the stored one is dropped when such a reason is read.
+_VERDICT_LABEL = re.compile(r"^\s*(?:必读|值得一读|可略读|must read|worth reading|skim)\s*[:：]\s*", re.I)
 
 
 def _choice(value: Any, allowed: tuple[str, ...], what: str) -> str:
@@ -44,6 +51,13 @@ def _score(value: Any, what: str) -> float:
 
 def _strings(value: Any) -> tuple[str, ...]:
     return tuple(str(item) for item in value or ())
+
+
+def _first_line(text: str) -> str:
+    """The first sentence of `text` on one line (a gist for analyses stored without one)."""
+    line = " ".join(text.split())
+    match = re.search(r"[.!?。！？](?=\s|$)", line)
+    return line[: match.end()] if match else line
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +91,49 @@ class Risk:
         )
 
 
+def strip_verdict_label(reason: str) -> str:
+    """`必读：必读：改动较大` -> `改动较大`: a verdict reason without the verdict's own label."""
+    previous = None
+    while previous != reason:
+        previous, reason = reason, _VERDICT_LABEL.sub("", reason, count=1)
+    return reason
+
+
+@dataclass(frozen=True, slots=True)
+class LocalizedAnalysis:
+    """The texts of an analysis in one language. `risks` is parallel to `Analysis.risks` (the same
+    risks, same order); `reading_guide` says how to read a must-read or worth-reading PR (where to start,
+    the design decision worth learning, what to verify, what a follow-up should add); empty for a skim."""
+
+    gist: str
+    verdict_reason: str
+    key_points: tuple[str, ...] = ()
+    risks: tuple[str, ...] = ()
+    follow_ups: tuple[str, ...] = ()
+    reading_guide: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "gist": self.gist,
+            "verdict_reason": self.verdict_reason,
+            "key_points": list(self.key_points),
+            "risks": list(self.risks),
+            "follow_ups": list(self.follow_ups),
+            "reading_guide": list(self.reading_guide),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LocalizedAnalysis:
+        return cls(
+            gist=str(data.get("gist", "")),
+            verdict_reason=strip_verdict_label(str(data.get("verdict_reason", ""))),
+            key_points=_strings(data.get("key_points")),
+            risks=_strings(data.get("risks")),
+            follow_ups=_strings(data.get("follow_ups")),
+            reading_guide=_strings(data.get("reading_guide")),
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Analysis:
     """The analysis of one PR. Scores are 0–10 with one decimal; `analyzer`/`analyzer_version` say who
@@ -98,10 +155,19 @@ class Analysis:
     review_highlights: tuple[str, ...] = ()
     analyzer: str = "heuristic"
     analyzer_version: str = ""
+    # The texts in each language the analyzer wrote ("zh", "en"); the single-language fields above hold
+    # the analyzer's own language. Read them through `localized`.
+    texts: Mapping[str, LocalizedAnalysis] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         _choice(self.change_type, CHANGE_TYPES, "change type")
         _choice(self.verdict, VERDICTS, "verdict")
+        for language, text in self.texts.items():
+            _choice(language, TEXT_LANGUAGES, "language")
+            if len(text.risks) != len(self.risks):
+                raise ValueError(
+                    f"the {language} texts have {len(text.risks)} risks for the analysis' {len(self.risks)}"
+                )
         # Scores are normalised here so every analyzer stores the same shape (an LLM may say 7.25).
         object.__setattr__(self, "importance", _score(self.importance, "importance"))
         object.__setattr__(self, "insight", _score(self.insight, "insight"))
@@ -125,7 +191,22 @@ class Analysis:
             "review_highlights": list(self.review_highlights),
             "analyzer": self.analyzer,
             "analyzer_version": self.analyzer_version,
+            "texts": {language: text.to_dict() for language, text in self.texts.items()},
         }
+
+    def localized(self, language: str) -> LocalizedAnalysis:
+        """The texts to show a reader of `language`. An analysis stored in one language only (older rows,
+        an analyzer that wrote one) gives its single-language fields, with any verdict label dropped."""
+        text = self.texts.get(language)
+        if text is not None:
+            return text
+        return LocalizedAnalysis(
+            gist=_first_line(self.summary) or self.title_zh,
+            verdict_reason=strip_verdict_label(self.verdict_reason),
+            key_points=self.key_points,
+            risks=tuple(risk.text for risk in self.risks),
+            follow_ups=self.follow_ups,
+        )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Analysis:
@@ -147,4 +228,8 @@ class Analysis:
             review_highlights=_strings(data.get("review_highlights")),
             analyzer=str(data.get("analyzer", "heuristic")),
             analyzer_version=str(data.get("analyzer_version", "")),
+            texts={
+                str(language): LocalizedAnalysis.from_dict(text)
+                for language, text in (data.get("texts") or {}).items()
+            },
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -171,12 +171,17 @@ def compose_weekly_report(
                 importance=r.analysis.importance,
                 insight=r.analysis.insight,
                 verdict=r.analysis.verdict,
-                key_point=(r.analysis.key_points[0] if r.analysis.key_points else r.analysis.verdict_reason),
+                key_point=_key_point(r.analysis, language),
             )
             for r in key[:KEY_PR_ROWS]
         ),
         follow_ups=tuple(_follow_ups(ranked, risks, language)),
     )
+
+
+def _key_point(analysis: Analysis, language: Language) -> str:
+    texts = analysis.localized(language)
+    return texts.key_points[0] if texts.key_points else texts.verdict_reason
 
 
 def _key_prs(ranked: list[AnalyzedPR]) -> list[AnalyzedPR]:
@@ -191,10 +196,11 @@ def merge_risks(ranked: Sequence[AnalyzedPR], language: Language) -> list[RiskOb
     by_category: dict[str, list[tuple[AnalyzedPR, Risk]]] = defaultdict(list)
     for record in ranked:
         seen: set[str] = set()
-        for risk in record.analysis.risks:
+        worded = record.analysis.localized(language).risks
+        for risk, text in zip(record.analysis.risks, worded, strict=True):
             if risk.category not in seen:
                 seen.add(risk.category)
-                by_category[risk.category].append((record, risk))
+                by_category[risk.category].append((record, replace(risk, text=text)))
     observations = []
     for category, hits in by_category.items():
         worst = max(hits, key=lambda hit: (_SEVERITY_RANK[hit[1].severity], hit[0].analysis.importance))
@@ -296,7 +302,7 @@ def _follow_ups(ranked: list[AnalyzedPR], risks: list[RiskObservation], language
         follow_ups.append(say("report.follow_up.read", language, prs=pr_refs(must_read, language)))
     seen = set(follow_ups)
     for record in ranked:
-        for suggestion in record.analysis.follow_ups[:1]:
+        for suggestion in record.analysis.localized(language).follow_ups[:1]:
             line = f"#{record.number}: {suggestion}"
             if suggestion not in seen and len(follow_ups) < FOLLOW_UPS:
                 seen.add(suggestion)

@@ -80,12 +80,42 @@ def test_a_valid_answer_becomes_the_llm_analysis(fake: FakeOpenAI) -> None:
 
     assert not result.fell_back
     analysis = result.analysis
-    assert (analysis.analyzer, analysis.analyzer_version) == ("llm", "1")
+    assert (analysis.analyzer, analysis.analyzer_version) == ("llm", "2")
     assert analysis.title_zh == "为 rollout 增加异步调度"
     assert analysis.review_highlights == ("A reviewer asked for a queue-size metric",)
     assert analysis.risks[0].category == "concurrency"
     assert result.model == "gpt-4o-mini"
     assert result.requests == 1
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_the_answer_is_stored_in_both_languages_whichever_the_prompt_is(
+    fake: FakeOpenAI, language: str
+) -> None:
+    analysis = analyzer_for(fake, language).analyze(rollout_pr()).analysis
+
+    payload = analysis_payload()
+    for lang in ("zh", "en"):
+        text = analysis.localized(lang)
+        assert text.gist == payload[lang]["gist"]
+        assert text.key_points == tuple(payload[lang]["key_points"])
+        assert text.reading_guide == tuple(payload[lang]["reading_guide"])
+        assert text.risks == (payload["risks"][0][f"text_{lang}"],)
+    assert analysis.verdict_reason == payload[language]["verdict_reason"]
+    assert analysis.risks[0].text == payload["risks"][0][f"text_{language}"]
+
+
+def test_a_verdict_label_the_model_puts_in_front_of_its_reason_is_dropped(fake: FakeOpenAI) -> None:
+    texts = analysis_payload()
+    fake.answer = lambda body: analysis_payload(
+        zh={**texts["zh"], "verdict_reason": "值得一读：改变了调度方式"},
+        en={**texts["en"], "verdict_reason": "Worth reading: changes scheduling"},
+    )
+
+    analysis = analyzer_for(fake).analyze(rollout_pr()).analysis
+
+    assert analysis.localized("zh").verdict_reason == "改变了调度方式"
+    assert analysis.localized("en").verdict_reason == "changes scheduling"
 
 
 def test_the_request_asks_for_the_strict_analysis_schema(fake: FakeOpenAI) -> None:
@@ -110,7 +140,7 @@ def test_the_schema_is_strict_compatible_at_every_level() -> None:
                 yield from objects(item)
 
     found = list(objects(ANSWER_SCHEMA))
-    assert len(found) == 2  # the analysis and a risk
+    assert len(found) == 4  # the analysis, a risk, and the texts in each language
     for node in found:
         assert node["additionalProperties"] is False
         assert node["required"] == list(node["properties"])

@@ -42,19 +42,31 @@ def analysis_payload(**overrides: Any) -> dict[str, Any]:
         "importance": 6.5,
         "insight": 5.0,
         "verdict": "worth-reading",
-        "verdict_reason": "Changes how rollout work is scheduled.",
-        "key_points": ["New scheduler in rollout/async.py"],
         "risks": [
             {
                 "category": "concurrency",
                 "severity": "medium",
-                "text": "New locking around the worker queue.",
+                "text_zh": "worker 队列周围新增了锁。",
+                "text_en": "New locking around the worker queue.",
                 "evidence": "rollout/async.py",
             }
         ],
         "tests": True,
-        "follow_ups": ["Stress-test with 64 workers"],
         "review_highlights": ["A reviewer asked for a queue-size metric"],
+        "zh": {
+            "gist": "rollout worker 改为异步调度，减少空等。",
+            "verdict_reason": "改变了 rollout 的调度方式。",
+            "key_points": ["rollout/async.py 中新增调度器"],
+            "follow_ups": ["用 64 个 worker 做压力测试"],
+            "reading_guide": ["从 rollout/async.py 的调度循环读起"],
+        },
+        "en": {
+            "gist": "Rollout workers are scheduled asynchronously, so they wait less.",
+            "verdict_reason": "Changes how rollout work is scheduled.",
+            "key_points": ["New scheduler in rollout/async.py"],
+            "follow_ups": ["Stress-test with 64 workers"],
+            "reading_guide": ["Start at the scheduling loop in rollout/async.py"],
+        },
     }
     payload.update(overrides)
     return payload
