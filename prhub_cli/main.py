@@ -41,6 +41,7 @@ from chatbot.reports.weekly import build_weekly_report
 from chatbot.store.analyses import current_analysis
 from chatbot.store.db import Database, current_revision, make_engine, upgrade
 from chatbot.store.index import PRIndex, to_pull_request
+from chatbot.untrusted import clean_text
 from chatbot.weeks import Week, last_complete_week, parse_day_or_time, parse_week
 from prhub_cli.admin import push, status, subscriptions_app
 from prhub_cli.common import (
@@ -266,8 +267,8 @@ def prs_list(
         table.add_row(
             str(pr.number),
             merged,
-            escape(pr.header.author),
-            escape(pr.title),
+            escape(clean_text(pr.header.author)),  # rows stored before ingest cleaned text
+            escape(clean_text(pr.title)),
             f"+{pr.additions}/-{pr.deletions}",
             str(pr.changed_files),
         )

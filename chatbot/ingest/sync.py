@@ -16,10 +16,12 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import TypeVar
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from chatbot.models import PullHeader
 from chatbot.ports import AuthenticationFailed, Clock, PRSource, RateLimited, SourceError
 from chatbot.store.db import Database
-from chatbot.store.index import PRIndex, UpsertCounts
+from chatbot.store.index import PRIndex, UpsertCounts, storage_error
 
 T = TypeVar("T")
 
@@ -182,19 +184,27 @@ class _RepoSync:
         except AuthenticationFailed:
             raise
         except SourceError as exc:
-            message = f"{exc.__class__.__name__}: {exc}"
+            self._record_failure(number, f"{exc.__class__.__name__}: {exc}", now)
+            return
+        try:
             with self.db.session() as session:
                 index = PRIndex(session)
-                index.record_failure(index.ensure_repo(self.repo, now), number, message, now)
-            self.report.failed += 1
-            self.report.failures.append((number, message))
+                repo_row = index.ensure_repo(self.repo, now)
+                outcome = index.upsert(repo_row, pr, now) if pr.header.merged_at is not None else None
+                index.clear_failure(repo_row, number)
+        except SQLAlchemyError as exc:
+            # One PR the database refuses must not stop the walk: it is recorded and retried next time.
+            self._record_failure(number, storage_error(exc), now)
             return
+        if outcome is not None:
+            self.report.count(outcome)
+
+    def _record_failure(self, number: int, message: str, now: datetime) -> None:
         with self.db.session() as session:
             index = PRIndex(session)
-            repo_row = index.ensure_repo(self.repo, now)
-            if pr.header.merged_at is not None:
-                self.report.count(index.upsert(repo_row, pr, now))
-            index.clear_failure(repo_row, number)
+            index.record_failure(index.ensure_repo(self.repo, now), number, message, now)
+        self.report.failed += 1
+        self.report.failures.append((number, message))
 
     def _call(self, fn: Callable[[], T]) -> T:
         """Run a source call; wait out a rate limit within `max_wait` (with a countdown), else stop."""

@@ -8,10 +8,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import delete, select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from chatbot.models import Comment, PRFile, PullHeader, PullRequest, Review
 from chatbot.store.schema import FetchFailureRow, PullRequestRow, RepoRow
+from chatbot.untrusted import clean_pull_request
 
 
 class UpsertOutcome(enum.Enum):
@@ -70,8 +72,10 @@ class PRIndex:
         return {number: updated for number, updated in rows}
 
     def upsert(self, repo: RepoRow, pr: PullRequest, now: datetime) -> UpsertOutcome:
-        """Insert or update one PR. Unchanged content is not rewritten (only a newer `updated_at` is
-        recorded, so the next sync skips it)."""
+        """Insert or update one PR, its text cleaned first (`clean_pull_request`: every way into the
+        index passes here). Unchanged content is not rewritten (only a newer `updated_at` is recorded,
+        so the next sync skips it)."""
+        pr = clean_pull_request(pr)
         h = pr.header
         if h.merged_at is None:
             raise ValueError(f"PR #{h.number} is not merged; the index holds merged PRs only")
@@ -197,3 +201,11 @@ def to_pull_request(repo: RepoRow, row: PullRequestRow) -> PullRequest:
         changed_files=row.changed_files,
         content_hash=row.content_hash,
     )
+
+
+def storage_error(exc: SQLAlchemyError) -> str:
+    """A short description of a refused write for `fetch_failures` and reports: the driver's first line,
+    never the statement and its parameters (they hold the whole PR)."""
+    cause = getattr(exc, "orig", None) or exc
+    first = (str(cause).strip().splitlines() or [""])[0]
+    return f"database refused the PR: {cause.__class__.__name__}: {first}"[:500]

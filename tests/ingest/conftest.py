@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -32,3 +34,22 @@ def settings(github: FakeGitHub, database_url: str) -> Settings:
 @pytest.fixture
 def source(settings: Settings) -> GitHubSource:
     return GitHubSource(settings)
+
+
+@pytest.fixture
+def cli_env(
+    github: FakeGitHub, database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> dict[str, str]:
+    """The environment of a `prhub` command (in-process or a subprocess) against the fake GitHub."""
+    monkeypatch.chdir(tmp_path)  # no developer .env is read
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "PRHUB_DATABASE_URL": database_url,
+        "GITHUB_TOKEN": "test-token",
+        "GITHUB_API_URL": github.url,
+        "GITHUB_RETRY_BACKOFF": "0",
+        "PRHUB_TIMEZONE": "UTC",
+        "PRHUB_ANALYZER": "heuristic",
+        "OPENAI_API_KEY": "",
+        "COLUMNS": "200",
+    }
