@@ -198,12 +198,24 @@ def status(ctx: typer.Context) -> None:
         now = SystemClock().now()
         with db.session() as session:
             repos = session.execute(
-                select(RepoRow.full_name, RepoRow.last_synced_at, func.count(SubscriptionRow.id))
+                select(
+                    RepoRow.full_name,
+                    RepoRow.last_synced_at,
+                    RepoRow.synced_since,
+                    RepoRow.backfill_floor,
+                    func.count(SubscriptionRow.id),
+                )
                 .outerjoin(
                     SubscriptionRow,
                     (SubscriptionRow.repo_id == RepoRow.id) & SubscriptionRow.active.is_(True),
                 )
-                .group_by(RepoRow.id, RepoRow.full_name, RepoRow.last_synced_at)
+                .group_by(
+                    RepoRow.id,
+                    RepoRow.full_name,
+                    RepoRow.last_synced_at,
+                    RepoRow.synced_since,
+                    RepoRow.backfill_floor,
+                )
                 .order_by(RepoRow.full_name)
             ).all()
             subs = session.scalars(select(SubscriptionRow).where(SubscriptionRow.active.is_(True))).all()
@@ -216,11 +228,20 @@ def status(ctx: typer.Context) -> None:
                 .limit(20)
             ).all()
     table = Table(title="repos", title_justify="left")
-    for column in ("repo", "last synced", "subscriptions"):
+    for column in ("repo", "last synced", "index", "subscriptions"):
         table.add_column(column)
-    for name, synced, count in repos:
+    for name, synced, since, unfinished, count in repos:
+        if unfinished is not None:
+            coverage = f"incomplete: backfill to {unfinished:%Y-%m-%d} unfinished (the next sync resumes it)"
+        elif since is not None:
+            coverage = f"complete since {since.astimezone(settings.tz):%Y-%m-%d}"
+        else:
+            coverage = "incomplete: never synced to the end"
         table.add_row(
-            name, f"{synced.astimezone(settings.tz):%Y-%m-%d %H:%M}" if synced else "never", str(count)
+            name,
+            f"{synced.astimezone(settings.tz):%Y-%m-%d %H:%M}" if synced else "never",
+            coverage,
+            str(count),
         )
     console.print(table)
     upcoming = sorted(

@@ -5,7 +5,9 @@ last complete sync) or at `since` for a backfill. A PR whose `updated_at` matche
 skipped without a request; an unchanged repo costs one conditional request (304). A PR that fails is
 recorded in `fetch_failures` and retried next time; it never aborts the batch. When the rate limit is
 hit, the sync waits for the reset if that is within `max_wait`, else it stops cleanly, keeping what it
-stored, and says when to retry; the cursor only moves after a complete walk.
+stored, and says when to retry; the cursor only moves after a complete walk. A walk into the past
+(a backfill) is recorded on the repo row until it completes, so a later sync of any kind resumes it
+after a crash or a stop.
 """
 
 from __future__ import annotations
@@ -101,15 +103,22 @@ class _RepoSync:
             cursor = row.sync_cursor if row else None
             synced_since = row.synced_since if row else None
             etag = row.list_etag if row else None
+            unfinished = row.backfill_floor if row else None
             known = index.stored_updated_at(row) if row else {}
             retry_numbers = [f.number for f in index.failures(row)] if row else []
 
+        # A walk that did not finish (killed, or stopped by the rate limit) is resumed by any later
+        # sync; the PRs it already stored are skipped without a request.
+        if unfinished is not None and (since is None or unfinished < since):
+            since = unfinished
         # A walk down to `since` is needed when it reaches further back than what was covered before.
         deep = cursor is None or (since is not None and (synced_since is None or since < synced_since))
         floor = since if since is not None else (synced_since or self.clock.now() - backfill)
         stop_before = floor if deep or cursor is None else cursor
         try:
-            to_fetch, newest, listing_etag = self._walk(stop_before, floor, known, None if deep else etag)
+            to_fetch, newest, listing_etag = self._walk(
+                stop_before, floor, known, None if deep else etag, floor if deep else None
+            )
             fetching = {h.number for h in to_fetch}
             retries = [n for n in retry_numbers if n not in fetching]
             total = len(to_fetch) + len(retries)
@@ -136,15 +145,23 @@ class _RepoSync:
                 repo_row.synced_since = floor
             if listing_etag and not self.report.not_modified:
                 repo_row.list_etag = listing_etag
+            repo_row.backfill_floor = None
             repo_row.last_synced_at = self.clock.now()
         self._progress("done", 0, None)
         return self.report
 
     def _walk(
-        self, stop_before: datetime, floor: datetime, known: dict[int, datetime], etag: str | None
+        self,
+        stop_before: datetime,
+        floor: datetime,
+        known: dict[int, datetime],
+        etag: str | None,
+        backfill_floor: datetime | None,
     ) -> tuple[list[PullHeader], datetime | None, str | None]:
         """List pages until `stop_before`; return the headers to fetch, the newest `updated_at` seen and
-        the first page's ETag. PRs whose `updated_at` matches the stored one are counted unchanged."""
+        the first page's ETag. PRs whose `updated_at` matches the stored one are counted unchanged.
+        A deep walk records its `backfill_floor` once GitHub has answered (so a repo that does not
+        exist gets no row), until the run completes."""
         to_fetch: list[PullHeader] = []
         newest: datetime | None = None
         page: str | None = None
@@ -158,6 +175,8 @@ class _RepoSync:
                 if result.not_modified:
                     self.report.not_modified = True
                     return [], None, listing_etag
+                if backfill_floor is not None:
+                    self._record_backfill(backfill_floor)
             for header in result.pulls:
                 newest = header.updated_at if newest is None else max(newest, header.updated_at)
                 if header.updated_at < stop_before:
@@ -172,6 +191,12 @@ class _RepoSync:
             if result.next_page is None:
                 return to_fetch, newest, listing_etag
             page = result.next_page
+
+    def _record_backfill(self, floor: datetime) -> None:
+        with self.db.session() as session:
+            row = PRIndex(session).ensure_repo(self.repo, self.clock.now())
+            if row.backfill_floor is None or floor < row.backfill_floor:
+                row.backfill_floor = floor
 
     def _fetch_and_store(self, number: int, header: PullHeader | None) -> None:
         """Fetch one PR (its header too when only the number is known, as for retries) and upsert it in

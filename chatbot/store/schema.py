@@ -59,6 +59,9 @@ class RepoRow(Base):
     # Earliest merge date that a complete sync has covered.
     synced_since: Mapped[datetime | None]
     last_synced_at: Mapped[datetime | None]
+    # Set while a walk down to this merge date has not finished (killed, or stopped by the rate limit):
+    # any later sync resumes it, and the repo is not complete until it does.
+    backfill_floor: Mapped[datetime | None]
     # ETag of the first listing page at the last complete sync: an unchanged repo answers 304.
     list_etag: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime]

@@ -46,6 +46,17 @@ class Injected:
     make: Callable[[], Response]
 
 
+@dataclass
+class Stall:
+    """A request held open: `reached` is set when it arrives, it is answered once `release` is set."""
+
+    pattern: re.Pattern[str]
+    after: int
+    seen: int = 0
+    reached: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
+
+
 class FakeGitHub(FakeService):
     def __init__(
         self,
@@ -61,6 +72,7 @@ class FakeGitHub(FakeService):
         self.remaining = rate_limit
         self.reset_at = now() + timedelta(hours=1)
         self._injected: list[Injected] = []
+        self._stalls: list[Stall] = []
         self._state = threading.RLock()
 
     # Building the world ------------------------------------------------------------------------------
@@ -160,6 +172,13 @@ class FakeGitHub(FakeService):
             lambda: Response(200, b'[{"number": 1, "title": ', {"Content-Type": "application/json"}),
         )
 
+    def stall(self, path_pattern: str, after: int) -> Stall:
+        """Hold the request that follows `after` requests matching the pattern until the test releases
+        it: a deterministic point at which to kill a client mid-walk, without waiting on the clock."""
+        stall = Stall(re.compile(path_pattern), after)
+        self._stalls.append(stall)
+        return stall
+
     def exhaust_rate_limit(self, reset_in: timedelta) -> None:
         with self._state:
             self.remaining = 0
@@ -176,6 +195,14 @@ class FakeGitHub(FakeService):
     def handle(self, request: Request) -> Response:
         if request.headers.get("authorization") != f"token {self.token}":
             return self._limited(Response(401, {"message": "Bad credentials"}), cost=False)
+        for stall in self._stalls:
+            if stall.pattern.search(request.path):
+                with self._state:
+                    stall.seen += 1
+                    hit = stall.seen == stall.after + 1
+                if hit:
+                    stall.reached.set()
+                    stall.release.wait(timeout=60)  # a safety net: the test releases it
         for injected in self._injected:
             if injected.remaining > 0 and injected.pattern.search(request.path):
                 injected.remaining -= 1
