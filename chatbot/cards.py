@@ -42,11 +42,13 @@ def pr_card(
     if analysis is None:
         blocks.append(Paragraph((plain(say("pr.not_analyzed", language)),)))
         return Reply(tuple(blocks))
+    texts = analysis.localized(language)
     if analysis.title_zh and analysis.title_zh != pr.title:
         blocks.append(Paragraph((bold(analysis.title_zh),)))
+    if texts.gist:
+        blocks.append(Paragraph((bold(texts.gist),)))
     if analysis.summary:
         blocks.append(Paragraph((plain(analysis.summary),)))
-    texts = analysis.localized(language)
     verdict = say(f"pr.verdict.{analysis.verdict}", language)
     blocks.append(
         Fields(
@@ -83,6 +85,11 @@ def pr_card(
                     for r, text in zip(analysis.risks, texts.risks, strict=True)
                 )
             ),
+        ]
+    if texts.reading_guide:
+        blocks += [
+            Heading(say("pr.section.reading_guide", language), 2),
+            BulletList(tuple((plain(g),) for g in texts.reading_guide)),
         ]
     if texts.follow_ups:
         blocks += [

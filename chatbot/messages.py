@@ -144,6 +144,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "pr.section.risks": ("风险", "Risks"),
     "pr.section.follow_ups": ("后续建议", "Follow-ups"),
     "pr.section.reviews": ("评审要点", "Review highlights"),
+    "pr.section.reading_guide": ("阅读指南", "How to read it"),
     "pr.analyzed_by": ("分析器：{analyzer}", "Analysed by {analyzer}"),
     # Answers ----------------------------------------------------------------------------------------
     "qa.window": ("{start} 至 {end}", "{start} to {end}"),

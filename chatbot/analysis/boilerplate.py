@@ -64,6 +64,7 @@ _WORDISH = re.compile(r"\w{3,}|[\u4e00-\u9fff]{2,}")
 _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 _LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
 _EMPHASIS = re.compile(r"(\*\*|__|~~)")
+_CODE_SPAN = re.compile(r"`+([^`\n]*)`+")
 _SPACES = re.compile(r"[ \t]+")
 
 
@@ -256,7 +257,9 @@ def plain_text(blocks: Iterable[Block]) -> str:
         if block.kind == "list":
             lines[0] = _LIST_ITEM.sub("", lines[0], count=1)
         text = _join_wrapped(lines)
-        text = _EMPHASIS.sub("", _LINK.sub(r"\1", text)).replace("`", "")
+        # Emphasis markers are dropped outside inline code only: `SGLangHttpServer.__init__` keeps its name.
+        pieces = _CODE_SPAN.split(_LINK.sub(r"\1", text))
+        text = "".join(p if i % 2 else _EMPHASIS.sub("", p).replace("`", "") for i, p in enumerate(pieces))
         out.append(_SPACES.sub(" ", text).strip())
     return "\n".join(line for line in out if line)
 

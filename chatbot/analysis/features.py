@@ -198,6 +198,7 @@ _ASSET_EXT = frozenset(
     ["png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "pdf", "mp4", "pt", "bin", "safetensors", "parquet"]
 )
 _DOC_EXT = frozenset(["md", "rst", "adoc", "ipynb"])
+_DOC_SUFFIXES = tuple(f".{ext}" for ext in sorted(_DOC_EXT))
 
 
 def file_kind(path: str) -> str:
@@ -263,6 +264,16 @@ _PUBLIC_DEF = re.compile(r"^([+-])( {0,4})(?:async\s+)?(def|class)\s+([A-Za-z]\w
 _CLI_ARG = re.compile(
     r"^\+.*?(?:add_argument|click\.option|typer\.Option)\(\s*(?:[^\n)]*?,\s*)?[\"'](--[\w-]+)[\"']", re.M
 )
+_CLI_ARG_REMOVED = re.compile(
+    r"^-.*?(?:add_argument|click\.option|typer\.Option)\(\s*(?:[^\n)]*?,\s*)?[\"'](--[\w-]+)[\"']", re.M
+)
+# Environment variables the code reads: `os.environ["X"]`, `os.environ.get("X")`, `os.getenv("X")`.
+_ENV_READ = re.compile(
+    r"^([+-])(?![+-]).*?(?:environ(?:\.get|\.setdefault)?\s*[\[(]\s*|getenv\(\s*)[\"']([A-Z][A-Z0-9_]{2,})[\"']",
+    re.M,
+)
+_HUNK = re.compile(r"^@@[^@]*@@[ \t]*(.*)$")
+_DEF_NAME = re.compile(r"^[+ -]?\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)")
 _PLATFORM = re.compile(
     r"^\+(?!\+\+)(.*?(?:\b(?:npu|ascend|torch_npu|rocm|hip|xpu|mlu|musa|hpu|gaudi)\b|"
     r"torch\.version\.(?:cuda|hip)|is_\w*(?:npu|cuda|rocm|xpu|hip)\w*_available|cuda_version|"
@@ -291,11 +302,27 @@ _YAML_KEY = re.compile(r"^([ +-])( *)([A-Za-z_][\w.-]*)\s*:(?=\s|$)\s*(.*?)\s*$"
 _PY_FIELD = re.compile(r"^([+-])(\s+)([A-Za-z_]\w*)\s*:\s*[\w\[\], .|\"']+?=\s*(.+?)\s*$")
 _ARG_DEFAULT = re.compile(r"^([+-])(\s*).*?add_argument\(\s*[\"'](--?[\w-]+)[\"'].*?default\s*=\s*([^,)]+)")
 _COMMENT = re.compile(r"\s+#.*$")
+# Dependency specifiers. A package name is PEP 508's; in prose-like places (install lines, quoted strings)
+# it must stand alone (start of line, after a space, quote, bracket or comma) and be glued to its operator
+# and a version that starts with a digit, so "upgrade to >= 2.12" or `$status==0` is never a package.
+_NAME = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"
+_OPERATOR = r"===|==|>=|<=|~=|!=|>|<"
 _REQUIREMENT = re.compile(
-    r"^([+-])\s*[\"']?([A-Za-z0-9][A-Za-z0-9_.\-]*)(?:\[[^\]]*\])?\s*(?:(==|>=|<=|~=|!=|>|<|@)\s*([^\"',;\s]+))?"
-    r"[\"',]*\s*(?:[;#].*)?$"
+    rf"^\s*({_NAME})\s*(?:\[[^\]]*\])?\s*((?:(?:{_OPERATOR})\s*[\w.*+!-]+\s*,?\s*)*)(?:@\s*(\S+))?\s*(?:[;#].*)?$"
 )
-_PINNED = re.compile(r"\b([A-Za-z][A-Za-z0-9_.\-]*)(?:\[[^\]]*\])?\s*(==|>=|~=)\s*([\w.+\-]+)")
+_QUOTED_REQUIREMENT = re.compile(
+    rf"[\"']({_NAME})\s*(?:\[[^\]]*\])?\s*((?:(?:{_OPERATOR})\s*\d[\w.*+!-]*\s*,?\s*)+)(?:;[^\"']*)?[\"']"
+)
+_INSTALL_SPEC = re.compile(
+    rf"(?:(?<=[\s\"'(,])|^)({_NAME})(?:\[[^\]]*\])?((?:(?:{_OPERATOR})\d[\w.*+!-]*,?)+)(?=[\s\"'),;\\]|$)"
+)
+_INSTALL_COMMAND = re.compile(
+    r"\b(?:pip3?|uv pip|uv add|conda|mamba|micromamba|poetry add|pipx)\b.*?\binstall\b|\buv add\b"
+)
+_VERSION_VARIABLE = re.compile(
+    r"^\s*(?:ARG\s+|ENV\s+|export\s+|-\s*)?[\"']?([A-Z][A-Z0-9_]*?)_VERSION[\"']?\s*[:=]\s*[\"']?v?(\d[\w.+-]*)[\"']?\s*(?:#.*)?$"
+)
+_SHELL_COMMENT = re.compile(r"^\s*(?:#|//)")
 _STAGE = re.compile(r"^[ +-]?\s*FROM\s+\S+\s+AS\s+(\S+)", re.M | re.I)
 _IMAGE = re.compile(
     r"^([+-])\s*(?:FROM\s+|(?:[\w-]*image|container)\s*:\s*|[A-Z_]*IMAGE[A-Z_]*\s*[:=]\s*)[\"']?([^\s\"']+)",
@@ -335,6 +362,46 @@ class LineHit:
 
     path: str
     line: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rename:
+    """A public definition whose name changed in one file, its signature kept."""
+
+    path: str
+    old: str
+    new: str
+
+
+def focus_function(patch: str) -> str | None:
+    """The function or class where a file's change concentrates: in the hunk with the most changed lines,
+    the first definition added or changed there, else the one the hunk header names as its context."""
+    best: tuple[int, str | None] = (0, None)
+    changed, name, context = 0, None, None
+
+    def close() -> None:
+        nonlocal best
+        if changed > best[0] and (name or context):
+            best = (changed, name or context)
+
+    for line in patch.split("\n"):
+        hunk = _HUNK.match(line)
+        if hunk:
+            close()
+            header = _DEF_NAME.match(hunk.group(1))
+            changed, name, context = 0, None, header.group(1) if header else None
+            continue
+        if line.startswith(("+", "-")):
+            changed += 1
+            definition = _DEF_NAME.match(line) if name is None else None
+            if definition:
+                name = definition.group(1)
+        elif name is None and context is not None:
+            definition = _DEF_NAME.match(line)
+            if definition:
+                context = definition.group(1)  # a definition opened inside the hunk, above the change
+    close()
+    return best[1]
 
 
 def _strip_value(value: str) -> str:
@@ -402,47 +469,91 @@ def _config_changes(f: FileFacts, patch: str) -> list[ConfigChange]:
     ]
 
 
+def canonical_package(name: str) -> str:
+    """PEP 503's normal form: `Torch_NPU` and `torch-npu` are the same package."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _specifier(spec: str) -> str | None:
+    """`==2.1.0` -> `2.1.0` (an exact pin reads as its version); a range keeps its operators: `>=2.1,<3`."""
+    spec = spec.replace(" ", "").rstrip(",")
+    if not spec:
+        return None
+    return spec[2:] if spec.startswith("==") and not spec.startswith("===") and "," not in spec else spec
+
+
+def _declared_requirements(path: str, content: str) -> list[tuple[str, str | None]]:
+    """The requirements one line of a dependency file declares: a requirements/constraints line, quoted
+    specifiers in pyproject.toml or setup.py lists, or bare specifiers in setup.cfg / environment.yml."""
+    if path.endswith(".txt"):
+        req = _REQUIREMENT.match(content)
+        return [(req.group(1), _specifier(req.group(2)))] if req else []
+    found = [(m.group(1), _specifier(m.group(2))) for m in _QUOTED_REQUIREMENT.finditer(content)]
+    if not found and path.endswith((".cfg", ".yml", ".yaml")):
+        found = [(m.group(1), _specifier(m.group(2))) for m in _INSTALL_SPEC.finditer(content)]
+    return found
+
+
 def _dependency_changes(f: FileFacts, patch: str, key_deps: frozenset[str]) -> list[DependencyChange]:
-    """Version changes of requirements, pins in Dockerfiles/install lines, and base or CI images."""
+    """Version changes of declared requirements (requirements*.txt, pyproject.toml, setup.py, setup.cfg,
+    environment.yml), of packages on install lines (`pip install`, `uv pip install`, conda; continued
+    lines included) and `*_VERSION` build arguments in Dockerfiles, workflows and scripts, and of base or
+    CI images. Comments and prose are not read: only what would be installed."""
+    path = f.path.lower()
     old: dict[str, str | None] = {}
     new: dict[str, str | None] = {}
+    shown: dict[str, str] = {}
     images: set[str] = set()
     # `FROM base AS builder` then `FROM builder`: build stages are not images, nor is `scratch`.
     not_images = {"scratch", *(a.lower() for a in _STAGE.findall(patch))}
+    installing = False  # inside a shell command that installs packages (it may continue over lines)
+    previous_continues = False
     for line in patch.split("\n"):
-        if not line.startswith(("+", "-")) or line.startswith(("+++", "---")):
+        if line.startswith(("+++", "---", "@@")):
+            installing = False
             continue
-        sign = line[0]
+        line = line.rstrip("\r")
+        sign, content = (line[0], line[1:]) if line[:1] in ("+", "-", " ") else (" ", line)
+        if _SHELL_COMMENT.match(content):
+            continue
+        installing = bool(_INSTALL_COMMAND.search(content)) or (installing and previous_continues)
+        previous_continues = content.rstrip().endswith("\\")
+        if sign == " ":
+            continue
         found: list[tuple[str, str | None]] = []
         image = _IMAGE.match(line)
         ref = image.group(2) if image else ""
-        if image and "{" not in ref and not ref.startswith("$") and ref.lower() not in not_images:
+        if image and "{" not in ref and "$" not in ref and ref.lower() not in not_images:
             name, _, tag = ref.rpartition(":") if ":" in ref.split("/")[-1] else (ref, "", "")
             found.append((name, tag or None))
-            images.add(name.lower())
-        elif f.kind == "deps" and f.path.lower().endswith(".txt"):
-            req = _REQUIREMENT.match(line)
-            if req:
-                found.append((req.group(2), req.group(4)))
+            images.add(canonical_package(name))
+        elif f.kind == "deps":
+            found += _declared_requirements(path, content)
         else:
-            found += [(m.group(1), m.group(3)) for m in _PINNED.finditer(line)]
+            if installing:
+                found += [(m.group(1), _specifier(m.group(2))) for m in _INSTALL_SPEC.finditer(content)]
+            variable = _VERSION_VARIABLE.match(content)
+            if variable:
+                found.append((variable.group(1).lower().replace("_", "-"), variable.group(2)))
         for name, version in found:
-            (old if sign == "-" else new)[name.lower()] = version
+            key = canonical_package(name)
+            (old if sign == "-" else new)[key] = version
+            shown.setdefault(key, name)
     changes = []
-    for name in list(old) + [n for n in new if n not in old]:
-        if name in old and name in new and old[name] == new[name]:
+    for key in list(old) + [n for n in new if n not in old]:
+        if key in old and key in new and old[key] == new[key]:
             continue
-        change = "changed" if name in old and name in new else "removed" if name in old else "added"
+        change = "changed" if key in old and key in new else "removed" if key in old else "added"
         changes.append(
             DependencyChange(
                 f.path,
-                name,
+                shown[key],
                 change,
-                old.get(name),
-                new.get(name),
-                image=name in images,
+                old.get(key),
+                new.get(key),
+                image=key in images,
                 declared=f.kind == "deps",
-                key=name in key_deps or name.replace("_", "-") in key_deps,
+                key=key in key_deps or shown[key].lower() in key_deps,
             )
         )
     return changes
@@ -550,6 +661,12 @@ class PRFeatures:
     cli_args: tuple[LineHit, ...]
     api_changed: tuple[LineHit, ...]
     api_removed: tuple[LineHit, ...]
+    api_added: tuple[LineHit, ...]
+    api_renamed: tuple[Rename, ...]
+    cli_removed: tuple[LineHit, ...]
+    env_added: tuple[LineHit, ...]
+    env_removed: tuple[LineHit, ...]
+    focus: tuple[LineHit, ...]  # code files, most changed first, with the function their change centres on
     dependency_changes: tuple[DependencyChange, ...]
     todos: tuple[LineHit, ...]
     platform_hits: tuple[LineHit, ...]
@@ -671,6 +788,9 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
     tests_removed: list[str] = []
     config: list[ConfigChange] = []
     cli: list[LineHit] = []
+    cli_removed: list[LineHit] = []
+    env: dict[str, dict[str, str]] = {"+": {}, "-": {}}  # sign -> variable -> file
+    focus: list[tuple[int, LineHit]] = []
     defs_old: dict[str, tuple[str, str]] = {}
     defs_new: dict[str, tuple[str, str]] = {}
     deps: list[DependencyChange] = []
@@ -706,7 +826,10 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
             is_config = f.kind == "config" and f.path.endswith((".yaml", ".yml"))
             if is_config or (f.kind == "source" and w.CONFIG_SOURCE.search(f.path)):
                 config += _config_changes(f, patch)
-        if f.kind in ("deps", "docker", "ci") or (f.kind == "config" and "docker" in f.path.lower()):
+        reads_dependencies = f.kind in ("deps", "docker", "ci", "script") or (
+            f.kind == "config" and "docker" in f.path.lower()
+        )
+        if reads_dependencies and not f.path.lower().endswith(_DOC_SUFFIXES):
             deps += _dependency_changes(f, patch, module_map.key_dependencies)
         if f.kind not in ("source", "script"):
             continue
@@ -714,12 +837,18 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         if f.tier == "peripheral":
             continue  # examples and recipes: their TODOs and platform branches are not the product's
         cli += [LineHit(f.path, m.group(1)) for m in _CLI_ARG.finditer(patch)]
+        cli_removed += [LineHit(f.path, m.group(1)) for m in _CLI_ARG_REMOVED.finditer(patch)]
+        for m in _ENV_READ.finditer(patch):
+            env[m.group(1)].setdefault(m.group(2), f.path)
         todos += [LineHit(f.path, _first_line(m.group(1))) for m in _TODO.finditer(patch)]
         hits = [LineHit(f.path, _first_line(m.group(1))) for m in _PLATFORM.finditer(patch)]
         if not hits and _PLATFORM_PATH.search(f.path):
             hits = [LineHit(f.path, "")]
         platform += hits
         if f.is_code:
+            centre = focus_function(patch)
+            if centre:
+                focus.append((f.lines, LineHit(f.path, centre)))
             memory += [LineHit(f.path, _first_line(m.group(0))) for m in _MEMORY_SIGNAL.finditer(patch)]
             concurrency += [
                 LineHit(f.path, _first_line(m.group(0))) for m in _CONCURRENCY_SIGNAL.finditer(patch)
@@ -736,7 +865,25 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         for name in sorted(defs_old.keys() & defs_new.keys())
         if defs_old[name][1] != defs_new[name][1]
     )
-    api_removed = tuple(LineHit(defs_old[n][0], n) for n in sorted(defs_old.keys() - defs_new.keys()))
+    gone = sorted(defs_old.keys() - defs_new.keys())
+    new_names = sorted(defs_new.keys() - defs_old.keys())
+    # A name that disappears while another appears in the same file with the same signature was renamed.
+    renamed: list[Rename] = []
+    for name in gone:
+        path, sig = defs_old[name]
+        twins = [n for n in new_names if defs_new[n] == (path, sig) and sig not in ("", "(…)", "()")]
+        if len(twins) == 1:
+            renamed.append(Rename(path, name, twins[0]))
+            new_names.remove(twins[0])
+    renamed_old = {r.old for r in renamed}
+    api_removed = tuple(LineHit(defs_old[n][0], n) for n in gone if n not in renamed_old)
+    api_added = tuple(LineHit(defs_new[n][0], n) for n in new_names)
+    env_added = tuple(LineHit(path, name) for name, path in env["+"].items() if name not in env["-"])
+    env_removed = tuple(LineHit(path, name) for name, path in env["-"].items() if name not in env["+"])
+    # A flag declared again elsewhere (moved, reformatted) was neither added nor removed.
+    cli_added_names, cli_removed_names = {h.line for h in cli}, {h.line for h in cli_removed}
+    cli = [h for h in cli if h.line not in cli_removed_names]
+    cli_removed = [h for h in cli_removed if h.line not in cli_added_names]
 
     prose = body.prose
     text_for_keywords = f"{pr.header.title}\n{prose}"
@@ -768,6 +915,12 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         cli_args=tuple(cli),
         api_changed=api_changed,
         api_removed=api_removed,
+        api_added=api_added,
+        api_renamed=tuple(renamed),
+        cli_removed=tuple(dict.fromkeys(cli_removed)),
+        env_added=env_added,
+        env_removed=env_removed,
+        focus=tuple(hit for _, hit in sorted(focus, key=lambda item: -item[0])),
         dependency_changes=tuple(deps),
         todos=tuple(todos),
         platform_hits=tuple(platform),

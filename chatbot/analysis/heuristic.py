@@ -22,9 +22,9 @@ from chatbot.analysis.features import (
     extract_features,
     infer_change_type,
     log_scale,
-    measurement_sentence,
     valid_text,
 )
+from chatbot.analysis.lead import AuthorText, names_unchanged_file, read_author_text
 from chatbot.analysis.modules import ModuleMap, load_module_map
 from chatbot.analysis.types import (
     Analysis,
@@ -110,7 +110,6 @@ TEXT: dict[str, dict[Language, str]] = {
     "kw.corruption": {"zh": "数据损坏", "en": "data corruption"},
     # key points
     "kp.breaking": {"zh": "破坏性变更：{note}", "en": "Breaking change: {note}"},
-    "kp.author": {"zh": "{text}", "en": "{text}"},
     "kp.config_default": {
         "zh": "默认值变更：{key} 从 {old} 改为 {new}（{path}）",
         "en": "Default changed: {key} from {old} to {new} ({path})",
@@ -122,10 +121,50 @@ TEXT: dict[str, dict[Language, str]] = {
     "kp.cli": {"zh": "新增命令行参数：{args}", "en": "New command-line options: {args}"},
     "kp.measured": {"zh": "实测：{sentence}", "en": "Measured: {sentence}"},
     "kp.dependency": {"zh": "依赖/镜像变化：{changes}", "en": "Dependency/image changes: {changes}"},
-    "kp.largest": {
-        "zh": "改动最多的文件：{path}（+{add}/−{dele}）",
-        "en": "Largest change: {path} (+{add}/−{dele})",
+    "kp.api_added": {"zh": "新增公共接口：{names}", "en": "New public definitions: {names}"},
+    "kp.api_renamed": {"zh": "公共接口改名：{renames}", "en": "Renamed: {renames}"},
+    "kp.cli_removed": {"zh": "删除命令行参数：{args}", "en": "Removed command-line options: {args}"},
+    "kp.env_added": {"zh": "新读取的环境变量：{names}", "en": "New environment variables read: {names}"},
+    "kp.env_removed": {
+        "zh": "不再读取的环境变量：{names}",
+        "en": "Environment variables no longer read: {names}",
     },
+    "kp.focus": {"zh": "改动集中在 {path} 的 {name}", "en": "The change centres on {name} in {path}"},
+    "kp.review": {"zh": "评审：{text}", "en": "Review: {text}"},
+    "rename": {"zh": "{old} → {new}", "en": "{old} → {new}"},
+    # reading guide (must-read and worth-reading PRs)
+    "guide.start": {"zh": "从 {path} 的 {name} 读起", "en": "Start reading at {name} in {path}"},
+    "guide.start_file": {"zh": "从 {path} 读起", "en": "Start reading at {path}"},
+    "guide.design": {"zh": "值得学习的设计：{text}", "en": "Design decision worth learning: {text}"},
+    "guide.verify.memory": {
+        "zh": "验证：{path} 改动后多卡、大模型下的峰值显存",
+        "en": "Verify: peak memory on multi-GPU, large-model runs after the change to {path}",
+    },
+    "guide.verify.concurrency": {
+        "zh": "验证：{path} 中集合通信与异步调用的顺序，排查死锁与竞态",
+        "en": "Verify: the order of collectives and async calls in {path} (deadlocks, races)",
+    },
+    "guide.verify.config": {
+        "zh": "验证：依赖 {key} 旧默认值（{old}）的运行是否受影响",
+        "en": "Verify: runs that relied on the old default of {key} ({old})",
+    },
+    "guide.verify.dependency": {
+        "zh": "验证：镜像与安装文档都能装上 {names}",
+        "en": "Verify: images and install docs resolve {names}",
+    },
+    "guide.verify.compatibility": {
+        "zh": "验证：下游调用方与配置文件是否需要随之修改（{evidence}）",
+        "en": "Verify: whether downstream callers and config files must change ({evidence})",
+    },
+    "guide.verify.untested": {
+        "zh": "验证：{name} 的新行为目前没有测试覆盖，需要手动确认",
+        "en": "Verify: nothing tests the new behaviour of {name} yet; check it by hand",
+    },
+    "guide.verify.tested": {
+        "zh": "验证：{test} 是否覆盖了 {name} 的新行为",
+        "en": "Verify: that {test} covers the new behaviour of {name}",
+    },
+    "guide.follow_up": {"zh": "后续：{text}", "en": "Follow-up: {text}"},
     "kp.no_tests": {"zh": "未改动测试", "en": "No tests changed"},
     "dep.change": {"zh": "{name} {old} → {new}", "en": "{name} {old} → {new}"},
     "dep.added": {"zh": "新增 {name} {new}", "en": "added {name} {new}"},
@@ -233,11 +272,25 @@ TEXT: dict[str, dict[Language, str]] = {
 _SUMMARY_HEADING = re.compile(
     r"what does this pr do|summary|description|overview|motivation|background|what|概述|简介|背景|说明", re.I
 )
-_CHANGES_HEADING = re.compile(
-    r"code changes|specific changes|changes|what does this pr do|summary|solution|modifications|改动|修改",
+_SENTENCE_CUT = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?。！？；;](?=\s|$)")
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])")
+# An opening that says what the PR does ("This PR adds…", "本 PR 为…增加…") makes the best gist.
+_ACTION_OPENING = re.compile(
+    r"^(?:this (?:pr|pull request|change|patch|commit)(?: also)?\s+|we\s+|本\s*pr\s*|该\s*pr\s*|此\s*pr\s*|"
+    r"这个\s*pr\s*)(?=\w)",
     re.I,
 )
-_SENTENCE_CUT = re.compile(r"[.!?。！？；;](?=\s|$)")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_DESIGN_CUE = re.compile(
+    r"\b(?:instead of|rather than|so that|trade-?offs?|because|to avoid|in order to|the idea is|we chose|"
+    r"chosen|preferred)\b|而不是|为了|从而|避免|因为|取舍",
+    re.I,
+)
+_WORDS = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]")
+_FILLER_WORDS = frozenset(
+    {"a", "an", "the", "this", "pr", "to", "for", "of", "in", "and", "with", "on", "it"}
+)
+GIST_CHARS = 120
 _SEVERITY_ORDER: dict[Severity, int] = {"high": 0, "medium": 1, "low": 2}
 SUMMARY_CHARS = 300
 POINT_CHARS = 160
@@ -667,8 +720,88 @@ def _summary(f: PRFeatures, change_type: ChangeType, modules: tuple[str, ...], l
     )
 
 
-def _gist(f: PRFeatures, change_type: ChangeType, modules: tuple[str, ...], language: Language) -> str:
-    """One line in `language`: the kind of change, where, and what the title says it does."""
+def _names(hits: Iterable[LineHit]) -> list[str]:
+    """Definition names without their signatures (`forward(self, x)` -> `forward`)."""
+    return [h.line.split("(")[0] for h in hits]
+
+
+def _diff_points(f: PRFeatures, language: Language) -> list[str]:
+    """What the diff adds, removes or renames that a user of the code sees: public definitions, config
+    keys and defaults, command-line options, environment variables, dependency pins."""
+    points: list[str] = []
+    if f.api_renamed:
+        renames = (say("rename", language, old=r.old, new=r.new) for r in f.api_renamed)
+        points.append(say("kp.api_renamed", language, renames=_join(renames, language)))
+    if f.api_added:
+        points.append(say("kp.api_added", language, names=_join(_names(f.api_added), language, limit=4)))
+    if f.api_removed:
+        points.append(say("kp.api_removed", language, names=_join(_names(f.api_removed), language)))
+    if f.api_changed:
+        points.append(say("kp.api_changed", language, names=_join((h.line for h in f.api_changed), language)))
+    for c in [c for c in f.config_changes if c.old is not None and c.new is not None][:2]:
+        points.append(say("kp.config_default", language, key=c.key, old=c.old, new=c.new, path=c.path))
+    added = [c.key for c in f.config_changes if c.old is None]
+    if added:
+        points.append(say("kp.config_added", language, keys=_join(added, language, limit=4)))
+    removed = [c.key for c in f.config_changes if c.new is None]
+    if removed:
+        points.append(say("kp.config_removed", language, keys=_join(removed, language, limit=4)))
+    if f.cli_args:
+        points.append(say("kp.cli", language, args=_join((h.line for h in f.cli_args), language, limit=4)))
+    if f.cli_removed:
+        points.append(say("kp.cli_removed", language, args=_join((h.line for h in f.cli_removed), language)))
+    if f.env_added:
+        points.append(say("kp.env_added", language, names=_join((h.line for h in f.env_added), language)))
+    if f.env_removed:
+        points.append(say("kp.env_removed", language, names=_join((h.line for h in f.env_removed), language)))
+    if f.dependency_changes:
+        changes = _join((_dependency_text(d, language) for d in f.dependency_changes), language)
+        points.append(say("kp.dependency", language, changes=changes))
+    return points
+
+
+def _key_points(f: PRFeatures, author: AuthorText, reviews: list[str], language: Language) -> list[str]:
+    """Up to MAX_KEY_POINTS: the author's lead (quoted), a measured result, then the diff's user-visible
+    facts, then the first review remark; where none of these exist, the function the change centres on."""
+    points: list[str] = []
+    if f.breaking:
+        note = f.breaking_note or f.title.description
+        points.append(say("kp.breaking", language, note=_clip(note, POINT_CHARS)))
+    opening = author.opening if author.opening and not _opening_is_gist(author.opening, language) else None
+    lead = [t for t in (opening, *author.items) if t and not _restates(t, f.title.description)]
+    points += [_clip(t, POINT_CHARS) for t in lead[: w.MAX_LEAD_POINTS]]
+    if author.measured:
+        points.append(say("kp.measured", language, sentence=_clip(author.measured[0], POINT_CHARS)))
+    diff = _diff_points(f, language)
+    room = max(w.MIN_DIFF_POINTS, w.MAX_KEY_POINTS - len(points) - (1 if reviews else 0))
+    points += diff[:room]
+    if reviews:
+        points.append(say("kp.review", language, text=reviews[0]))
+    if not diff and f.focus and not lead:
+        points.append(say("kp.focus", language, name=f.focus[0].line, path=f.focus[0].path))
+    return list(dict.fromkeys(points))[: w.MAX_KEY_POINTS]
+
+
+def _opening_is_gist(opening: str, language: Language) -> bool:
+    """An opening that says what the PR does, written in `language`, is the gist in that language."""
+    return bool(_ACTION_OPENING.match(opening)) and bool(_HAN.search(opening)) == (language == "zh")
+
+
+def _restates(text: str, title: str) -> bool:
+    """Whether `text` only repeats the title's words."""
+    words = set(_WORDS.findall(text.lower())) - _FILLER_WORDS
+    return words <= set(_WORDS.findall(title.lower()))
+
+
+def _gist(
+    f: PRFeatures, author: AuthorText, change_type: ChangeType, modules: tuple[str, ...], language: Language
+) -> str:
+    """One line in `language`: the author's own statement of what the PR does when it opens with one and
+    is written in that language, else the kind of change, where, and what the title says."""
+    opening = author.opening or ""
+    if _opening_is_gist(opening, language):
+        what = _ACTION_OPENING.sub("", opening, count=1).strip()
+        return _clip(what[:1].upper() + what[1:], GIST_CHARS).rstrip("。.")
     return say(
         "gist",
         language,
@@ -678,58 +811,72 @@ def _gist(f: PRFeatures, change_type: ChangeType, modules: tuple[str, ...], lang
     )
 
 
-def _author_points(f: PRFeatures) -> list[str]:
-    """The first list items the author wrote under a changes/summary heading."""
-    points: list[str] = []
-    for section in f.body.sections:
-        if not (section.heading and _CHANGES_HEADING.search(section.heading)):
-            continue
-        for block in section.blocks:
-            if block.kind == "list":
-                text = plain_text([block])
-                if len(text) >= 12:
-                    points.append(_clip(text, POINT_CHARS))
-    return points[:3]
+def _design_sentence(f: PRFeatures, changed: tuple[str, ...]) -> str | None:
+    """The sentence where the author explains a design choice: in a design/approach section first, then
+    anywhere in the description; one that names a file outside the diff is skipped."""
+    design = [s for s in f.body.sections if s.heading in f.design_sections]
+    for sections in (design, f.body.sections):
+        for section in sections:
+            for sentence in _SENTENCE_SPLIT.split(section.plain.replace("\n", " ")):
+                sentence = sentence.strip()
+                if (
+                    len(sentence) >= 30
+                    and _DESIGN_CUE.search(sentence)
+                    and not names_unchanged_file(sentence, changed)
+                ):
+                    return _clip(sentence, POINT_CHARS)
+    return None
 
 
-def _key_points(f: PRFeatures, language: Language) -> list[str]:
-    points: list[str] = []
-    if f.breaking:
-        note = f.breaking_note or f.title.description
-        points.append(say("kp.breaking", language, note=_clip(note, POINT_CHARS)))
-    points += [say("kp.author", language, text=t) for t in _author_points(f)]
-    for c in [c for c in f.config_changes if c.old is not None and c.new is not None][:2]:
-        points.append(say("kp.config_default", language, key=c.key, old=c.old, new=c.new, path=c.path))
-    added = [c.key for c in f.config_changes if c.old is None]
-    if added:
-        points.append(say("kp.config_added", language, keys=_join(added, language, limit=4)))
-    removed = [c.key for c in f.config_changes if c.new is None]
-    if removed:
-        points.append(say("kp.config_removed", language, keys=_join(removed, language, limit=4)))
-    if f.api_changed:
-        points.append(say("kp.api_changed", language, names=_join((h.line for h in f.api_changed), language)))
-    if f.api_removed:
-        points.append(say("kp.api_removed", language, names=_join((h.line for h in f.api_removed), language)))
-    if f.cli_args:
-        points.append(say("kp.cli", language, args=_join((h.line for h in f.cli_args), language, limit=4)))
-    sentence = measurement_sentence(plain_text(b for s in f.body.sections for b in s.blocks))
-    if sentence:
-        points.append(say("kp.measured", language, sentence=_clip(sentence, POINT_CHARS)))
-    if f.dependency_changes:
-        changes = _join((_dependency_text(d, language) for d in f.dependency_changes), language)
-        points.append(say("kp.dependency", language, changes=changes))
-    largest = _largest(f.code_files) or _largest(f.files)
-    if largest is not None and len(f.files) > 1:
-        points.append(
-            say(
-                "kp.largest",
-                language,
-                path=largest.path,
-                add=_count(largest.additions),
-                dele=_count(largest.deletions),
-            )
-        )
-    return list(dict.fromkeys(points))[: w.MAX_KEY_POINTS]
+def _verify(f: PRFeatures, risks: list[Risk], language: Language) -> str | None:
+    """What a reader should check, from the most serious risk's mechanism (or, without one, whether the
+    changed function is tested)."""
+    focus = f.focus[0] if f.focus else None
+    for risk in risks:
+        if risk.category in ("memory", "concurrency") and risk.evidence:
+            return say(f"guide.verify.{risk.category}", language, path=risk.evidence.split(":")[0])
+        if risk.category == "config":
+            first = next((c for c in f.config_changes if c.old is not None and c.new is not None), None)
+            if first is not None:
+                return say("guide.verify.config", language, key=first.key, old=first.old)
+        if risk.category == "dependency":
+            names = [d.name for d in f.dependency_changes if d.change != "removed"]
+            if names:
+                return say("guide.verify.dependency", language, names=_join(names, language))
+        if risk.category in ("breaking-change", "compatibility") and risk.evidence:
+            return say("guide.verify.compatibility", language, evidence=_clip(risk.evidence, 80))
+    if focus is None:
+        return None
+    tests = [x.path for x in f.files if x.kind == "test" and x.status != "removed"]
+    if tests:
+        return say("guide.verify.tested", language, test=tests[0], name=focus.line)
+    return say("guide.verify.untested", language, name=focus.line)
+
+
+def _reading_guide(
+    f: PRFeatures, verdict: Verdict, risks: list[Risk], follow_ups: list[str], language: Language
+) -> tuple[str, ...]:
+    """For a must-read or worth-reading PR: where to start, the design decision, what to verify, and what
+    a follow-up should add. Empty for a skim."""
+    if verdict == "skim":
+        return ()
+    changed = tuple(x.path for x in f.files)
+    guide: list[str] = []
+    if f.focus:
+        guide.append(say("guide.start", language, path=f.focus[0].path, name=f.focus[0].line))
+    else:
+        largest = _largest(f.code_files) or _largest(f.files)
+        if largest is not None:
+            guide.append(say("guide.start_file", language, path=largest.path))
+    design = _design_sentence(f, changed)
+    if design:
+        guide.append(say("guide.design", language, text=design))
+    check = _verify(f, risks, language)
+    if check:
+        guide.append(check)
+    if follow_ups:
+        guide.append(say("guide.follow_up", language, text=follow_ups[0]))
+    return tuple(guide)
 
 
 def _review_highlights(pr: PullRequest) -> list[str]:
@@ -797,19 +944,22 @@ class HeuristicAnalyzer:
         importance = _total(importance_points)
         insight = _total(insight_points)
         verdict = decide_verdict(importance, insight, f.breaking)
+        author = read_author_text(f.body, tuple(x.path for x in f.files))
+        reviews = _review_highlights(pr)
         # Risks are found once (their categories, severities and evidence do not depend on the language),
         # then worded in each language; `assess_risks` keeps the same rule order in both.
         worded = {language: assess_risks(f, change_type, language) for language in LANGUAGES}
         risks = worded[lang][0]
         texts: dict[str, LocalizedAnalysis] = {
             language: LocalizedAnalysis(
-                gist=_gist(f, change_type, modules, language),
+                gist=_gist(f, author, change_type, modules, language),
                 verdict_reason=verdict_reason(
                     verdict, importance_points, insight_points, f, change_type, modules, language
                 ),
-                key_points=tuple(_key_points(f, language)),
+                key_points=tuple(_key_points(f, author, reviews, language)),
                 risks=tuple(r.text for r in worded[language][0]),
                 follow_ups=tuple(worded[language][1]),
+                reading_guide=_reading_guide(f, verdict, worded[language][0], worded[language][1], language),
             )
             for language in LANGUAGES
         }
@@ -828,7 +978,7 @@ class HeuristicAnalyzer:
             risks=tuple(risks),
             tests=f.tests_changed,
             follow_ups=own.follow_ups,
-            review_highlights=tuple(_review_highlights(pr)),
+            review_highlights=tuple(reviews),
             analyzer=self.name,
             analyzer_version=self.version,
             texts=texts,

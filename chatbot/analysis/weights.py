@@ -182,4 +182,8 @@ HUGE_PR_LINES = 5_000
 # Per-category caps on how many similar risks are listed (the rest are summarised as "and N more").
 MAX_RISKS = 8
 MAX_KEY_POINTS = 6
+# Of the key points, the author's lead takes at most this many, and the diff's facts keep at least this
+# many places: what the author says and what the code shows both reach the reader.
+MAX_LEAD_POINTS = 3
+MIN_DIFF_POINTS = 2
 MAX_FOLLOW_UPS = 5

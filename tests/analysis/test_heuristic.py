@@ -173,7 +173,11 @@ def test_code_changed_without_tests_is_a_risk(title: str, files: list[PRFile], e
         (changed("requirements.txt", ["vllm==0.8.3"], ["vllm==0.8.2"]), "medium", "vllm 0.8.2 → 0.8.3"),
         (changed("requirements.txt", ["math-verify"], []), "low", "math-verify"),
         (changed("requirements.txt", [], ["pandas"]), "medium", "pandas"),
-        (changed("setup.py", ['    "tensordict>=0.6",'], ['    "tensordict>=0.5",']), "medium", "0.5 → 0.6"),
+        (
+            changed("setup.py", ['    "tensordict>=0.6",'], ['    "tensordict>=0.5",']),
+            "medium",
+            "tensordict >=0.5 → >=0.6",
+        ),
         (
             changed(
                 "docker/Dockerfile.base",

@@ -13,8 +13,12 @@ import pytest
 
 from adapters.github.rest import pull_request_from_rest
 from chatbot.analysis import Analysis, HeuristicAnalyzer
-from chatbot.analysis.types import CHANGE_TYPES, RISK_CATEGORIES, SEVERITIES, VERDICTS
+from chatbot.analysis.features import DependencyChange, extract_features
+from chatbot.analysis.modules import load_module_map
+from chatbot.analysis.types import CHANGE_TYPES, RISK_CATEGORIES, SEVERITIES, VERDICTS, strip_verdict_label
 from chatbot.models import PullRequest
+
+from .claims import ungrounded
 
 FILE_NAME = "verl-pulls.jsonl.gz"
 
@@ -30,6 +34,10 @@ def _data_file() -> Path:
 
 DATA = _data_file()
 pytestmark = pytest.mark.skipif(not DATA.is_file(), reason=f"{DATA} is not available")
+
+
+def dependencies(pr: PullRequest) -> tuple[DependencyChange, ...]:
+    return extract_features(pr, load_module_map(pr.repo)).dependency_changes
 
 
 @pytest.fixture(scope="module")
@@ -79,3 +87,40 @@ def test_the_ranking_is_spread_and_sensible(analyzed: list[tuple[PullRequest, An
 def test_template_boilerplate_never_reaches_a_summary(analyzed: list[tuple[PullRequest, Analysis]]) -> None:
     leaks = ("Checklist Before", "Add **concise** overview", "Demonstrate the high-level design", "[ ] ")
     assert not [pr.number for pr, a in analyzed if any(leak in a.summary for leak in leaks)]
+
+
+def test_every_identifier_and_file_in_key_points_and_reading_guides_occurs_in_the_pr(
+    analyzed: list[tuple[PullRequest, Analysis]],
+) -> None:
+    problems = {}
+    for pr, a in analyzed:
+        for language in ("zh", "en"):
+            texts = a.localized(language)
+            found = ungrounded(pr, [*texts.key_points, *texts.reading_guide], a.modules)
+            if found:
+                problems[(pr.number, language)] = found
+    assert not problems
+
+
+def test_key_points_are_never_file_statistics(analyzed: list[tuple[PullRequest, Analysis]]) -> None:
+    statistic = re.compile(r"\(\+\d[\d,]*/−\d")
+    assert not [pr.number for pr, a in analyzed if any(statistic.search(p) for p in a.key_points)]
+
+
+def test_prs_worth_reading_come_with_a_reading_guide(analyzed: list[tuple[PullRequest, Analysis]]) -> None:
+    read = [a for _, a in analyzed if a.verdict != "skim"]
+    assert all(a.localized("en").reading_guide for a in read)
+    assert sum(len(a.localized("zh").reading_guide) >= 3 for a in read) / len(read) > 0.5
+    assert not any(a.localized("en").reading_guide for _, a in analyzed if a.verdict == "skim")
+
+
+def test_no_english_word_is_read_as_a_dependency(analyzed: list[tuple[PullRequest, Analysis]]) -> None:
+    words = {"to", "the", "and", "this", "your", "for", "from", "with", "version", "upgrade", "bump"}
+    named = {d.name.lower() for pr, _ in analyzed for d in dependencies(pr)}
+    assert not named & words
+
+
+def test_a_reason_never_repeats_the_verdict_label(analyzed: list[tuple[PullRequest, Analysis]]) -> None:
+    for _, a in analyzed:
+        for text in a.texts.values():
+            assert strip_verdict_label(text.verdict_reason) == text.verdict_reason

@@ -1,0 +1,189 @@
+"""What the author wrote up front, read as key points: the opening sentences of the purpose sections,
+bold lead bullets and listed changes, and measured results ("78 GB → 63 GB", "12.4 s → 7.9 s (−36%)").
+
+Everything here is quoted from the PR's own description, never reworded; a sentence that names a file
+the PR does not change is left out, so a key point never claims something about code outside the diff."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+
+from chatbot.analysis.boilerplate import Block, CleanBody, Section, plain_text
+
+# Sections whose opening states what the PR does and why; the preamble (no heading) counts too.
+_PURPOSE_HEADING = re.compile(
+    r"what|why|purpose|summary|motivation|overview|description|background|problem|context|tl;?dr|"
+    r"目的|动机|背景|概述|简介|说明|问题|内容",
+    re.I,
+)
+# Sections listing the changes (their items are key points when they are not bold leads already).
+_CHANGES_HEADING = re.compile(
+    r"changes|what does this pr do|summary|solution|modifications|implementation|改动|修改|变更|实现",
+    re.I,
+)
+# Sections that are not about what changed: how to test, how to use, who reviews.
+_ASIDE_HEADING = re.compile(
+    r"test|usage|example|how to|api|checklist|screenshot|related|reference|review|benchmark script|"
+    r"测试|用法|示例|使用",
+    re.I,
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])|(?<=[。！？；])")
+_BOLD_LEAD = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\*\*([^*\n]{2,80}?)\*\*\s*([:：.\-—–]*)\s*(.*)$", re.S)
+_URL = re.compile(r"https?://\S+")
+_ISSUE_ONLY = re.compile(
+    r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|related(?: to)?|ref(?:s|erence)?|part of|follow[- ]?up"
+    r"(?: (?:of|to))?|see|cc|depends on|stacked on)\b[\s:#\d,]*|#\d+[\s,]*)+$",
+    re.I,
+)
+# A file named in prose: a path with a directory or a known extension.
+_PATH = re.compile(
+    r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+|[\w-]+\.(?:py|pyi|yaml|yml|toml|json|sh|cfg|ini|md|rst|cu|cuh|cc|cpp|h|hpp|rs|go|ts|js))"
+    r"(?![\w/-])"
+)
+_FILE_NAME = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,5}$")
+_UNIT = (
+    r"(?:%|x|×|ms|s|sec|secs|seconds?|min|mins|minutes?|h|hours?|GB|GiB|MB|MiB|KB|TB|TFLOPS|"
+    r"tokens?/s|tok/s|it/s|samples?/s|steps?/s|倍|秒|分钟|小时)"
+)
+_NUMBER = r"\d[\d,]*(?:\.\d+)?"
+# "78 GB → 63 GB", "12.4s -> 7.9s (−36%)", "from 3.1 to 4.2 it/s", "由 78GB 降至 63GB".
+_MEASURED_CHANGE = re.compile(
+    rf"(?:from\s+|由\s*|从\s*)?{_NUMBER}\s?{_UNIT}?\s*(?:→|->|=>|⟶|➡️?|\bto\b|降至|降到|提升至|提升到|减少到|增加到|变为|到)\s*"
+    rf"{_NUMBER}\s?{_UNIT}(?:\s*[(（]\s*[−–+-]?\s?{_NUMBER}\s?%\s*[)）])?",
+    re.I,
+)
+_PERCENT_CLAIM = re.compile(
+    rf"[−–+-]?{_NUMBER}\s?(?:%|x|×|倍)\s*(?:faster|speed-?up|less|lower|higher|more|fewer|reduction|"
+    rf"improvement|throughput|memory|加速|提升|降低|减少)|"
+    rf"(?:reduc\w*|cut\w*|sav\w*|improv\w*|speed\w*|increas\w*|lower\w*|降低|减少|提升|加速)[^.。\n\d]{{0,25}}?"
+    rf"{_NUMBER}\s?(?:%|x|×|倍)",
+    re.I,
+)
+_TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
+_CELL_NUMBER = re.compile(rf"^\s*({_NUMBER})\s?({_UNIT})?\s*$", re.I)
+_BEFORE_AFTER = re.compile(
+    r"before|after|baseline|base|main|old|new|this pr|w/o|without|with|原|优化|之前|之后", re.I
+)
+LEAD_SENTENCE_MIN_CHARS = 25
+ITEM_MIN_CHARS = 12
+MAX_LEAD_POINTS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorText:
+    """The author's lead: the opening sentence, bold lead bullets and listed changes, and measured results,
+    each a quote of the description (markup removed)."""
+
+    opening: str | None
+    items: tuple[str, ...]
+    measured: tuple[str, ...]
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if s.strip()]
+
+
+def _substantive(text: str) -> bool:
+    """Not only links, issue references or a few characters, and not a sentence that only introduces
+    what follows ("Here is the matrix:")."""
+    rest = _URL.sub("", text).strip(" .;,-—()[]")
+    return len(rest) >= ITEM_MIN_CHARS and not _ISSUE_ONLY.match(rest) and not rest.endswith((":", "："))
+
+
+def names_unchanged_file(text: str, changed_paths: Collection[str]) -> bool:
+    """Whether `text` names a file (`a/b.py`, `trainer.yaml`) that is none of the PR's changed files."""
+    for match in _PATH.finditer(text):
+        named = match.group(1).strip("./").lower()
+        if not _FILE_NAME.match(named.rsplit("/", 1)[-1]):
+            continue  # a directory, a `module/submodule` phrase or an image tag, not a file
+        if not any(p.lower().endswith(named) or named.endswith(p.lower()) for p in changed_paths):
+            return True
+    return False
+
+
+def _ordered_sections(sections: Iterable[Section]) -> list[Section]:
+    """The preamble and purpose sections first (in body order), then changes sections; asides left out."""
+    kept = [s for s in sections if not (s.heading and _ASIDE_HEADING.search(s.heading))]
+    purpose = [s for s in kept if not s.heading or _PURPOSE_HEADING.search(s.heading)]
+    changes = [s for s in kept if s.heading and _CHANGES_HEADING.search(s.heading) and s not in purpose]
+    return purpose + changes
+
+
+def _item_text(block: Block) -> str | None:
+    """A list item as a key point: a bold lead becomes `Lead: rest`; a plain item is kept when it is long
+    enough to say something."""
+    raw = "\n".join(block.lines)
+    bold = _BOLD_LEAD.match(raw)
+    text = plain_text([block])
+    if bold:
+        rest = plain_text([Block("para", (bold.group(3),))])
+        lead = bold.group(1).strip()
+        joint = ": " if bold.group(2) or lead.endswith((":", "：")) else " "
+        text = f"{lead.rstrip(':：')}{joint}{_sentences(rest)[0]}" if rest else lead
+    return text if _substantive(text) else None
+
+
+def read_author_text(body: CleanBody, changed_paths: Collection[str]) -> AuthorText:
+    """The lead of the description: where the author says what the PR does, then what it lists."""
+    opening: str | None = None
+    items: list[str] = []
+    for section in _ordered_sections(body.sections):
+        for block in section.blocks:
+            if block.kind == "para" and opening is None:
+                for sentence in _sentences(plain_text([block])):
+                    if len(sentence) >= LEAD_SENTENCE_MIN_CHARS and _substantive(sentence):
+                        if not names_unchanged_file(sentence, changed_paths):
+                            opening = sentence
+                        break
+            elif block.kind == "list":
+                text = _item_text(block)
+                if text and not names_unchanged_file(text, changed_paths) and text not in items:
+                    items.append(text)
+    measured = [m for m in measured_results(body) if not names_unchanged_file(m, changed_paths)]
+    return AuthorText(opening, tuple(items[:MAX_LEAD_POINTS]), tuple(measured))
+
+
+def measured_results(body: CleanBody) -> list[str]:
+    """Measured results the author reports: sentences with a before → after figure (preferred) or a
+    percentage/ratio claim, and before/after table rows as `label: before → after`."""
+    changes: list[str] = []
+    claims: list[str] = []
+    for section in body.sections:
+        for block in section.blocks:
+            if block.kind == "table":
+                changes += _table_changes(block)
+                continue
+            if block.kind == "code":
+                continue
+            for sentence in _sentences(plain_text([block])):
+                if _MEASURED_CHANGE.search(sentence):
+                    changes.append(sentence)
+                elif _PERCENT_CLAIM.search(sentence):
+                    claims.append(sentence)
+    return list(dict.fromkeys(changes + claims))
+
+
+def _cells(line: str) -> list[str]:
+    match = _TABLE_ROW.match(line)
+    return [c.strip().strip("*`") for c in match.group(1).split("|")] if match else []
+
+
+def _table_changes(block: Block) -> list[str]:
+    """Rows of a before/after table: `peak memory: 78 GB → 63 GB`."""
+    rows = [_cells(line) for line in block.lines]
+    if len(rows) < 3 or not _BEFORE_AFTER.search(" ".join(rows[0][1:])):
+        return []
+    found = []
+    for row in rows[2:]:
+        numbers = [_CELL_NUMBER.match(c) for c in row[1:]]
+        values = [m for m in numbers if m]
+        if len(values) >= 2 and row[0] and len(values) == len(row) - 1:
+            first, last = values[0], values[-1]
+            unit = first.group(2) or last.group(2) or ""
+            space = "" if unit in ("%", "x", "×") else " "
+            show = f"{first.group(1)}{space if unit else ''}{unit}".strip()
+            after = f"{last.group(1)}{space if unit else ''}{unit}".strip()
+            found.append(f"{row[0]}: {show} → {after}")
+    return found

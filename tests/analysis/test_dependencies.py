@@ -1,0 +1,172 @@
+"""Dependency pins read right from every place a repository declares or installs them: each case is a
+file whose patch changes pins, and the (name, change, old, new) the analyzer must find; prose, comments
+and shell variables that look like specifiers are never packages."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot.analysis.features import extract_features
+from chatbot.analysis.modules import load_module_map
+from chatbot.models import PRFile
+
+from .builders import changed, make_pr
+
+MAP = load_module_map("acme/widgets")
+
+Found = tuple[str, str, str | None, str | None]
+
+
+def pins(*files: PRFile) -> set[Found]:
+    features = extract_features(make_pr("[deps] chore: bump", files=list(files)), MAP)
+    return {(d.name, d.change, d.old, d.new) for d in features.dependency_changes}
+
+
+@pytest.mark.parametrize(
+    ("file", "expected"),
+    [
+        # requirements and constraints files
+        (
+            changed("requirements.txt", ["torch==2.12.0"], ["torch==2.11.0"]),
+            {("torch", "changed", "2.11.0", "2.12.0")},
+        ),
+        (changed("requirements-npu.txt", ["numpy<2"], []), {("numpy", "added", None, "<2")}),
+        (
+            changed("constraints.txt", ["vllm>=0.9,<0.11  # cuda 12"], ["vllm>=0.9,<0.10"]),
+            {("vllm", "changed", ">=0.9,<0.10", ">=0.9,<0.11")},
+        ),
+        (
+            changed("requirements.txt", ["flash-attn[cuda]==2.8.3 ; platform_system == 'Linux'"], []),
+            {("flash-attn", "added", None, "2.8.3")},
+        ),
+        (
+            changed("requirements.txt", ["Torch_NPU==2.8.0"], ["torch-npu==2.7.1"]),
+            {("torch-npu", "changed", "2.7.1", "2.8.0")},
+        ),
+        (
+            changed(
+                "requirements.txt", ["-r requirements-base.txt", "--extra-index-url https://x/simple"], []
+            ),
+            set(),
+        ),
+        # pyproject.toml and setup.py / setup.cfg
+        (
+            changed("pyproject.toml", ['    "transformers>=4.51,<5",'], ['    "transformers>=4.49",']),
+            {("transformers", "changed", ">=4.49", ">=4.51,<5")},
+        ),
+        (
+            changed(
+                "pyproject.toml", ['version = "0.6.0"', 'requires-python = ">=3.10"'], ['version = "0.5.0"']
+            ),
+            set(),
+        ),
+        (
+            changed("setup.py", ['        "ray[default]>=2.41.0",'], ['        "ray[default]>=2.10.0",']),
+            {("ray", "changed", ">=2.10.0", ">=2.41.0")},
+        ),
+        (
+            changed("setup.cfg", ["    peft==0.15.2"], ["    peft==0.14.0"]),
+            {("peft", "changed", "0.14.0", "0.15.2")},
+        ),
+        # Dockerfiles: install lines, continued lines, build arguments, base images
+        (
+            changed(
+                "docker/Dockerfile.vllm",
+                ["RUN pip install --no-cache-dir vllm==0.11.0 torch==2.8.0"],
+                ["RUN pip install --no-cache-dir vllm==0.10.2 torch==2.8.0"],
+            ),
+            {("vllm", "changed", "0.10.2", "0.11.0")},
+        ),
+        (
+            PRFile(
+                "Dockerfile",
+                "modified",
+                1,
+                1,
+                "@@ -1,4 +1,4 @@\n RUN pip install \\\n     ray==2.41.0 \\\n-    sglang==0.4.6 \\\n+    sglang==0.4.9 \\\n     --no-deps",
+            ),
+            {("sglang", "changed", "0.4.6", "0.4.9")},
+        ),
+        (
+            changed("docker/Dockerfile.npu", ["ARG TORCH_VERSION=2.12.0"], ["ARG TORCH_VERSION=2.11.0"]),
+            {("torch", "changed", "2.11.0", "2.12.0")},
+        ),
+        (
+            changed(
+                "Dockerfile",
+                ["FROM nvcr.io/nvidia/pytorch:25.02-py3"],
+                ["FROM nvcr.io/nvidia/pytorch:24.05-py3"],
+            ),
+            {("nvcr.io/nvidia/pytorch", "changed", "24.05-py3", "25.02-py3")},
+        ),
+        (
+            changed(
+                "Dockerfile",
+                ["# upgrade torch to==2.12.0 once the wheel exists", "RUN echo upgrade to >= 2.12.0"],
+                [],
+            ),
+            set(),
+        ),
+        # workflow YAML: install steps and env pins; shell variables are not packages
+        (
+            changed(
+                ".github/workflows/e2e.yml",
+                ["          pip3 install 'transformers==4.57.1' \"trl>=0.28\""],
+                ["          pip3 install transformers==4.56.0"],
+            ),
+            {("transformers", "changed", "4.56.0", "4.57.1"), ("trl", "added", None, ">=0.28")},
+        ),
+        (
+            changed(
+                ".github/workflows/e2e.yml",
+                ["        run: if [ $status==0 ]; then echo ok; fi", "          world_size==1"],
+                [],
+            ),
+            set(),
+        ),
+        (
+            changed(
+                ".github/workflows/build.yml",
+                ['      VLLM_VERSION: "0.11.0"'],
+                ['      VLLM_VERSION: "0.10.2"'],
+            ),
+            {("vllm", "changed", "0.10.2", "0.11.0")},
+        ),
+        # install scripts; docs that show install lines are not the repository's pins
+        (
+            changed(
+                "scripts/install.sh",
+                ["uv pip install sglang[all]==0.5.2"],
+                ["uv pip install sglang[all]==0.5.1"],
+            ),
+            {("sglang", "changed", "0.5.1", "0.5.2")},
+        ),
+        (changed("docker/README.md", ["pip install torch==2.12.0"], []), set()),
+        (
+            changed(
+                "docs/start/install.rst", ["    pip install vllm==0.11.0"], ["    pip install vllm==0.10.0"]
+            ),
+            set(),
+        ),
+    ],
+)
+def test_dependency_pins_are_parsed_from_each_kind_of_file(file: PRFile, expected: set[Found]) -> None:
+    assert pins(file) == expected
+
+
+def test_a_pin_split_across_crlf_lines_keeps_a_clean_version() -> None:
+    file = PRFile(
+        "requirements.txt", "modified", 1, 1, "@@ -1 +1 @@\r\n-tokenizers==0.19.1\r\n+tokenizers==0.21\r\n"
+    )
+    assert pins(file) == {("tokenizers", "changed", "0.19.1", "0.21")}
+
+
+def test_no_english_word_is_ever_a_package() -> None:
+    prose = [
+        "RUN pip install torch==2.12.0  # bump to 2.12.0",
+        "# Upgrade to==2.12.0 when ready",
+        "      - name: upgrade to torch>=2.12",
+        '          echo "moving to vllm==0.11"',
+    ]
+    names = {name for name, *_ in pins(changed("docker/Dockerfile", prose, []))}
+    assert names == {"torch"}
