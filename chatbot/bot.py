@@ -10,11 +10,12 @@ from __future__ import annotations
 import logging
 import time as _time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from chatbot.analysis.types import Analysis
 from chatbot.cards import pr_card
@@ -25,18 +26,18 @@ from chatbot.ports import Clock
 from chatbot.qa.compose import Answer, Composer, window_text
 from chatbot.qa.parse import KnownRepo, ParseContext, language_of, parse_query
 from chatbot.qa.query import Query, Window
-from chatbot.qa.retrieve import gather, known_modules, known_repos
+from chatbot.qa.retrieve import gather, known_authors, known_modules, known_repos
 from chatbot.reports.cards import ReportLinks, report_card
 from chatbot.reports.weekly import ReportWriter, build_weekly_report
 from chatbot.store.db import Database
 from chatbot.store.index import PRIndex
-from chatbot.store.schema import PullRequestRow
+from chatbot.store.schema import PullRequestRow, RepoRow
 from chatbot.subscriptions.service import SubscriptionService
 from chatbot.subscriptions.service import channel_repo as subscribed_repo
 from chatbot.weeks import Week, last_complete_week
 
 log = logging.getLogger(__name__)
-VOCABULARY_TTL = 300.0  # seconds the module vocabulary is cached: it changes only when analyses do
+VOCABULARY_TTL = 300.0  # seconds the module and author vocabulary is cached: it changes only on sync
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,7 @@ class ChatBot:
         self.observers: list[Callable[[Message, Answer], None]] = []
         # The channel's repo (its one subscription) answers questions that name none.
         self.channel_repo = channel_repo or (lambda message: subscribed_repo(db, message))
-        self._modules: tuple[float, frozenset[str]] | None = None
+        self._vocabulary_cache: tuple[float, frozenset[str], frozenset[str]] | None = None
 
     def handle(self, message: Message) -> Answer:
         """The answer to one message. Unexpected failures become a polite reply, logged with a trace."""
@@ -86,16 +87,19 @@ class ChatBot:
     def parse(self, message: Message) -> Query:
         with self.db.session() as session:
             repos = known_repos(session)
-            modules = self._vocabulary(session)
-        context = ParseContext(self.clock.now(), self.config.tz, repos, self.channel_repo(message), modules)
+            modules, authors = self._vocabulary(session)
+        context = ParseContext(
+            self.clock.now(), self.config.tz, repos, self.channel_repo(message), modules, authors
+        )
         query = parse_query(message.text, context)
         return self.query_parser(message.text, context, query) if self.query_parser else query
 
-    def _vocabulary(self, session: object) -> frozenset[str]:
+    def _vocabulary(self, session: Session) -> tuple[frozenset[str], frozenset[str]]:
+        """The module names and author logins of the index, cached for VOCABULARY_TTL seconds."""
         now = _time.monotonic()
-        if self._modules is None or now - self._modules[0] > VOCABULARY_TTL:
-            self._modules = (now, known_modules(session))  # type: ignore[arg-type]
-        return self._modules[1]
+        if self._vocabulary_cache is None or now - self._vocabulary_cache[0] > VOCABULARY_TTL:
+            self._vocabulary_cache = (now, known_modules(session), known_authors(session))
+        return self._vocabulary_cache[1], self._vocabulary_cache[2]
 
     def _handle(self, message: Message) -> Answer:
         command = parse_command(message.text)
@@ -108,6 +112,13 @@ class ChatBot:
         if query.intent == "unknown":
             return Answer(query, self.examples(language, say("qa.unknown", language)))
         repos = query.repo_candidates  # every indexed repo, read by `parse` when none was settled
+        if query.intent == "pr" and query.repo is None and query.unknown_repo is None:
+            query = self._repo_of_pr(query)
+            if query.repo is None and query.pr_candidates:
+                known = join(query.pr_candidates, language)
+                example = query.pr_candidates[0].split("/", 1)[1]
+                text = say("qa.pr.which_repo", language, number=query.pr_number, known=known, example=example)
+                return Answer(query, _paragraph(text))
         if query.unknown_repo:
             known = join(repos, language) or "-"
             return Answer(
@@ -123,6 +134,22 @@ class ChatBot:
             )
         answer = self.answer(query)
         return self.phraser(answer) if self.phraser and query.intent not in ("pr", "report") else answer
+
+    def _repo_of_pr(self, query: Query) -> Query:
+        """A PR number asked without a repo belongs to the one indexed repo that has it; when several
+        have it, they become the query's candidates."""
+        with self.db.session() as session:
+            holders = tuple(
+                session.scalars(
+                    select(RepoRow.full_name)
+                    .join(PullRequestRow, PullRequestRow.repo_id == RepoRow.id)
+                    .where(PullRequestRow.number == query.pr_number)
+                    .order_by(RepoRow.full_name)
+                )
+            )
+        if len(holders) == 1:
+            return replace(query, repo=holders[0], repo_candidates=())
+        return replace(query, pr_candidates=holders)
 
     def command(self, command: Command, message: Message) -> Answer:
         language = language_of(message.text)
@@ -141,8 +168,10 @@ class ChatBot:
             return Answer(query, _paragraph(text), window=window)
         if query.intent == "report":
             return self.report(query, window)
+        # Nothing merged after "now" is cited, even when the index holds it (`--as-of`).
+        seen = Window(window.start, min(window.end, now), window.week) if window is not None else None
         with self.db.session() as session:
-            evidence = gather(session, query, window, self.fallback, with_previous=query.intent == "compare")
+            evidence = gather(session, query, seen, self.fallback, with_previous=query.intent == "compare")
         composer = Composer(query, window, evidence, now, self.config.tz)
         if query.intent == "pr":
             if evidence.pr is None:
@@ -167,8 +196,10 @@ class ChatBot:
             return composer.filtered(say("qa.author.title", query.language, author=query.author))
         if query.intent == "search" and query.search_text:
             return composer.filtered(say("qa.search.title", query.language, text=query.search_text))
-        if query.intent == "topic":
-            filters = [*query.modules, *query.topics, *query.change_types]
+        if query.intent in ("topic", "search"):
+            filters = [*query.modules, *query.understood, *query.change_types]
+            if query.breaking:
+                filters.append(say("qa.understood.breaking", query.language))
             return composer.filtered(
                 say("qa.topic.title", query.language, filters=join(filters, query.language))
             )
@@ -192,7 +223,15 @@ class ChatBot:
     def _risks(self, query: Query, window: Window | None, composer: Composer) -> Answer:
         """For a complete week without filters, the stored report's risk observations; else the risks
         merged from the analyses of the matching PRs."""
-        unfiltered = not (query.modules or query.topics or query.change_types or query.author)
+        unfiltered = not (
+            query.modules
+            or query.topics
+            or query.terms
+            or query.paths
+            or query.breaking
+            or query.change_types
+            or query.author
+        )
         if window is not None and window.week is not None and window.is_over(self.clock.now()) and unfiltered:
             built = build_weekly_report(
                 self.db,

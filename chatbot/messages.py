@@ -183,6 +183,15 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "No PR in this window was rated must-read or worth-reading; the most important ones are:",
     ),
     "qa.topic.title": ("相关 PR：{filters}", "Matching PRs: {filters}"),
+    "qa.understood": (
+        "按 {words} 搜索 {repo} {window} 的 PR：",
+        "Searching {repo} PRs of {window} for {words}:",
+    ),
+    "qa.understood.breaking": ("破坏性变更", "breaking changes"),
+    "qa.pr.which_repo": (
+        "#{number} 在多个已索引仓库里都有：{known}。请带上仓库名再问一次，例如“{example} #{number} 讲了什么？”",
+        "Several indexed repos have a #{number}: {known}. Please name the repo, e.g. “what did {example} #{number} change?”",
+    ),
     "qa.author.title": ("{author} 的 PR", "PRs by {author}"),
     "qa.search.title": ("搜索“{text}”", "Search: “{text}”"),
     "qa.stats.title": ("统计", "Statistics"),

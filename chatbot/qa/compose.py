@@ -25,7 +25,7 @@ from chatbot.models import (
     plain,
 )
 from chatbot.qa.query import Query, Window
-from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence, importance_rank
+from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence
 from chatbot.reports.builder import AnalyzedPR, clean_title, merge_risks
 from chatbot.reports.model import RiskObservation
 
@@ -79,10 +79,6 @@ def pr_line(record: AnalyzedPR, language: Language, extra: str | None = None) ->
     return tuple(spans)
 
 
-def ranked(records: Sequence[AnalyzedPR]) -> list[AnalyzedPR]:
-    return sorted(records, key=importance_rank)
-
-
 class Composer:
     """Builds the reply for one question from its evidence."""
 
@@ -117,18 +113,43 @@ class Composer:
             parts.insert(0, say("qa.count", self.language, n=count))
         return Context((plain(" · ".join(parts)),))
 
+    @property
+    def limit(self) -> int:
+        """How many PRs a list shows: the count the question asked for, else LIST_LIMIT."""
+        return min(self.query.limit or LIST_LIMIT, LIST_LIMIT)
+
     def listing(self, records: Sequence[AnalyzedPR], extra: str | None = None) -> list[Block]:
-        shown = list(records[:LIST_LIMIT])
+        shown = list(records[: self.limit])
         self._cite(shown)
         items = [pr_line(r, self.language, self._extra(r, extra)) for r in shown]
-        if len(records) > LIST_LIMIT:
-            items.append((plain(say("qa.more", self.language, n=len(records) - LIST_LIMIT)),))
+        if len(records) > len(shown) and self.query.limit is None:
+            items.append((plain(say("qa.more", self.language, n=len(records) - len(shown))),))
         return [BulletList(tuple(items))]
+
+    def understood(self) -> list[Block]:
+        """What the question was read as searching for ("按 'PEFT' 搜索…"), when it searched for words."""
+        words = (*self.query.modules, *self.query.understood)
+        if not words and not self.query.breaking:
+            return []
+        quoted = join((f"'{w}'" for w in dict.fromkeys(words)), self.language)
+        if self.query.breaking:
+            breaking = say("qa.understood.breaking", self.language)
+            quoted = join((quoted, breaking), self.language) if words else breaking
+        text = say(
+            "qa.understood",
+            self.language,
+            words=quoted,
+            repo=self.evidence.repo,
+            window=window_text(self.window, self.now, self.tz, self.language),
+        )
+        return [Paragraph((plain(text),))]
 
     def _extra(self, record: AnalyzedPR, kind: str | None) -> str | None:
         a = record.analysis
         if kind == "key_point":
             return a.key_points[0] if a.key_points else None
+        if kind == "author":
+            return "@" + record.pr.header.author
         if kind == "verdict":
             return (
                 f"{say(f'pr.verdict.{a.verdict}', self.language)}：{a.verdict_reason}"
@@ -138,9 +159,8 @@ class Composer:
         return None
 
     def answer(self, blocks: list[Block], count: int | None = None) -> Answer:
-        return Answer(
-            self.query, Reply((self.heading(), *blocks, self.footer(count))), tuple(self.cited), self.window
-        )
+        reply = Reply((self.heading(), *self.understood(), *blocks, self.footer(count)))
+        return Answer(self.query, reply, tuple(self.cited), self.window)
 
     # Intents -----------------------------------------------------------------------------------------
 
@@ -148,7 +168,9 @@ class Composer:
         """Risk observations: the stored report's (`source` = its week and version) or merged here."""
         records = self.evidence.records
         merged = (
-            list(observations) if observations is not None else merge_risks(ranked(records), self.language)
+            list(observations)
+            if observations is not None
+            else merge_risks(self.evidence.ranked(records), self.language)
         )
         by_number = {r.number: r for r in records}
         blocks: list[Block] = [Heading(say("qa.risks.title", self.language), 2)]
@@ -156,7 +178,7 @@ class Composer:
             blocks.append(Paragraph((plain(say("qa.risks.none", self.language)),)))
             return self.answer(blocks, len(records))
         items: list[Inline] = []
-        for observation in merged[:6]:
+        for observation in merged[: self.query.limit or 6]:
             label = say(f"report.risk.{observation.category}", self.language, n=len(observation.prs), prs="")
             spans: list[Span] = [bold(f"[{observation.severity}] "), plain(label)]
             linked = [by_number[n] for n in observation.prs if n in by_number]
@@ -181,14 +203,14 @@ class Composer:
         return self.answer(blocks, len(records))
 
     def highlights(self) -> Answer:
-        records = ranked(self.evidence.records)
+        records = self.evidence.ranked(self.evidence.records)
         return self.answer(
             [Heading(say("qa.highlights.title", self.language), 2), *self.listing(records, "key_point")],
             len(records),
         )
 
     def must_read(self) -> Answer:
-        records = ranked(self.evidence.records)
+        records = self.evidence.ranked(self.evidence.records)
         chosen = [r for r in records if r.analysis.verdict == "must-read"] + [
             r for r in records if r.analysis.verdict == "worth-reading"
         ]
@@ -199,8 +221,9 @@ class Composer:
         return self.answer(blocks + self.listing(chosen, "verdict"), len(records))
 
     def filtered(self, title: str) -> Answer:
-        records = ranked(self.evidence.records)
-        return self.answer([Heading(title, 2), *self.listing(records, "key_point")], len(records))
+        records = self.evidence.ranked(self.evidence.records)
+        extra = "author" if self.query.paths else "key_point"  # "谁改了 <path>" asks who
+        return self.answer([Heading(title, 2), *self.listing(records, extra)], len(records))
 
     def stats(self) -> Answer:
         records = self.evidence.records
@@ -286,6 +309,6 @@ class Composer:
                 )
             ),
             Heading(say("qa.highlights.title", language), 2),
-            *self.listing(ranked(now_records)[:COMPARE_SHOWN], "key_point"),
+            *self.listing(self.evidence.ranked(now_records)[:COMPARE_SHOWN], "key_point"),
         ]
         return self.answer(blocks, len(now_records))

@@ -125,7 +125,13 @@ class LLMQueryParser:
             topics=guess.topics,
             change_types=guess.change_types,
             author=parsed.author or guess.author,
-            search_text=parsed.search_text if intent == "search" else None,
+            search_text=parsed.search_text or guess.search_text,
+            terms=tuple(parsed.search_text.lower().split()) if parsed.search_text else guess.terms,
+            understood=tuple(parsed.search_text.split()) if parsed.search_text else guess.understood,
+            paths=guess.paths,
+            limit=guess.limit,
+            breaking=guess.breaking,
+            parser="llm",
             confidence=0.9,
         )
 

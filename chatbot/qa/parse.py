@@ -16,6 +16,7 @@ from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from chatbot.messages import Language
+from chatbot.qa.glossary import default_glossary
 from chatbot.qa.query import Intent, Query, Window
 from chatbot.weeks import Week
 
@@ -80,6 +81,8 @@ class ParseContext:
     repos: Sequence[KnownRepo] = ()
     default_repo: str | None = None
     modules: frozenset[str] = frozenset()
+    # Logins of the indexed PRs' authors (lower-case): "X 的 PR" names a person only when X is one.
+    authors: frozenset[str] = frozenset()
 
 
 # Control characters and lone surrogates (a broken client's JSON) mean nothing in a question, and no
@@ -141,34 +144,86 @@ def _word(term: str) -> re.Pattern[str]:
 
 _PR_URL = re.compile(r"github\.com/([\w.-]+)/([\w.-]+)/pull/(\d+)")
 _REPO_URL = re.compile(r"github\.com/([\w.-]+)/([\w.-]+)")
-_PR_REF = re.compile(r"(?:#|\bpr\s*#?|\bpull\s*#?|第\s*)(\d{1,7})(?:\s*号)?")
-_PR_BARE = re.compile(
-    r"(?<![\w./-])(\d{2,7})(?![\w./-])\s*(?:号\s*)?(?:讲了什么|讲的什么|是什么|做了什么|改了什么|干了什么|说了什么|的内容|怎么样)"
-    r"|what (?:did|does|is) (?:pr )?#?(\d{2,7})"
+_PR_PATTERNS = (
+    # "#6512", "PR 6738", "pr#6738", "pull 6738", "pull request 6738", "第 6512 号"
+    re.compile(r"(?:#|\bpr\s*#?|\bpull(?:\s*request)?\s*#?|第\s*)(\d{1,7})(?:\s*号)?"),
+    # "6738 这个 PR", "6738 号 PR", "6738 pr"
+    re.compile(
+        r"(?<![\w./#-])(\d{3,7})\s*(?:号|这个|那个|这条|这一个)?\s*(?:pr|pull request|合并请求)(?![a-z])"
+    ),
+    # "展开 6512", "expand 6512"
+    re.compile(r"(?:展开|详细讲讲|expand|details? (?:of|on))\s*#?(\d{2,7})(?![\w./-])"),
+    re.compile(
+        r"(?<![\w./-])(\d{2,7})(?![\w./-])\s*(?:号\s*)?(?:讲了什么|讲的什么|是什么|做了什么|改了什么|干了什么|说了什么|的内容|怎么样|值得|有什么风险|有哪些风险)"
+        r"|what (?:did|does|is) (?:pr )?#?(\d{2,7})"
+    ),
 )
+_COUNT_BEFORE = re.compile(r"(?:top|first|前|最近|last|past)\s*$")
 
 
 def _pr(text: str) -> tuple[int | None, str | None]:
     url = _PR_URL.search(text)
     if url:
         return int(url.group(3)), f"{url.group(1)}/{url.group(2)}"
-    for pattern in (_PR_REF, _PR_BARE):
-        match = pattern.search(text)
-        if match:
+    for pattern in _PR_PATTERNS:
+        for match in pattern.finditer(text):
             number = next(g for g in match.groups() if g)
-            if pattern is _PR_REF and text[match.end() :].lstrip().startswith("周"):
-                continue  # 第 25 周 is a week, not a PR
+            after = text[match.end() :].lstrip()
+            if match.group(0).startswith("第") and (
+                after.startswith("周") or not match.group(0).endswith("号")
+            ):
+                continue  # 第 25 周 is a week, 第 3 个 a position
+            if _COUNT_BEFORE.search(text[: match.start()]):
+                continue  # "top 10 PRs" is a count
             return int(number), None
     return None, None
 
 
-# Repo ----------------------------------------------------------------------------------------------
+# Repo and paths ------------------------------------------------------------------------------------
 
 _OWNER_NAME = re.compile(r"(?<![\w.-])([a-z0-9][\w.-]*)/([a-z0-9][\w.-]*)(?![\w-])")
+_PATH = re.compile(
+    r"(?<![\w@:/.-])((?:[a-z0-9_.-]+/)+[a-z0-9_.-]*|[a-z0-9_-]+\.(?:py|md|yaml|yml|toml|sh|cu|cpp|h|json|txt|rs|go|ts|js))(?![\w/-])"
+)
+# Words that say a slash-separated name is a place in the code, not a repo.
+_PATH_CONTEXT = re.compile(
+    r"目录|文件|路径|下的|下面|里的代码|代码|谁改|file|folder|director|path|touch|under|模块下"
+    r"|who (?:changed|modified|edited)"
+)
+_RELATED = r"\s*(?:-|\s)?\s*(?:相关|有关|related|specific|support|集成)"
+
+
+def _paths(text: str, context: ParseContext) -> tuple[list[tuple[str, tuple[int, int]]], str | None]:
+    """The file and directory paths the question names (with their spans), and the repo a path's first
+    segment names ("verl/workers/rollout" in a verl question)."""
+    known = {r.full_name.lower() for r in context.repos}
+    short = {name.lower(): r.full_name for r in context.repos for name in r.names}
+    found: list[tuple[str, tuple[int, int]]] = []
+    repo: str | None = None
+    for match in _PATH.finditer(_GITHUB_URL.sub(lambda m: " " * len(m.group(0)), text)):
+        token = match.group(1).strip("./")
+        segments = [part for part in token.split("/") if part]
+        if not segments or _looks_like_a_date(token) or token in known:
+            continue
+        is_file = "." in segments[-1] and not segments[-1][0].isdigit()
+        first_is_repo = segments[0] in short and len(segments) >= 2
+        if (
+            len(segments) >= 3
+            or is_file
+            or first_is_repo
+            or match.group(1).endswith("/")
+            or (len(segments) == 2 and _PATH_CONTEXT.search(text))
+        ):
+            found.append((token, match.span()))
+        else:
+            continue
+        if first_is_repo and repo is None:
+            repo = short[segments[0]]
+    return found, repo
 
 
 def _repo(text: str, context: ParseContext, url_repo: str | None) -> tuple[str | None, str | None, float]:
-    """(repo, unknown repo named, confidence)."""
+    """(repo, unknown repo named, confidence). `text` has its paths blanked out already."""
     known = {r.full_name.lower(): r for r in context.repos}
     candidates: list[str] = []
     if url_repo:
@@ -183,13 +238,20 @@ def _repo(text: str, context: ParseContext, url_repo: str | None) -> tuple[str |
             return candidate, None, 1.0
         if not _looks_like_a_date(candidate):
             return None, candidate, 1.0
-    named = [r for r in context.repos if any(_word(name.lower()).search(text) for name in r.names)]
+    # A repo name said as a topic ("vLLM-related changes in trl", "verl 里 sglang 相关") is not the repo.
+    named: list[tuple[int, KnownRepo]] = []
+    for repo in context.repos:
+        for name in repo.names:
+            for m in _word(name.lower()).finditer(text):
+                if not re.match(_RELATED, text[m.end() :]):
+                    named.append((m.start(), repo))
     if named:
+        ordered = [repo for _, repo in sorted(named, key=lambda pair: pair[0])]
         # "verl 里 vllm 相关的改动": a repo name that is also a module name is the module here.
-        plain = [r for r in named if not any(name.lower() in context.modules for name in r.names)]
-        return (plain or named)[0].full_name, None, 1.0
+        plain = [r for r in ordered if not any(name.lower() in context.modules for name in r.names)]
+        return (plain or ordered)[0].full_name, None, 1.0
     for word in sorted(set(re.findall(r"[a-z][a-z0-9_-]{3,}", text))):
-        if word in context.modules:
+        if word in context.modules or word in _STOP:
             continue
         for repo in context.repos:
             if any(edit_distance(word, name.lower(), 1) <= 1 for name in repo.names if len(name) >= 4):
@@ -198,7 +260,7 @@ def _repo(text: str, context: ParseContext, url_repo: str | None) -> tuple[str |
 
 
 def _looks_like_a_date(candidate: str) -> bool:
-    return bool(re.fullmatch(r"[\d.]+/[\d.-]+", candidate))
+    return bool(re.fullmatch(r"[\d.]+/[\d.-]+(?:/[\d.-]+)?", candidate))
 
 
 _GITHUB_URL = re.compile(r"(?:https?://)?(?:www\.)?github\.com/\S*")
@@ -207,8 +269,27 @@ _GITHUB_URL = re.compile(r"(?:https?://)?(?:www\.)?github\.com/\S*")
 def _without_repo_references(text: str) -> str:
     """The text without GitHub URLs and `owner/name` references, whose words are no module, author or
     search term (`sgl-project/sglang` names a repo, not the sglang module)."""
-    text = _GITHUB_URL.sub(" ", text)
-    return _OWNER_NAME.sub(lambda m: m.group(0) if _looks_like_a_date(m.group(0)) else " ", text)
+    text = _GITHUB_URL.sub(_spaces, text)
+    return _OWNER_NAME.sub(lambda m: m.group(0) if _looks_like_a_date(m.group(0)) else _spaces(m), text)
+
+
+def _spaces(match: re.Match[str]) -> str:
+    """A match blanked out in place: spans found in the blanked text stay spans of the question."""
+    return " " * len(match.group(0))
+
+
+def _blank_pattern(text: str, pattern: re.Pattern[str]) -> str:
+    """`text` with every match of `pattern` blanked, widened to whole English words ("worth read" in
+    "worth reading" takes "reading" with it)."""
+    spans = []
+    for m in pattern.finditer(text):
+        start, end = m.span()
+        while start > 0 and text[start - 1].isascii() and text[start - 1].isalnum():
+            start -= 1
+        while end < len(text) and text[end].isascii() and text[end].isalnum():
+            end += 1
+        spans.append((start, end))
+    return _blank(text, spans)
 
 
 def _repo_words(context: ParseContext, repo: str | None) -> set[str]:
@@ -253,63 +334,189 @@ def _range(first: date | None, last: date | None, tz: ZoneInfo) -> Window | None
     return Window(_day_start(first, tz), _day_start(last + timedelta(days=1), tz))
 
 
-_ISO_DATE = r"(\d{4})-(\d{1,2})-(\d{1,2})"
-_RANGE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(rf"{_ISO_DATE}\s*(?:\.\.|到|至|~|–|—|-|to|until)\s*{_ISO_DATE}"), "iso-iso"),
-    (
-        re.compile(
-            r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号]?\s*(?:到|至|~|-|—)\s*(?:(\d{1,2})月)?(\d{1,2})[日号]?"
-        ),
-        "cn",
-    ),
-    (
-        re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})\s*(?:-|~|到|至|to)\s*(?:(\d{1,2})/)?(\d{1,2})(?![\d/])"),
-        "slash",
-    ),
+_MONTH_NAME = "|".join(sorted(_MONTHS_EN, key=len, reverse=True))
+_CN = r"[零〇一二两三四五六七八九十]+"
+_YEAR_WORD = r"(?:(\d{4})\s*年?|(去年|今年|前年|last year|this year))"
+# One calendar day, in every form people write: 2026-06-08, 2026/6/8, 6/8, 6月8日, 六月八号, june 8(th),
+# 8 june, june 8, 2026.
+_DATE = re.compile(
+    r"(?<!\d)(?P<iy>\d{4})[-/.](?P<im>\d{1,2})[-/.](?P<id>\d{1,2})(?!\d|[/.-]\d)"
+    rf"|(?:(?P<zy>\d{{4}})\s*年|(?P<zyw>去年|今年))?\s*(?P<zm>\d{{1,2}}|{_CN})\s*月\s*(?P<zd>\d{{1,2}}|{_CN})\s*[日号]?"
+    r"|(?<![\d/.:])(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?!\d|[/.:]\d)"
+    rf"|\b(?P<em>{_MONTH_NAME})\.?\s+(?P<ed>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s*(?P<ey>\d{{4}}))?"
+    rf"|\b(?P<fd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<fm>{_MONTH_NAME})\b(?:,?\s*(?P<fy>\d{{4}}))?"
 )
-_SINCE = re.compile(
-    r"(?:自|从)?\s*(?:(\d{4})年)?(\d{1,2})\s*月(?:份)?(?:(\d{1,2})[日号])?\s*(?:以来|开始|起|至今)"
-    r"|since\s+(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})|([a-z]+)(?:\s+(\d{1,2}))?)"
+_RANGE_JOIN = re.compile(r"\s*(?:到|至|~|～|–|—|-|\.\.|to|until|till|through|and)\s*")
+_RANGE_START = re.compile(r"(?:between|from|从|自)\s*$")
+_DAY_CONTINUATION = re.compile(r"(\d{1,2}|" + _CN + r")\s*[日号]")
+_SINCE_BEFORE = re.compile(r"(?:since|from|after|自从|自|从)\s*$")
+_SINCE_AFTER = re.compile(r"^\s*(?:以来|开始|起|至今|之后|以后|后|onwards|onward|on)")
+_MONTH_ONLY = re.compile(
+    rf"(?:{_YEAR_WORD}\s*)?(?<![\d个])(\d{{1,2}}|{_CN})\s*月(?:份)?(?!\s*(?:\d|{_CN})\s*[日号])"
+    rf"|\b(?:(in|during|since|of|for|last|this)\s+)?({_MONTH_NAME})\b(?:\s+(\d{{4}}))?"
 )
+_WEEKDAYS_EN = {d.lower(): i for i, d in enumerate(calendar.day_name)}
+_WEEKDAYS_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}  # fmt: skip
+_WEEKDAY = re.compile(
+    r"(上上|上|本|这|下)?\s*(?:个)?\s*(?:周|星期|礼拜)([一二三四五六日天1-7])(?![\d一二三四五六七八九十个条项次共些起直下志常期报])"
+    r"|\b(?:(last|this|on|past|previous)\s+)?(" + "|".join(_WEEKDAYS_EN) + r")\b"
+)
+_YEAR = re.compile(r"今年|this year|去年|last year|前年")
 _LAST_N = re.compile(
     rf"(?:最近|过去|近|这|last|past)\s*{_NUM}?\s*(?:个)?\s*(天|日|周|星期|礼拜|个月|月|days?|weeks?|months?)"
     r"|(?:last|past)\s+(one|two|three|four|five|six|seven|eight|nine|ten|fourteen|thirty|a)\s+(days?|weeks?|months?)"
 )
 _WEEK_NUMBER = re.compile(
-    r"(?:(\d{4})\s*-?\s*)?w(?:eek)?\s*(\d{1,2})(?!\d)|(?:(\d{4})\s*年\s*)?第\s*" + _NUM + r"\s*周"
+    r"(?:(\d{4})\s*-?\s*)?(?<![a-z])w(?:eek)?\s*(\d{1,2})(?!\d)|(?:(\d{4})\s*年\s*)?第\s*" + _NUM + r"\s*周"
 )
-_SINGLE_DAY = re.compile(rf"(?<![\d-]){_ISO_DATE}(?![\d-])|(?:(\d{{4}})年)?(\d{{1,2}})月(\d{{1,2}})[日号]")
-_MONTH = re.compile(
-    r"(?<![\d/.-])(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月(?:份)?(?!\s*\d)"
-    r"|\b(?:in|during)\s+(" + "|".join(sorted(_MONTHS_EN, key=len, reverse=True)) + r")\b"
-)
-_BEFORE_LAST_WEEK = re.compile(r"上上周|上上个?星期|上上个?礼拜|week before last")
+_BEFORE_LAST_WEEK = re.compile(r"上上周|上上个?星期|上上个?礼拜|week before last|the week before|前一周")
 _LAST_WEEK = re.compile(r"上周|上个?星期|上个?礼拜|上一周|last week|previous week|past week")
 _NEXT_WEEK = re.compile(r"下周|下个?星期|next week")
 _THIS_WEEK = re.compile(r"本周|这周|这个?星期|这个?礼拜|本星期|这一周|this week|current week")
 _LAST_MONTH = re.compile(r"上个?月|last month|previous month")
 _THIS_MONTH = re.compile(r"本月|这个?月|this month")
+_DAY_BEFORE_YESTERDAY = re.compile(r"前天|day before yesterday")
 _YESTERDAY = re.compile(r"昨天|昨日|yesterday")
 _TODAY = re.compile(r"今天|今日|today")
 _RECENTLY = re.compile(r"最近|近期|recently|lately|recent")
 # Everything that names a window, so that a search can leave it out of its terms.
 _WINDOW_PATTERNS: tuple[re.Pattern[str], ...] = (
-    *(pattern for pattern, _ in _RANGE_PATTERNS),
-    _SINCE,
+    _DATE,
     _WEEK_NUMBER,
     _LAST_N,
-    _SINGLE_DAY,
-    _MONTH,
+    _WEEKDAY,
+    _MONTH_ONLY,
+    _YEAR,
     _BEFORE_LAST_WEEK,
     _LAST_WEEK,
     _NEXT_WEEK,
     _THIS_WEEK,
     _LAST_MONTH,
     _THIS_MONTH,
+    _DAY_BEFORE_YESTERDAY,
     _YESTERDAY,
     _TODAY,
     _RECENTLY,
+    re.compile(r"以来|至今|开始|之后|以后|之前|以前|so far|since|between|from|until"),
 )
+
+
+def _year_of(word: str | None, number: str | None, today: date) -> int | None:
+    if number:
+        return int(number)
+    return {"去年": today.year - 1, "last year": today.year - 1, "前年": today.year - 2}.get(
+        word or "", today.year if word else None
+    )
+
+
+def _date_of(match: re.Match[str], today: date) -> tuple[date | None, bool]:
+    """The day a `_DATE` match names, and whether its year was given (else: the latest such day not
+    after today)."""
+    g = match.groupdict()
+    if g["iy"]:
+        return _date(int(g["iy"]), int(g["im"]), int(g["id"])), True
+    if g["zm"]:
+        month, day = cn_number(g["zm"]), cn_number(g["zd"])
+        year = _year_of(g["zyw"], g["zy"], today)
+        guess = _date(year or today.year, month or 0, day or 0)
+        return guess, year is not None
+    if g["sm"]:
+        return _date(today.year, int(g["sm"]), int(g["sd"])), False
+    if g["em"]:
+        return _date(int(g["ey"] or today.year), _MONTHS_EN[g["em"]], int(g["ed"])), bool(g["ey"])
+    return _date(int(g["fy"] or today.year), _MONTHS_EN[g["fm"]], int(g["fd"])), bool(g["fy"])
+
+
+def _not_after(day: date | None, explicit_year: bool, today: date) -> date | None:
+    """A day written without a year is the latest such day not after today ("12 月" in June: last year)."""
+    if day is not None and not explicit_year and day > today:
+        return _date(day.year - 1, day.month, day.day)
+    return day
+
+
+def _dates_window(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
+    """A window from calendar days: a range (X 到 Y, between X and Y, from X to Y), a start (since X,
+    自 X 以来), or one day."""
+    today = now.date()
+    matches = list(_DATE.finditer(text))
+    for i, first in enumerate(matches):
+        start, explicit = _date_of(first, today)
+        after = text[first.end() :]
+        join = _RANGE_JOIN.match(after)
+        if join:
+            rest = after[join.end() :]
+            if i + 1 < len(matches) and matches[i + 1].start() == first.end() + join.end():
+                last, explicit_last = _date_of(matches[i + 1], today)
+                start = _not_after(start, explicit, today)
+                if start is not None and last is not None and not explicit_last:
+                    last = _date(start.year, last.month, last.day)
+                return _range(start, last, tz)
+            day = _DAY_CONTINUATION.match(rest)
+            if day and start is not None and first.group("zm"):
+                last = _date(start.year, start.month, cn_number(day.group(1)) or 0)
+                return _range(_not_after(start, explicit, today), last, tz)
+        if _SINCE_BEFORE.search(text[: first.start()]) or _SINCE_AFTER.match(after):
+            start = _not_after(start, explicit, today)
+            return Window(_day_start(start, tz), now) if start else None
+        day_ = _not_after(start, explicit, today)
+        return _range(day_, day_, tz)
+    return None
+
+
+def _month_only(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
+    """六月, 6月份, 去年 12 月, 2025 年 12 月, in June, June 2025, last December, since June."""
+    today = now.date()
+    for m in _MONTH_ONLY.finditer(text):
+        year_number, year_word, month_text, prefix, name, en_year = m.groups()
+        if name:
+            if name == "may" and not (prefix or en_year):
+                continue  # "may" is a verb more often than a month
+            if name in ("mar", "jun", "jan", "dec") and not (prefix or en_year):
+                continue
+            month = _MONTHS_EN[name]
+            year = int(en_year) if en_year else None
+            if prefix == "last" and year is None:
+                year = today.year if month < today.month else today.year - 1
+        else:
+            month = cn_number(month_text) or 0
+            year = _year_of(year_word, year_number, today)
+        if not 1 <= month <= 12:
+            continue
+        if year is None:
+            year = today.year if month <= today.month else today.year - 1
+        window = _month_window(year, month, tz)
+        if (
+            prefix == "since"
+            or _SINCE_BEFORE.search(text[: m.start()])
+            or _SINCE_AFTER.match(text[m.end() :])
+        ):
+            return Window(window.start, now)
+        return window
+    return None
+
+
+def _weekday(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
+    """上周三, 周五, 本周一, last Friday, on Monday: one day."""
+    m = _WEEKDAY.search(text)
+    if not m:
+        return None
+    zh_prefix, zh_day, en_prefix, en_day = m.groups()
+    today = now.date()
+    monday = today - timedelta(days=today.weekday())
+    if zh_day:
+        weekday = _WEEKDAYS_ZH[zh_day]
+        offset = {"上上": -14, "上": -7, "下": 7}.get(zh_prefix or "", 0)
+        day = monday + timedelta(days=offset + weekday)
+        if not zh_prefix and day > today:
+            day -= timedelta(days=7)
+    else:
+        weekday = _WEEKDAYS_EN[en_day]
+        day = monday + timedelta(days=weekday)
+        if en_prefix in ("last", "past", "previous"):
+            day = today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
+        elif day > today and en_prefix != "this":
+            day -= timedelta(days=7)
+    return _range(day, day, tz)
 
 
 def _window(text: str, context: ParseContext) -> Window | None:
@@ -318,37 +525,9 @@ def _window(text: str, context: ParseContext) -> Window | None:
     today = now.date()
     this_week = Week.containing(now, tz)
 
-    for pattern, kind in _RANGE_PATTERNS:
-        m = pattern.search(text)
-        if not m:
-            continue
-        g = m.groups()
-        if kind == "iso-iso":
-            return _range(_date(int(g[0]), int(g[1]), int(g[2])), _date(int(g[3]), int(g[4]), int(g[5])), tz)
-        if kind == "cn":
-            year = int(g[0]) if g[0] else today.year
-            month2 = int(g[3]) if g[3] else int(g[1])
-            return _range(_date(year, int(g[1]), int(g[2])), _date(year, month2, int(g[4])), tz)
-        month2 = int(g[2]) if g[2] else int(g[0])
-        return _range(_date(today.year, int(g[0]), int(g[1])), _date(today.year, month2, int(g[3])), tz)
-
-    m = _SINCE.search(text)
-    if m:
-        g = m.groups()
-        start: date | None
-        if g[1]:
-            start = _date(int(g[0]) if g[0] else today.year, int(g[1]), int(g[2]) if g[2] else 1)
-        elif g[3]:
-            start = _date(int(g[3]), int(g[4]), int(g[5]))
-        elif g[6]:
-            start = _date(today.year, int(g[6]), int(g[7]))
-        else:
-            month = _MONTHS_EN.get(g[8] or "")
-            start = _date(today.year, month, int(g[9]) if g[9] else 1) if month else None
-        if start is not None:
-            if start > today:
-                start = start.replace(year=start.year - 1)
-            return Window(_day_start(start, tz), now)
+    window = _dates_window(text, now, tz)
+    if window is not None:
+        return window
 
     m = _WEEK_NUMBER.search(text)
     if m:
@@ -361,6 +540,10 @@ def _window(text: str, context: ParseContext) -> Window | None:
             except ValueError:
                 return None
             return _week_window(Week(year, number, tz))
+
+    window = _weekday(text, now, tz)
+    if window is not None:
+        return window
 
     # When two windows are named ("本周和上周相比", "上周跟上上周比较"), the more recent one is asked
     # about and the other is what it is compared with.
@@ -376,16 +559,13 @@ def _window(text: str, context: ParseContext) -> Window | None:
         return _week_window(Week.containing(this_week.end + timedelta(days=1), tz))
     if this_week_named:
         return _week_window(this_week)
+
     this_month_named = _THIS_MONTH.search(text)
     if _LAST_MONTH.search(text) and not this_month_named:
         first = today.replace(day=1) - timedelta(days=1)
         return _month_window(first.year, first.month, tz)
     if this_month_named:
         return _month_window(today.year, today.month, tz)
-    if _YESTERDAY.search(text):
-        return Window(_day_start(today - timedelta(days=1), tz), _day_start(today, tz))
-    if _TODAY.search(text):
-        return Window(_day_start(today, tz), _day_start(today + timedelta(days=1), tz))
 
     m = _LAST_N.search(text)
     if m:
@@ -404,22 +584,20 @@ def _window(text: str, context: ParseContext) -> Window | None:
         if count and 0 < count * days <= 3660:
             return Window(now - timedelta(days=count * days), now)
 
-    m = _SINGLE_DAY.search(text)
+    if _DAY_BEFORE_YESTERDAY.search(text):
+        return _range(today - timedelta(days=2), today - timedelta(days=2), tz)
+    if _YESTERDAY.search(text):
+        return Window(_day_start(today - timedelta(days=1), tz), _day_start(today, tz))
+    if _TODAY.search(text):
+        return Window(_day_start(today, tz), _day_start(today + timedelta(days=1), tz))
+
+    window = _month_only(text, now, tz)
+    if window is not None:
+        return window
+    m = _YEAR.search(text)
     if m:
-        g = m.groups()
-        day = (
-            _date(int(g[0]), int(g[1]), int(g[2]))
-            if g[0]
-            else _date(int(g[3]) if g[3] else today.year, int(g[4]), int(g[5]))
-        )
-        if day is not None:
-            return _range(day, day, tz)
-    m = _MONTH.search(text)
-    if m:
-        g = m.groups()
-        month = int(g[1]) if g[1] else _MONTHS_EN[g[2]]
-        if 1 <= month <= 12:
-            return _month_window(int(g[0]) if g[0] else today.year, month, tz)
+        year = _year_of(m.group(0), None, today) or today.year
+        return Window(_day_start(date(year, 1, 1), tz), _day_start(date(year + 1, 1, 1), tz))
     if _RECENTLY.search(text):
         return Window(now - timedelta(days=7), now)
     return None
@@ -427,33 +605,18 @@ def _window(text: str, context: ParseContext) -> Window | None:
 
 # Filters -------------------------------------------------------------------------------------------
 
-# Topic words → the search terms that find them (any one matches).
-TOPICS: dict[str, tuple[str, ...]] = {
-    "memory": ("oom", "显存", "内存", "memory", "out of memory", "leak", "泄漏"),
-    "crash": ("crash", "崩溃", "segfault", "挂掉"),
-    "hang": ("hang", "deadlock", "死锁", "卡住", "卡死"),
-    "performance": ("perf", "性能", "加速", "speed", "throughput", "吞吐", "latency", "延迟", "faster"),
-    "checkpoint": ("checkpoint", "ckpt", "检查点", "断点续训"),
-    "precision": ("nan", "精度", "precision", "fp8", "bf16"),
-    "security": ("security", "安全", "cve", "漏洞"),
-}
-_TOPIC_TRIGGERS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("memory", re.compile(r"显存|内存|\boom\b|out of memory|memory|泄漏|leak")),
-    ("crash", re.compile(r"崩溃|\bcrash|segfault|挂掉")),
-    ("hang", re.compile(r"死锁|卡住|卡死|\bhangs?\b|deadlock")),
-    (
-        "performance",
-        re.compile(r"性能|加速|提速|吞吐|延迟|\bperf(ormance)?\b|throughput|latency|speed ?up|faster"),
-    ),
-    ("checkpoint", re.compile(r"检查点|断点|checkpoint|\bckpt\b")),
-    ("precision", re.compile(r"精度|\bnan\b|precision|\bfp8\b|\bbf16\b")),
-    ("security", re.compile(r"安全|漏洞|security|\bcve\b")),
-)
 _CHANGE_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("fix", re.compile(r"修复|修了|bug|\bfix(es|ed)?\b")),
     ("feat", re.compile(r"新功能|新特性|新增|\bfeat(ure)?s?\b")),
     ("refactor", re.compile(r"重构|refactor")),
-    ("doc", re.compile(r"文档|\bdocs?\b|documentation")),
+)
+_BREAKING = re.compile(
+    r"破坏性|不兼容|不向后兼容|向后不兼容|breaking|backward[- ]?incompatible|incompatible|api 变更|接口变更"
+)
+_LIMIT = re.compile(
+    rf"(?:top|first|前|最\S{{0,6}}?的?)\s*{_NUM}\s*(?:个|条|项|篇|prs?\b|pull requests?\b|changes?\b)?"
+    r"|(?<![\d.])(\d{1,2}|[一二两三四五六七八九十]+)\s*(?:个|条|项|篇)(?!月)"
+    rf"|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:most|top|key|biggest|important|prs?\b|pull requests?\b|changes?\b)"
 )
 # Words that look like author names or modules but are not.
 _STOP = frozenset(
@@ -574,20 +737,26 @@ _STOP = frozenset(
     ]
 )
 _LOGIN = r"(?<![a-z0-9_-])([a-z0-9][a-z0-9_-]*(?:\[bot\])?)"
+# Patterns that say outright that a name is a person ("@carol", "by carol", "作者是 carol", "carol 提交的").
 _AUTHOR_PATTERNS = (
     re.compile(r"@" + _LOGIN),
     re.compile(r"\b(?:by|author|authored by|from user)\s+" + _LOGIN),
     re.compile(r"作者\s*(?:是|为|:)?\s*" + _LOGIN),
     re.compile(
-        r"(?<!关于)(?<!关于 )" + _LOGIN + r"\s*(?:提交的|写的|发的|合并的|的)\s*(?:pr|改动|提交|代码|修改)"
+        r"(?<!关于)(?<!关于 )" + _LOGIN + r"\s*(?:提交的|写的|发的|合并的)\s*(?:pr|改动|提交|代码|修改)"
     ),
+    re.compile(r"\b(?:did|has|have)\s+" + _LOGIN + r"\s+(?:merge|write|ship|land|submit|open|author)"),
+)
+# Patterns that fit a person as well as a topic ("PEFT 的 PR", "GRPO's changes"): a name read by these is
+# an author only when the index knows that login.
+_AUTHOR_OR_TOPIC_PATTERNS = (
+    re.compile(r"(?<!关于)(?<!关于 )" + _LOGIN + r"\s*的\s*(?:pr|改动|提交|代码|修改)"),
     # "dependabot[bot] 在 verl 本月提交的 PR", "carol 最近 7 天在 verl 的改动"
     re.compile(
         _LOGIN
         + r"\s*[^,，。?？!！]{0,20}?在[^,，。?？!！]{0,30}?(?:提交|合并|写|发|的\s*(?:pr|改动|修改|代码))"
     ),
     re.compile(_LOGIN + r"'s\s+(?:prs|pull requests|changes|work)"),
-    re.compile(r"\b(?:did|has|have)\s+" + _LOGIN + r"\s+(?:merge|write|ship|land|submit|open|author)"),
 )
 # Words that name a window, not a person ("2026-w24 的 pr").
 _NOT_A_LOGIN = re.compile(r"(?:\d{4}-?)?w(?:eek)?\d{1,2}|[\d./-]+")
@@ -626,10 +795,12 @@ def _author(
     text: str, context: ParseContext, repo_words: set[str], module_words: Iterable[str]
 ) -> str | None:
     excluded = repo_words | set(module_words) | _STOP | set(context.modules)
-    for pattern in _AUTHOR_PATTERNS:
+    for pattern in (*_AUTHOR_PATTERNS, *_AUTHOR_OR_TOPIC_PATTERNS):
         for m in pattern.finditer(text):
             name = m.group(1)
-            if name not in excluded and not _NOT_A_LOGIN.fullmatch(name):
+            if name in excluded or _NOT_A_LOGIN.fullmatch(name):
+                continue
+            if pattern in _AUTHOR_PATTERNS or not context.authors or name in context.authors:
                 return name
     return None
 
@@ -647,7 +818,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "compare",
         re.compile(
-            r"对比|比较|相比|比上上?周|比上个?月|环比|同比|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)"
+            r"对比|比较|相比|比上上?周|比上个?月|环比|同比|比起来|相较|(?:和|跟|与|同)\s*(?:上上?|这|本|前一|上一)个?(?:周|星期|礼拜|月)\S{0,4}?比|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)|week over week|month over month"
         ),
     ),
     (
@@ -671,49 +842,249 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         ),
     ),
 )
-# Words around the terms of a search: stripped from the ends of a run of Han characters, and single
-# characters that are dropped only when a whole run is made of them ("中关于", not "中文").
-_SEARCH_EDGE_WORDS = "搜索|搜一下|查找|查一下|找一下|关于|相关的?|有关的?|有没有|有哪些|哪些|什么|一下|里面|的|吗|呢|吧|了|请|帮我|帮忙|看看"
-_SEARCH_EDGE = re.compile(rf"^(?:{_SEARCH_EDGE_WORDS})+|(?:{_SEARCH_EDGE_WORDS})+$")
-_SEARCH_FILLER = re.compile(rf"(?:{_SEARCH_EDGE_WORDS}|在|里|中|和|与|有|是|搜|查|找|些|个)+")
-_SEARCH_TOKEN = re.compile(r"[\u3400-\u9fff]+|[^\s\u3400-\u9fff]+")
-_SEARCH_STOP = _STOP | {"look", "pull", "requests", "request", "using", "anything", "something"}
-_PUNCTUATION = "?!.,:;\"'()[]{}<>…。，、；：？！“”‘’（）【】"
+# Content words --------------------------------------------------------------------------------------
+
+# Chinese words that carry the question's grammar, not its subject: a run of Han characters is split at
+# them, and what remains (two characters or more) is searched.
+_HAN_FUNCTION_WORDS = (
+    "有哪些|有什么|有没有|是什么|为什么|怎么样|怎么|如何|是否|哪些|什么|哪个|哪几个|一下|一些|这个|那个|这些|那些"
+    "|相关的|相关|有关的|有关|方面的|方面|关于|涉及到?|针对|对于|里面|下面|里的|中的|上的|下的"
+    "|搜索|搜一下|查找|查一下|找一下|帮我|帮忙|请问|请|看看|看一下|告诉我|给我|列出|列一下|说说|讲讲|介绍"
+    "|改动|变化|变更|更新|修改|提交|合并了?|合入|进展|动态|工作|内容|情况|东西|事情|问题|代码|文件|目录|路径"
+    "|仓库|项目|模块|组件|功能|pr|谁|大家|我们|你们|他们|订阅的?|最重要的?|重要的?|最值得|值得|最新的?|主要的?"
+    "|风险|隐患|亮点|总结|概要|摘要|概况|周报|报告|统计|数量|多少|几个|排行|排名|对比|比较|相比|比"
+    "|麻烦|谢谢|多谢|感谢|您好|你好|能不能|能否|可以|能|帮|作者|提交的|写的|发的|合并的"
+    "|支持|一共|总共|共|合计|目前|现在|已经|所有|全部|整体|具体|详细|大概|本身|一般|通常"
+    "|讲了|讲的|做了|干了|说了|改了|发生了|加了|出了|都|了|的|吗|呢|吧|啊|呀|和|与|跟|及|或|在|里|中|上|下|有|是|个|些|把|被|给|让|从|到|对|就|还|也|又|再"
+)
+_HAN_SPLIT = re.compile(rf"(?:{_HAN_FUNCTION_WORDS})+")
+_CONTENT_TOKEN = re.compile(r"[\u3400-\u9fff]+|[a-z][a-z0-9_.+-]*[a-z0-9+]|[a-z]")
+_CONTENT_STOP = _STOP | frozenset(
+    [
+        "look",
+        "pull",
+        "requests",
+        "request",
+        "using",
+        "anything",
+        "something",
+        "everything",
+        "stuff",
+        "things",
+        "thing",
+        "work",
+        "went",
+        "go",
+        "going",
+        "get",
+        "got",
+        "new",
+        "important",
+        "importantly",
+        "biggest",
+        "key",
+        "top",
+        "first",
+        "most",
+        "main",
+        "major",
+        "notable",
+        "should",
+        "need",
+        "needs",
+        "want",
+        "know",
+        "see",
+        "tell",
+        "explain",
+        "describe",
+        "latest",
+        "ones",
+        "one",
+        "lot",
+        "lots",
+        "also",
+        "just",
+        "only",
+        "were",
+        "has",
+        "have",
+        "had",
+        "been",
+        "being",
+        "will",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "more",
+        "less",
+        "other",
+        "others",
+        "else",
+        "like",
+        "into",
+        "over",
+        "under",
+        "out",
+        "up",
+        "down",
+        "when",
+        "where",
+        "why",
+        "whom",
+        "whose",
+        "your",
+        "our",
+        "my",
+        "his",
+        "her",
+        "them",
+        "us",
+        "touched",
+        "touch",
+        "modified",
+        "modify",
+        "changed",
+        "edit",
+        "edited",
+        "files",
+        "file",
+        "folder",
+        "directory",
+        "path",
+        "paths",
+        "code",
+        "pr's",
+        "prs'",
+        "repository",
+        "project",
+        "projects",
+        "updates",
+        "update",
+        "merge",
+        "merges",
+        "merging",
+        "landed",
+        "land",
+        "shipped",
+        "it's",
+        "that's",
+        "there's",
+        "here",
+        "what're",
+        "who's",
+        "how's",
+        "ok",
+        "okay",
+        "hi",
+        "hey",
+        "hello",
+        "yo",
+        "please",
+        "pls",
+        "thx",
+        "prhub",
+        "bot",
+        "worth",
+        "reading",
+        "worthwhile",
+        "look",
+        "at",
+        "details",
+        "detail",
+        "expand",
+        "show",
+    ]
+)
 
 
-def _search_text(text: str, repo_words: set[str]) -> str | None:
-    """The terms of a free-text search: the question without its window, repo, punctuation, search
-    verbs and filler words (搜索, 关于, 的, 在…里; search, for, about, PRs)."""
-    for pattern in _WINDOW_PATTERNS:
-        text = pattern.sub(" ", text)
-    terms: list[str] = []
-    for token in _SEARCH_TOKEN.findall(text):
-        token = token.strip(_PUNCTUATION)
+def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+def _content_words(text: str, skip: set[str]) -> list[tuple[str, tuple[int, int]]]:
+    """The words left in `text` (slots already blanked out) that say what the question is about, with
+    their spans: English words that are no stop word, Chinese runs split at function words."""
+    words: list[tuple[str, tuple[int, int]]] = []
+    for match in _CONTENT_TOKEN.finditer(text):
+        token = match.group(0)
         if _HAN.match(token):
-            token = "" if _SEARCH_FILLER.fullmatch(token) else _SEARCH_EDGE.sub("", token)
-        if token and token not in repo_words and token not in _SEARCH_STOP:
-            terms.append(token)
-    return " ".join(dict.fromkeys(terms)) or None
+            position = match.start()
+            for piece in _HAN_SPLIT.split(token):
+                at = text.index(piece, position) if piece else position
+                position = at + len(piece)
+                if len(piece) >= 2 and piece not in skip:
+                    words.append((piece, (at, at + len(piece))))
+        elif token := _RELATED_SUFFIX.sub("", token):
+            if len(token) < 2 or token in _CONTENT_STOP or token in skip or token.isdigit():
+                continue
+            start = match.start()
+            words.append((token, (start, start + len(token))))
+    return words
+
+
+_RELATED_SUFFIX = re.compile(r"-(?:related|specific|based|side|only|support|aware)$")
+
+
+def _as_written(raw: str, norm: str, span: tuple[int, int]) -> str:
+    """The asker's own spelling of a normalised span ("PEFT", not "peft") when it can be found."""
+    word = norm[span[0] : span[1]]
+    found = re.search(re.escape(word), unicodedata.normalize("NFKC", raw), re.IGNORECASE)
+    return found.group(0) if found else word
 
 
 # Intents whose answer is narrowed to an author named in the question ("carol 的 PR 有哪些风险").
 _AUTHOR_FILTERED: frozenset[Intent] = frozenset(
-    ("author", "topic", "highlights", "stats", "risks", "must_read", "compare")
+    ("author", "topic", "highlights", "stats", "risks", "must_read", "compare", "search")
+)
+_GREETING = re.compile(
+    r"^(?:hi|hello|hey|yo|你好|您好|嗨|哈喽|在吗|在不在|早上好|晚上好|早|thanks|thank you|谢谢|多谢|ok|好的)[\s!！.。~,，?？]*$"
+)
+# Words that show a question is about code changes at all (else, without a repo, it is off-topic).
+_DOMAIN = re.compile(
+    r"\bprs?\b|pull|merge|commit|repo|change|risk|module|report|review|release|diff|author|contribut|code"
+    r"|合并|改动|提交|仓库|代码|风险|模块|周报|评审|变更|修改|作者|贡献|版本|发布|更新|修复|重构"
 )
 
 
+def _limit(text: str) -> tuple[int | None, list[tuple[int, int]]]:
+    for m in _LIMIT.finditer(text):
+        token = next((g for g in m.groups() if g), None)
+        if token is None:
+            continue
+        value = _EN_NUMBERS.get(token) if token in _EN_NUMBERS else cn_number(token)
+        if value and 1 <= value <= 50:
+            return value, [m.span()]
+    return None, []
+
+
 def parse_query(text: str, context: ParseContext) -> Query:
-    """The Query a question asks. Never raises: odd input becomes intent "unknown" with low confidence."""
+    """The Query a question asks. Never raises: odd input becomes intent "unknown" with low confidence.
+
+    Slots are found first — PR, paths, repo, window, limit, breaking, author, modules, glossary concepts,
+    intent — and each found slot is blanked out of the text; the content words that remain are search
+    terms, never dropped."""
     raw = text[:2000]
     norm = normalize(raw)
     language = language_of(raw)
     pr_number, url_repo = _pr(norm)
-    repo, unknown_repo, repo_confidence = _repo(norm, context, url_repo)
+    path_spans, path_repo = _paths(norm, context)
+    without_paths = _blank(norm, (span for _, span in path_spans))
+    repo, unknown_repo, repo_confidence = _repo(without_paths, context, url_repo)
+    if repo is None and unknown_repo is None and path_repo is not None:
+        repo = path_repo.lower()
     repo_words = _repo_words(context, repo)
-    window = _window(norm, context)
-    rest = _without_repo_references(norm)
+    window = _window(without_paths, context)
+    rest = _without_repo_references(without_paths)
+    limit, limit_spans = _limit(_blank_windows(rest))
+    breaking = bool(_BREAKING.search(rest))
     modules, module_confidence, module_words = _modules(rest, context, repo_words)
-    topics = tuple(name for name, pattern in _TOPIC_TRIGGERS if pattern.search(rest))
+    concepts = default_glossary().find(_BREAKING.sub(lambda m: " " * len(m.group(0)), rest), repo)
+    topics = tuple(name for name, _ in concepts)
     change_types = tuple(name for name, pattern in _CHANGE_TYPES if pattern.search(rest))
     author = _author(rest, context, repo_words, module_words)
 
@@ -729,12 +1100,34 @@ def parse_query(text: str, context: ParseContext) -> Query:
         intent = next((name for name in ranked if name in matched), None)
         if intent == "report" and ("risks" in matched or "must_read" in matched):
             intent = "risks" if "risks" in matched else "must_read"  # "周报里的风险" asks for the risks
+
+    # What no slot placed is searched: blank every slot out and keep the content words.
+    own_repo = {n.lower() for r in context.repos if r.full_name == repo for n in (*r.names, r.full_name)}
+    slots = _blank_windows(_blank(rest, limit_spans))
+    slots = _blank(slots, (span for _, spans in concepts for span in spans))
+    if author:
+        slots = _blank_pattern(slots, re.compile(rf"(?<![a-z0-9_-]){re.escape(author)}"))
+    for pattern in (_PR_REFERENCES, _BREAKING, _CHANGE_TYPE_WORDS, *(p for _, p in _INTENT_RULES)):
+        slots = _blank_pattern(slots, pattern)
+    skip = own_repo | module_words | set(modules) | {author or ""} | _INTENT_WORDS
+    content = _content_words(slots, skip)
+    terms = tuple(dict.fromkeys(word for word, _ in content))
+    understood = tuple(
+        dict.fromkeys(
+            [_as_written(raw, norm, min(spans)) for _, spans in concepts]
+            + [_as_written(raw, norm, span) for _, span in content]
+        )
+    )
+    paths = tuple(dict.fromkeys(path for path, _ in path_spans))
+
     if intent is None:
-        if author and not modules:
+        if author and not (modules or terms or topics or paths):
             intent = "author"
         elif "search" in matched:
             intent = "search"
-        elif modules or topics or (change_types and "highlights" not in matched):
+        elif (
+            modules or topics or terms or paths or breaking or (change_types and "highlights" not in matched)
+        ):
             intent = "topic"
         elif "highlights" in matched:
             intent = "highlights"
@@ -742,8 +1135,16 @@ def parse_query(text: str, context: ParseContext) -> Query:
             intent, confidence = "highlights", min(confidence, 0.6)
         else:
             intent, confidence = "unknown", 0.2
-
-    search_text = _search_text(rest, repo_words) if intent == "search" else None
+    named_repo = repo is not None or unknown_repo is not None
+    if _GREETING.match(norm) or (
+        intent in ("highlights", "topic", "search")
+        and not named_repo
+        and context.default_repo is None
+        and not (modules or paths or author or _DOMAIN.search(rest))
+    ):
+        intent, confidence = "unknown", 0.2  # weather, greetings: say what the bot does
+    if intent == "unknown":
+        terms, understood = (), ()
 
     if repo is None and unknown_repo is None and intent not in ("help", "unknown"):
         repo = context.default_repo
@@ -764,6 +1165,73 @@ def parse_query(text: str, context: ParseContext) -> Query:
         topics=topics,
         change_types=change_types,
         author=author if intent in _AUTHOR_FILTERED else None,
-        search_text=search_text,
+        search_text=" ".join(understood) or None,
+        terms=terms if intent not in ("pr", "help") else (),
+        understood=understood + paths if intent not in ("pr", "help") else (),
+        paths=paths,
+        limit=limit,
+        breaking=breaking,
         confidence=confidence,
     )
+
+
+_PR_REFERENCES = re.compile(r"#\d+|\bpr\s*#?\d+|\d{3,7}")
+_CHANGE_TYPE_WORDS = re.compile("|".join(pattern.pattern for _, pattern in _CHANGE_TYPES))
+_INTENT_WORDS = frozenset(
+    [
+        "report",
+        "weekly",
+        "summary",
+        "summarize",
+        "summarise",
+        "overview",
+        "recap",
+        "highlights",
+        "highlight",
+        "changes",
+        "change",
+        "changed",
+        "risks",
+        "risky",
+        "risk",
+        "danger",
+        "dangerous",
+        "concern",
+        "concerns",
+        "compare",
+        "compared",
+        "comparison",
+        "versus",
+        "vs",
+        "stats",
+        "statistics",
+        "count",
+        "number",
+        "many",
+        "much",
+        "busiest",
+        "active",
+        "search",
+        "find",
+        "look",
+        "help",
+        "usage",
+        "must",
+        "read",
+        "worth",
+        "close",
+        "careful",
+        "happened",
+        "happen",
+        "going",
+        "new",
+        "what's",
+        "whats",
+    ]
+)
+
+
+def _blank_windows(text: str) -> str:
+    for pattern in _WINDOW_PATTERNS:
+        text = _blank_pattern(text, pattern)
+    return text

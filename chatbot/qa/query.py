@@ -68,6 +68,21 @@ class Query:
     change_types: tuple[str, ...] = ()
     author: str | None = None
     search_text: str | None = None
+    # Content words the question asks about that no other slot placed: each is searched in the PRs'
+    # texts (title, description, file paths, review text, analysis), never dropped.
+    terms: tuple[str, ...] = ()
+    # What the answer says it searched for, as the asker wrote it ("PEFT", "显存", "verl/workers").
+    understood: tuple[str, ...] = ()
+    # Files or directories the PRs must touch.
+    paths: tuple[str, ...] = ()
+    # At most this many PRs in the answer ("最重要的 3 个", "top 5").
+    limit: int | None = None
+    # Only breaking changes.
+    breaking: bool = False
+    # Indexed repos that hold `pr_number` when the question named no repo and several do.
+    pr_candidates: tuple[str, ...] = ()
+    # Who read the question: the rules, or the LLM when the rules could not place it.
+    parser: Literal["rules", "llm"] = "rules"
     # How sure the rules are (1.0 = an exact pattern); below 0.5 an LLM may re-parse when configured.
     confidence: float = 1.0
     notes: tuple[str, ...] = field(default=())

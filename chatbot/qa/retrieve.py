@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -13,13 +15,14 @@ from sqlalchemy.orm import Session
 
 from chatbot.analysis.types import Analysis
 from chatbot.models import PullHeader, PullRequest
-from chatbot.qa.parse import TOPICS, KnownRepo
+from chatbot.qa.glossary import default_glossary, term_pattern
+from chatbot.qa.parse import KnownRepo
 from chatbot.qa.query import Intent, Query, Window
 from chatbot.reports.builder import AnalyzedPR
-from chatbot.store.analyses import current_analysis
+from chatbot.store.analyses import ANALYSIS_MARK, current_analysis
 from chatbot.store.index import PRIndex, to_pull_request
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow
-from chatbot.store.search import search_pull_requests, search_terms
+from chatbot.store.search import search_pull_requests
 
 SEARCH_LIMIT = 200
 # How many of the most important PRs a list answer shows, and a comparison.
@@ -52,6 +55,12 @@ class Evidence:
     records: list[AnalyzedPR] = field(default_factory=list)
     previous: list[AnalyzedPR] = field(default_factory=list)
     pr: AnalyzedPR | None = None
+    # How well each PR matches the question's words (BM25), when it has any: the first sort key.
+    scores: dict[int, float] = field(default_factory=dict)
+
+    def ranked(self, records: Collection[AnalyzedPR]) -> list[AnalyzedPR]:
+        """Best match first when the question has words to match, else most important first."""
+        return sorted(records, key=lambda r: (-self.scores.get(r.number, 0.0), *importance_rank(r)))
 
 
 def importance_rank(record: AnalyzedPR) -> tuple[float, float, int]:
@@ -72,68 +81,159 @@ def known_modules(session: Session) -> frozenset[str]:
     return frozenset(names)
 
 
-def _matches(record: AnalyzedPR, query: Query, topic_hits: set[int] | None) -> bool:
+def known_authors(session: Session) -> frozenset[str]:
+    """Every login that authored an indexed PR, lower-cased: tells "carol 的 PR" from "PEFT 的 PR"."""
+    return frozenset(a.lower() for a in session.scalars(select(PullRequestRow.author).distinct()) if a)
+
+
+def _matches(record: AnalyzedPR, query: Query, module_hits: set[int] | None) -> bool:
+    """Whether a PR passes the question's filters. A module matches by the analysis' modules or, when
+    the analysis did not tag it, by the module's name in the PR's text (modules are a signal, not a
+    vocabulary every analysis must share)."""
     analysis = record.analysis
-    if query.modules and not set(query.modules) & set(analysis.modules):
+    if (
+        query.modules
+        and not set(query.modules) & set(analysis.modules)
+        and (module_hits is None or record.number not in module_hits)
+    ):
         return False
     if query.change_types and analysis.change_type not in query.change_types:
         return False
-    if query.author and record.pr.header.author.lower() != query.author.lower():
+    if query.breaking and not analysis.breaking:
         return False
-    return topic_hits is None or record.number in topic_hits
+    return not (query.author and record.pr.header.author.lower() != query.author.lower())
 
 
-def _topic_hits(session: Session, repo: RepoRow, query: Query, window: Window | None) -> set[int] | None:
-    """PR numbers whose search document mentions any synonym of each topic (all topics must match), or
-    of the free search text; None when the query has neither."""
-    groups: list[tuple[str, ...]] = [TOPICS[t] for t in query.topics]
-    if query.search_text:
-        groups.append((query.search_text,))
-    if not groups:
-        return None
+# BM25 parameters (the usual ones), and how much more a word in the title counts than one in the body.
+K1, B = 1.2, 0.75
+TITLE_WEIGHT = 3
+ANALYSIS_WEIGHT = 0.5
+MODULE_BONUS = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """Words of which any one must occur in a matching PR's text (a term, a concept's synonyms, a path)."""
+
+    words: tuple[str, ...]
+    patterns: tuple[re.Pattern[str], ...]
+
+    @classmethod
+    def of(cls, words: Collection[str], *, literal: bool = False) -> _Group:
+        unique = tuple(dict.fromkeys(w.lower() for w in words if w))
+        return cls(unique, tuple(re.compile(re.escape(w)) if literal else term_pattern(w) for w in unique))
+
+    def frequency(self, document: str) -> float:
+        """How often the group's words occur in a search document: the PR's own text and the analysis'
+        title at full weight (the PR's title TITLE_WEIGHT more), the rest of the analysis at
+        ANALYSIS_WEIGHT and only where it does not negate the word ("未改动测试" is not about tests)."""
+        own, _, written = document.partition(ANALYSIS_MARK)
+        translated, _, rest = written.strip("\n").partition("\n")
+        title = own.split("\n", 1)[0]
+        count = 0.0
+        for word, pattern in zip(self.words, self.patterns, strict=True):
+            if word not in document:  # cheap test first: most documents lack most words
+                continue
+            count += len(pattern.findall(own)) + len(pattern.findall(translated))
+            count += TITLE_WEIGHT * len(pattern.findall(title))
+            count += ANALYSIS_WEIGHT * sum(
+                1
+                for m in pattern.finditer(rest)
+                if not _NEGATION.search(rest[max(0, m.start() - 16) : m.start()])
+            )
+        return count
+
+
+# A word just after one of these is said not to be there. A negation reaches to the end of its clause,
+# which a causal verb also ends ("未释放导致显存增长" is about memory).
+_NEGATION = re.compile(
+    r"(?:未|没有|没|无|不|缺少|缺乏|\bno|\bnot|\bwithout|\bmissing|\blacks?)"
+    r"(?:(?!导致|造成|引起|使得|\bcaus|\blead)[^,，。;；.\n]){0,8}$"
+)
+
+
+def text_groups(query: Query) -> list[_Group]:
+    """What the question's words require: each glossary concept (any synonym), each unplaced term, each
+    path; all groups must match."""
+    glossary = default_glossary()
+    groups = [_Group.of(glossary.terms(topic, query.repo)) for topic in query.topics]
+    groups += [_Group.of((term,)) for term in query.terms]
+    groups += [_Group.of((path,), literal=True) for path in query.paths]
+    return [group for group in groups if group.words]
+
+
+def bm25(documents: dict[int, str], groups: list[_Group]) -> dict[int, float]:
+    """PR number → BM25 score over `documents`, for the PRs whose text matches every group (a group's
+    frequency is the sum of its words' occurrences; a word in the title counts TITLE_WEIGHT more)."""
+    if not documents:
+        return {}
+    lengths = {n: len(d) for n, d in documents.items()}
+    average = sum(lengths.values()) / len(lengths) or 1.0
+    frequencies = [{n: group.frequency(d) for n, d in documents.items()} for group in groups]
+    scores: dict[int, float] = {}
+    for number in documents:
+        if not all(freq[number] for freq in frequencies):
+            continue
+        score = 0.0
+        for freq in frequencies:
+            df = sum(1 for f in freq.values() if f)
+            idf = math.log(1 + (len(documents) - df + 0.5) / (df + 0.5))
+            tf = freq[number]
+            score += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[number] / average))
+        scores[number] = score
+    return scores
+
+
+def _documents(
+    session: Session, repo: RepoRow, window: Window | None, ids: Collection[int] | None
+) -> dict[int, str]:
+    """Search documents (lower-cased) by PR number: of the window's PRs, or of the PRs with `ids`."""
+    statement = (
+        select(PullRequestRow.number, SearchDocumentRow.document)
+        .join(SearchDocumentRow, SearchDocumentRow.pr_id == PullRequestRow.id)
+        .where(PullRequestRow.repo_id == repo.id)
+    )
     if window is not None:
-        return _window_hits(session, repo, window, groups)
-    hits: set[int] | None = None
+        statement = statement.where(
+            PullRequestRow.merged_at >= window.start, PullRequestRow.merged_at < window.end
+        )
+    if ids is not None:
+        statement = statement.where(PullRequestRow.id.in_(list(ids)))
+    return {number: document.lower() for number, document in session.execute(statement)}
+
+
+def _candidates(session: Session, repo: RepoRow, groups: list[_Group]) -> set[int]:
+    """Ids of the PRs (all time) that may match every group, from the search index: a few hundred at
+    most, scored afterwards."""
+    found: set[int] | None = None
     for group in groups:
         ids: set[int] = set()
-        for term in group:
-            ids.update(search_pull_requests(session, term, repo_id=repo.id, limit=SEARCH_LIMIT))
-        numbers = (
-            set(session.scalars(select(PullRequestRow.number).where(PullRequestRow.id.in_(ids))))
-            if ids
-            else set()
-        )
-        hits = numbers if hits is None else hits & numbers
-    return hits or set()
+        for word in group.words:
+            ids.update(search_pull_requests(session, word, repo_id=repo.id, limit=SEARCH_LIMIT))
+        found = ids if found is None else found & ids
+    return found or set()
 
 
-def _window_hits(session: Session, repo: RepoRow, window: Window, groups: list[tuple[str, ...]]) -> set[int]:
-    """`_topic_hits` within a window. A window holds a few hundred PRs: their search documents are read
-    once and every synonym is matched here, by the search index's rule (each term of a synonym as a
-    case-insensitive substring), instead of one indexed query per synonym — two-character synonyms
-    such as 显存 cannot use a trigram index and would each scan the repo's documents."""
-    documents = [
-        (number, document.lower())
-        for number, document in session.execute(
-            select(PullRequestRow.number, SearchDocumentRow.document)
-            .join(SearchDocumentRow, SearchDocumentRow.pr_id == PullRequestRow.id)
-            .where(
-                PullRequestRow.repo_id == repo.id,
-                PullRequestRow.merged_at >= window.start,
-                PullRequestRow.merged_at < window.end,
-            )
-        )
-    ]
-    hits: set[int] | None = None
-    for group in groups:
-        synonyms = [terms for terms in (search_terms(synonym) for synonym in group) if terms]
-        numbers = {
-            number
-            for number, document in documents
-            if any(all(term in document for term in terms) for terms in synonyms)
-        }
-        hits = numbers if hits is None else hits & numbers
-    return hits or set()
+def text_scores(
+    session: Session, repo: RepoRow, query: Query, window: Window | None
+) -> tuple[dict[int, float] | None, set[int] | None]:
+    """(BM25 scores of the PRs that match the question's words, or None when it has none; PR numbers
+    whose text names one of the question's modules, or None when it names none)."""
+    groups = text_groups(query)
+    module_group = _Group.of(query.modules) if query.modules else None
+    if not groups and module_group is None:
+        return None, None
+    if window is not None:
+        documents = _documents(session, repo, window, None)
+    else:
+        ids = _candidates(session, repo, groups or [module_group])  # type: ignore[list-item]
+        documents = _documents(session, repo, None, ids) if ids else {}
+    module_hits = (
+        {n for n, d in documents.items() if any(w in d for w in module_group.words)}
+        if module_group is not None
+        else None
+    )
+    return (bm25(documents, groups) if groups else None), module_hits
 
 
 def _current_rows(
@@ -329,17 +429,19 @@ def gather(
             pr = to_pull_request(repo, row)
             evidence.pr = AnalyzedPR(pr, stored.analysis if stored else fallback(pr))
         return evidence
-    topic_hits = _topic_hits(session, repo, query, window)
+    scores, module_hits = text_scores(session, repo, query, window)
+    evidence.scores = scores or {}
+    numbers = set(scores) if scores is not None else None
     start, end = (window.start, window.end) if window else (ALL_TIME_START, ALL_TIME_END)
     shown = SHOWN.get(query.intent)
     if shown is None:
-        records = answer_records(session, repo, start, end, fallback, topic_hits, query.author)
-        evidence.records = [r for r in records if _matches(r, query, topic_hits)]
+        records = answer_records(session, repo, start, end, fallback, numbers, query.author)
+        evidence.records = [r for r in records if _matches(r, query, module_hits)]
     else:
         # A month of a busy repo holds hundreds of PRs: decode whole analyses of the shown ones only.
-        scored = score_records(session, repo, start, end, fallback, query.author, topic_hits)
-        matching = [r for r in scored if _matches(r, query, topic_hits)]
-        top = [r.number for r in sorted(matching, key=importance_rank)[:shown]]
+        scored = score_records(session, repo, start, end, fallback, query.author, numbers)
+        matching = [r for r in scored if _matches(r, query, module_hits)]
+        top = [r.number for r in evidence.ranked(matching)[: min(shown, query.limit or shown)]]
         complete = (
             {r.number: r for r in answer_records(session, repo, start, end, fallback, top)} if top else {}
         )
@@ -347,5 +449,10 @@ def gather(
     if with_previous and window is not None:
         previous = window.previous()
         before = score_records(session, repo, previous.start, previous.end, fallback, query.author)
-        evidence.previous = [r for r in before if _matches(r, query, None)]
+        if scores is not None or module_hits is not None:
+            previous_scores, previous_modules = text_scores(session, repo, query, previous)
+            if previous_scores is not None:
+                before = [r for r in before if r.number in previous_scores]
+            module_hits = previous_modules
+        evidence.previous = [r for r in before if _matches(r, query, module_hits)]
     return evidence

@@ -10,6 +10,7 @@ from datetime import datetime
 from sqlalchemy import exists, select
 from sqlalchemy.orm import Session
 
+from chatbot.analysis.boilerplate import clean_body
 from chatbot.analysis.types import Analysis
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow
 
@@ -81,7 +82,13 @@ def save_analysis(
             created_at=now,
         )
     )
-    document = search_document(pr.title, analysis)
+    document = search_document(
+        pr.title,
+        analysis,
+        body=pr.body,
+        paths=[str(f.get("filename", "")) for f in pr.files or ()],
+        discussion=[str(r.get("body") or "") for r in (*(pr.reviews or ()), *(pr.comments or ()))],
+    )
     row = session.get(SearchDocumentRow, pr.id)
     if row is None:
         session.add(SearchDocumentRow(pr_id=pr.id, repo_id=pr.repo_id, document=document))
@@ -89,10 +96,37 @@ def save_analysis(
         row.document = document
 
 
-def search_document(title: str, analysis: Analysis) -> str:
-    parts = [title, analysis.title_zh, analysis.summary, " ".join(analysis.modules), *analysis.key_points]
-    parts += [risk.text for risk in analysis.risks]
-    return "\n".join(p for p in parts if p)
+# How much of a description and of its review discussion the search reads: enough for what a PR is
+# about, bounded so a PR with a pasted log does not dominate the index.
+SEARCH_BODY_CHARS = 4000
+SEARCH_DISCUSSION_CHARS = 3000
+
+
+# Separates what the PR itself says (title, description, paths, review text) from what an analysis
+# wrote about it (Chinese title, modules, key points, summary, risks): a question's words must occur in
+# the first part or the analysis' title, since generated sentences ("未改动测试") are not what a PR is about.
+ANALYSIS_MARK = "\x1e"
+
+
+def search_document(
+    title: str,
+    analysis: Analysis,
+    *,
+    body: str | None = None,
+    paths: Sequence[str] = (),
+    discussion: Sequence[str] = (),
+) -> str:
+    """The text a question's words are searched in: the PR's title, its description without the
+    template, its changed file paths and its review text; then, after ANALYSIS_MARK, the analysis."""
+    own = [
+        title,
+        clean_body(body).prose[:SEARCH_BODY_CHARS] if body else "",
+        " ".join(p for p in paths if p),
+        "\n".join(d for d in discussion if d)[:SEARCH_DISCUSSION_CHARS],
+    ]
+    written = [analysis.title_zh, " ".join(analysis.modules), *analysis.key_points, analysis.summary]
+    written += [risk.text for risk in analysis.risks]
+    return "\n".join(p for p in own if p) + f"\n{ANALYSIS_MARK}\n" + "\n".join(p for p in written if p)
 
 
 def current_analysis(session: Session, pr: PullRequestRow) -> StoredAnalysis | None:

@@ -24,6 +24,7 @@ from chatbot.ingest.importer import import_pull_requests
 from chatbot.messages import say
 from chatbot.models import Message, PullRequest
 from chatbot.qa.compose import Answer
+from chatbot.qa.glossary import default_glossary
 from chatbot.store.db import Database, open_database
 from chatbot.store.schema import AnalysisRow, PullRequestRow, SearchDocumentRow
 from chatbot.weeks import last_complete_week
@@ -177,7 +178,8 @@ def check_module(
     answer: Answer, _: list[Indexed], indexed: dict[int, Indexed], module: str, *__: Any
 ) -> None:
     assert answer.cited
-    assert all(module in indexed[n].modules for n in answer.cited)
+    # A module is a signal: a PR is about it when its analysis tags it or its text names it.
+    assert all(module in indexed[n].modules or module in indexed[n].document.lower() for n in answer.cited)
 
 
 def check_author(answer: Answer, in_window: list[Indexed], _: Any, author: str, *__: Any) -> None:
@@ -192,7 +194,11 @@ def check_pr(answer: Answer, _: list[Indexed], indexed: dict[int, Indexed], numb
 
 def check_search(answer: Answer, _: list[Indexed], indexed: dict[int, Indexed], term: str, *__: Any) -> None:
     assert answer.cited
-    assert all(term in indexed[n].document for n in answer.cited)
+    # The term, or a synonym the glossary gives it ("checkpoint" finds "ckpt" too).
+    words = {term.lower()} | {
+        w for name, _ in default_glossary().find(term.lower()) for w in default_glossary().terms(name)
+    }
+    assert all(any(w in indexed[n].document.lower() for w in words) for n in answer.cited)
 
 
 def check_key(answer: Answer, _: list[Indexed], indexed: dict[int, Indexed], *__: Any) -> None:

@@ -1,0 +1,81 @@
+"""The bilingual glossary (`glossary.toml`): concepts a question may name in Chinese or English, and the
+words that find them in PR texts, so "显存" finds "OOM" and "memory" finds "显存"."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+GLOSSARY_FILE = Path(__file__).with_name("glossary.toml")
+_HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def term_pattern(term: str) -> re.Pattern[str]:
+    """`term` as it may occur in lower-cased text: a Chinese term anywhere, an English term as whole
+    words (Han characters and punctuation around it count as boundaries)."""
+    if _HAN.search(term):
+        return re.compile(re.escape(term))
+    return re.compile(rf"(?<![a-z0-9_]){re.escape(term)}(?![a-z0-9_])")
+
+
+@dataclass(frozen=True, slots=True)
+class Glossary:
+    """Concept name → its terms (lower-case), and per-repo additions."""
+
+    concepts: Mapping[str, tuple[str, ...]]
+    per_repo: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def terms(self, concept: str, repo: str | None = None) -> tuple[str, ...]:
+        """Every term of `concept`, the repo's own additions included."""
+        extra = self.per_repo.get((repo or "").lower(), {}).get(concept, ())
+        return tuple(dict.fromkeys((*self.concepts.get(concept, ()), *extra)))
+
+    def find(self, text: str, repo: str | None = None) -> list[tuple[str, list[tuple[int, int]]]]:
+        """The concepts named in lower-cased `text`, in order of first mention, each with the spans of
+        `text` that named it (a longer term wins over a shorter one inside it)."""
+        found: dict[str, list[tuple[int, int]]] = {}
+        taken: list[tuple[int, int]] = []
+        names = set(self.concepts) | set(self.per_repo.get((repo or "").lower(), {}))
+        candidates = sorted(
+            ((term, name) for name in names for term in self.terms(name, repo)),
+            key=lambda pair: -len(pair[0]),
+        )
+        for term, name in candidates:
+            for match in _patterns(term).finditer(text):
+                span = match.span()
+                if any(span[0] < end and start < span[1] for start, end in taken):
+                    continue
+                taken.append(span)
+                found.setdefault(name, []).append(span)
+        return sorted(found.items(), key=lambda item: min(start for start, _ in item[1]))
+
+
+@cache
+def _patterns(term: str) -> re.Pattern[str]:
+    return term_pattern(term)
+
+
+def _terms(entry: object) -> tuple[str, ...]:
+    words = entry.get("terms", []) if isinstance(entry, dict) else []
+    return tuple(str(word).lower() for word in words)
+
+
+def parse_glossary(text: str) -> Glossary:
+    """A glossary from TOML text: `[concepts.<name>] terms = [...]`, `[repo."owner/name".<name>] terms`."""
+    data = tomllib.loads(text)
+    concepts = {name: _terms(entry) for name, entry in data.get("concepts", {}).items()}
+    per_repo = {
+        repo.lower(): {name: _terms(entry) for name, entry in entries.items()}
+        for repo, entries in data.get("repo", {}).items()
+    }
+    return Glossary(concepts, per_repo)
+
+
+@cache
+def default_glossary() -> Glossary:
+    """The glossary shipped with prhub."""
+    return parse_glossary(GLOSSARY_FILE.read_text(encoding="utf-8"))
