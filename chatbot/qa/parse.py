@@ -519,6 +519,13 @@ def _weekday(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
     return _range(day, day, tz)
 
 
+def _week_starts_after(year: int, number: int, today: date) -> bool:
+    try:
+        return date.fromisocalendar(year, number, 1) > today
+    except ValueError:
+        return False
+
+
 def _window(text: str, context: ParseContext) -> Window | None:
     now = context.now.astimezone(context.tz)
     tz = context.tz
@@ -535,6 +542,8 @@ def _window(text: str, context: ParseContext) -> Window | None:
         number = int(g[1]) if g[1] else cn_number(g[3] or "")
         year = int(g[0] or g[2] or this_week.year)
         if number:
+            if not (g[0] or g[2]) and _week_starts_after(year, number, today):
+                year -= 1  # a week not yet begun this year is last year's, as for months
             try:
                 date.fromisocalendar(year, number, 1)
             except ValueError:
