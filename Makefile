@@ -20,10 +20,10 @@ demo: $(STAMP) pdf-deps ## Try prhub on embedded defaults: a bundled demo repo, 
 test: $(STAMP) pdf-deps browser-deps ## Lint, then the whole test suite on SQLite and a throwaway PostgreSQL cluster.
 	scripts/test.sh
 
-PDF_PACKAGES := fonts-wqy-microhei libharfbuzz-subset0
+PDF_PACKAGES := fonts-noto-cjk libharfbuzz-subset0
 
-pdf-deps: ## Chinese font + HarfBuzz subsetter for PDF reports (apt, only when root; else say what to install).
-	@if fc-list :lang=zh 2>/dev/null | grep -q . && /sbin/ldconfig -p 2>/dev/null | grep -q libharfbuzz-subset; then :; \
+pdf-deps: ## Chinese font with a bold face + HarfBuzz subsetter for PDF reports (apt, only when root; else say what to install).
+	@if fc-list :lang=zh:weight=bold 2>/dev/null | grep -q . && /sbin/ldconfig -p 2>/dev/null | grep -q libharfbuzz-subset; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  echo "installing $(PDF_PACKAGES) (Chinese text and fast font subsetting in PDF reports)"; \
 	  apt-get install -y -q --no-install-recommends $(PDF_PACKAGES) >/dev/null 2>&1 \

@@ -180,7 +180,9 @@ class ChatBot:
                     _paragraph(say("qa.pr.unknown", query.language, repo=query.repo, number=query.pr_number)),
                 )
             return Answer(
-                query, pr_card(evidence.pr.pr, evidence.pr.analysis, query.language), (evidence.pr.number,)
+                query,
+                pr_card(evidence.pr.pr, evidence.pr.analysis, query.language, tz=self.config.tz),
+                (evidence.pr.number,),
             )
         if not evidence.records and not (query.intent == "compare" and evidence.previous):
             return self.empty(query, window, composer)

@@ -3,6 +3,8 @@ Slack link unfurls."""
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 from chatbot.analysis.types import Analysis
 from chatbot.messages import Language, say
 from chatbot.models import (
@@ -18,15 +20,24 @@ from chatbot.models import (
     link,
     plain,
 )
+from chatbot.prose import prose
+from chatbot.weeks import local_time
+
+UTC = ZoneInfo("UTC")
 
 
 def pr_card(
-    pr: PullRequest, analysis: Analysis | None, language: Language, analyzer: str | None = None
+    pr: PullRequest,
+    analysis: Analysis | None,
+    language: Language,
+    analyzer: str | None = None,
+    tz: ZoneInfo = UTC,
 ) -> Reply:
-    """A PR with its analysis: title, summary, scores and verdict, modules, key points, risks."""
+    """A PR with its analysis: title, summary, scores and verdict, modules, key points, risks; the merge
+    time in `tz` (PRHUB_TIMEZONE), the zone named."""
     h = pr.header
     title = f"#{pr.number} {pr.title}"
-    merged = h.merged_at.strftime("%Y-%m-%d %H:%M UTC") if h.merged_at else "-"
+    merged = local_time(h.merged_at, tz) if h.merged_at else "-"
     blocks: list[Block] = [Heading(title)]
     meta = say(
         "pr.meta",
@@ -46,16 +57,19 @@ def pr_card(
     if analysis.title_zh and analysis.title_zh != pr.title:
         blocks.append(Paragraph((bold(analysis.title_zh),)))
     if texts.gist:
-        blocks.append(Paragraph((bold(texts.gist),)))
+        blocks.append(Paragraph(prose(texts.gist, style="bold")))
     if analysis.summary:
-        blocks.append(Paragraph((plain(analysis.summary),)))
+        blocks.append(Paragraph(prose(analysis.summary)))
     verdict = say(f"pr.verdict.{analysis.verdict}", language)
     blocks.append(
         Fields(
             (
                 (say("pr.field.importance", language), (plain(f"{analysis.importance:.1f} / 10"),)),
                 (say("pr.field.insight", language), (plain(f"{analysis.insight:.1f} / 10"),)),
-                (say("pr.field.verdict", language), (bold(verdict), plain(f" — {texts.verdict_reason}"))),
+                (
+                    say("pr.field.verdict", language),
+                    (bold(verdict), plain(" — "), *prose(texts.verdict_reason)),
+                ),
                 (say("pr.field.modules", language), (plain(", ".join(analysis.modules) or "-"),)),
                 (
                     say("pr.field.type", language),
@@ -71,7 +85,7 @@ def pr_card(
     if texts.key_points:
         blocks += [
             Heading(say("pr.section.key_points", language), 2),
-            BulletList(tuple((plain(p),) for p in texts.key_points)),
+            BulletList(tuple(prose(p) for p in texts.key_points)),
         ]
     if analysis.risks:
         blocks += [
@@ -79,8 +93,8 @@ def pr_card(
             BulletList(
                 tuple(
                     (
-                        bold(f"[{r.severity}] {r.category}"),
-                        plain(f" {text}" + (f" ({r.evidence})" if r.evidence else "")),
+                        bold(f"[{say(f'report.severity.{r.severity}', language)}] {r.category}"),
+                        *prose(f" {text}" + (f" ({r.evidence})" if r.evidence else "")),
                     )
                     for r, text in zip(analysis.risks, texts.risks, strict=True)
                 )
@@ -89,12 +103,12 @@ def pr_card(
     if texts.reading_guide:
         blocks += [
             Heading(say("pr.section.reading_guide", language), 2),
-            BulletList(tuple((plain(g),) for g in texts.reading_guide)),
+            BulletList(tuple(prose(g) for g in texts.reading_guide)),
         ]
     if texts.follow_ups:
         blocks += [
             Heading(say("pr.section.follow_ups", language), 2),
-            BulletList(tuple((plain(f),) for f in texts.follow_ups)),
+            BulletList(tuple(prose(f) for f in texts.follow_ups)),
         ]
     if analysis.review_highlights:
         blocks += [

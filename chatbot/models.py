@@ -264,8 +264,12 @@ class Fields:
 
 @dataclass(frozen=True, slots=True)
 class Table:
+    """Rows of cells under column names. Where a grid does not fit (a chat card, a phone), each row is
+    shown as a small card: its first `lead` cells as the card's heading, the others labelled."""
+
     columns: tuple[str, ...]
     rows: tuple[tuple[Inline, ...], ...]
+    lead: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,3 +64,9 @@ def parse_day_or_time(text: str, tz: ZoneInfo) -> datetime:
 def last_complete_week(moment: datetime, tz: ZoneInfo) -> Week:
     """The last ISO week that has fully ended at `moment`: on Monday 2026-06-22 09:00 that is 2026-W25."""
     return Week.containing(Week.containing(moment, tz).start - timedelta(days=1), tz)
+
+
+def local_time(moment: datetime, tz: ZoneInfo) -> str:
+    """`moment` as a reader in `tz` reads it, the zone named: `2026-06-15 17:25 Asia/Shanghai`.
+    The IANA name, not an abbreviation: "CST" is China, Cuba and US Central alike."""
+    return f"{moment.astimezone(tz):%Y-%m-%d %H:%M} {tz.key}"

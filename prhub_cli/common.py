@@ -20,6 +20,10 @@ from chatbot.store.db import Database, open_database
 
 console = Console()
 err_console = Console(stderr=True)
+# Off a terminal (a pipe, a file, a CI log) lines are never broken by us: a break inside an identifier,
+# a URL or a command corrupts it for whoever copies it; log viewers wrap long lines themselves.
+for _console in (console, err_console):
+    _console.soft_wrap = not _console.is_terminal
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
 EXIT_ERROR = 1

@@ -36,8 +36,7 @@ from chatbot.ingest.sync import SyncProgress, sync_repo
 from chatbot.models import Message
 from chatbot.ports import Clock
 from chatbot.qa.compose import Answer
-from chatbot.reports.cards import ReportLinks, report_card, report_document
-from chatbot.reports.weekly import build_weekly_report
+from chatbot.reports.cards import ReportLinks, report_document
 from chatbot.store.analyses import current_analysis
 from chatbot.store.db import Database, current_revision, make_engine, upgrade
 from chatbot.store.index import PRIndex, to_pull_request
@@ -253,7 +252,7 @@ def prs_list(
                 title = f"{repo}, {span.label} ({_span_text(span)}): {len(prs)} PRs merged"
     table = Table(title=title, title_justify="left")
     table.add_column("#", justify="right")
-    table.add_column("merged")
+    table.add_column(f"merged ({settings.tz.key})")
     table.add_column("author")
     table.add_column("title", overflow="fold")
     table.add_column("+/-", justify="right")
@@ -423,7 +422,8 @@ def pr_show(
             f" (fallback: {stored.fallback_reason})" if stored.fallback_reason else ""
         )
     render_console(
-        pr_card(pr, stored.analysis if stored else None, settings.language, analyzer_name), console
+        pr_card(pr, stored.analysis if stored else None, settings.language, analyzer_name, settings.tz),
+        console,
     )
 
 
@@ -488,12 +488,12 @@ def report(
         output.write_bytes(payload if isinstance(payload, bytes) else payload.encode("utf-8"))
         state = "reused" if built.reused else f"built (version {built.report.version})"
         console.print(f"{built.report.title}: {state}, {built.report.pr_count} PRs → {output}")
-    elif isinstance(payload, bytes):
-        sys.stdout.buffer.write(payload)
     elif output_format == "terminal":
         render_console(
             report_document(built.report, ReportLinks.for_report(settings.public_url, built.report)), console
         )
+    elif isinstance(payload, bytes):
+        sys.stdout.buffer.write(payload)
     else:
         sys.stdout.write(payload)
 
@@ -557,6 +557,8 @@ def chat(
         try:
             line = input("› " if interactive else "")
         except EOFError:
+            if interactive:
+                console.print()  # Ctrl-D leaves the cursor after "› ": the shell prompt gets a line of its own
             break
         if not line.strip():
             continue
@@ -584,17 +586,12 @@ def demo(
             db, prs, clock=clock, tz=settings.tz, language=settings.language, analyzer=offline
         )
         week = last_complete_week(clock.now(), settings.tz)
-        built = build_weekly_report(
-            db, DEMO_REPO, week, clock=clock, language=settings.language, fallback=offline.analyze
-        )
         bot = make_bot(settings, db, clock)
     console.rule(f"prhub demo · {DEMO_REPO}")
     console.print(
-        f"{summary.pull_requests} merged PRs indexed and analysed in {escape(settings.database_url)}\n"
+        f"{summary.pull_requests} merged PRs indexed and analysed in {escape(settings.database_url)}"
     )
-    render_console(
-        report_card(built.report, ReportLinks.for_report(settings.public_url, built.report)), console
-    )
+    # The weekly card is the answer to the first question, so it is printed once.
     for question in DEMO_QUESTIONS:
         console.rule(style="dim")
         console.print(f"› {escape(question.text)}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import threading
@@ -9,6 +10,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
+from rich.console import Console
+
+from adapters.console.render import render_console
 from chatbot.analysis.heuristic import HeuristicAnalyzer
 from chatbot.analysis.llm import LLMAnalyzer
 from chatbot.analysis.runner import BatchAnalyzer, OfflineBatch, analyze_stored
@@ -89,7 +93,8 @@ def build_report(
 
 
 def render_report(report: WeeklyReport, output_format: str, public_url: str | None) -> str | bytes:
-    """The report in one of the `prhub report --format` formats (terminal is rendered by the caller)."""
+    """The report in one of the `prhub report --format` formats, as written to a file (on a terminal the
+    caller prints the "terminal" format itself, with hyperlinks)."""
     links = ReportLinks.for_report(public_url, report)
     if output_format == "json":
         return report.model_dump_json(indent=2)
@@ -112,7 +117,12 @@ def render_report(report: WeeklyReport, output_format: str, public_url: str | No
         return json.dumps(
             render_card(report_card(report, links), language=report.language), ensure_ascii=False, indent=2
         )
-    return report_card(report, links).plain_text() + "\n" if output_format == "text" else ""
+    if output_format == "text":
+        return report_card(report, links).plain_text() + "\n"
+    # "terminal" into a file: laid out as for a pipe (no escape codes, no wrapping, URLs listed).
+    out = io.StringIO()
+    render_console(report_document(report, links), Console(file=out, color_system=None, soft_wrap=True))
+    return out.getvalue()
 
 
 def make_bot(settings: Settings, db: Database, clock: Clock | None = None) -> ChatBot:

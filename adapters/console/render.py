@@ -1,10 +1,17 @@
 """Reply → the terminal, with rich. Every span becomes a `rich.text.Text`, so no markup is ever parsed
 from it; control characters (escape sequences, bidi overrides) are replaced before they reach the
-terminal; only http(s) URLs become OSC-8 hyperlinks, and outside tables the URL is printed too."""
+terminal; only http(s) URLs become links.
+
+On a terminal a link is an OSC-8 hyperlink on its label and tables are drawn to the terminal's width.
+Anywhere else (a pipe, a file, a CI log) nothing is wrapped by us (a log viewer wraps long lines
+itself, and a hard break inside an identifier or a command would corrupt it), tables become one small
+card per row, and each URL is printed once, in a list closing the reply.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -15,6 +22,7 @@ from rich.text import Text
 
 from chatbot.models import (
     Actions,
+    Block,
     BulletList,
     Context,
     Divider,
@@ -24,6 +32,7 @@ from chatbot.models import (
     Paragraph,
     Reply,
     Table,
+    inline_text,
     link,
 )
 from chatbot.reports.markdown import safe_url
@@ -40,71 +49,122 @@ def sanitize(text: str) -> str:
     return _UNSAFE.sub(lambda m: " " if m.group() in "\r\n\t" else "\ufffd", text)
 
 
-def inline(spans: Inline, *, show_urls: bool = True) -> Text:
-    """Spans as styled text; a link is its label, hyperlinked, followed by the URL when `show_urls`."""
+@dataclass
+class _Links:
+    """How links print: hyperlinks only (a terminal), or labels now and `urls` listed at the end."""
+
+    hyperlinks: bool
+    urls: dict[str, str] = field(default_factory=dict)  # url → the first label it had
+
+    def note(self, label: str, url: str) -> None:
+        if not self.hyperlinks:
+            self.urls.setdefault(url, label)
+
+
+def inline(spans: Inline, links: _Links | None = None) -> Text:
+    """Spans as styled text; a link is its label, hyperlinked, its URL noted in `links`."""
     text = Text()
     for span in spans:
         style = Style.parse(_SPAN_STYLE[span.style])
         url = safe_url(span.url)
         if url:
             text.append(sanitize(span.text), style + Style(link=url, underline=True))
-            if show_urls:
-                text.append(f" ({url})", Style(dim=True, link=url))
+            if links is not None:
+                links.note(sanitize(span.text), url)
         else:
             text.append(sanitize(span.text), style)
     return text
 
 
-def _table(block: Table) -> RichTable:
+def _table(block: Table, links: _Links) -> RichTable:
     table = RichTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for column in block.columns:
         table.add_column(Text(sanitize(column)), overflow="fold")
     for row in block.rows:
-        # URLs in cells would double a column's width; the hyperlink on the label carries them.
-        table.add_row(*(inline(cell, show_urls=False) for cell in row))
+        table.add_row(*(inline(cell, links) for cell in row))
     return table
 
 
-def reply_renderable(reply: Reply) -> RenderableType:
-    """The reply as one rich renderable, for `console.print` or for embedding in a larger layout."""
+def _row_cards(block: Table, links: _Links) -> Text:
+    """A table as text that needs no width: per row, the lead cells on one line, then the other
+    non-empty cells on an indented line, each labelled with its column."""
+    cards = []
+    for row in block.rows:
+        lead = Text(" ").join(inline(cell, links) for cell in row[: block.lead])
+        lead.stylize("bold")
+        rest = [
+            Text.assemble((f"{sanitize(column)}: ", "dim"), inline(cell, links))
+            for column, cell in zip(block.columns[block.lead :], row[block.lead :], strict=False)
+            if inline_text(cell).strip()
+        ]
+        cards.append(Text.assemble(lead, "\n  ", Text(" · ").join(rest)) if rest else lead)
+    return Text("\n").join(cards)
+
+
+def _shown(blocks: tuple[Block, ...]) -> list[Block]:
+    """The blocks a terminal shows: not the action-only button rows (they need a chat client), and no
+    rule closing the reply, which would only double whatever the caller prints next."""
+    shown = [
+        b for b in blocks if not isinstance(b, Actions) or any(safe_url(button.url) for button in b.buttons)
+    ]
+    while shown and isinstance(shown[-1], Divider):
+        shown.pop()
+    return shown
+
+
+def reply_renderable(reply: Reply, *, terminal: bool = True) -> RenderableType:
+    """The reply as one rich renderable, for `console.print` or for embedding in a larger layout; with
+    `terminal` False, laid out for a pipe or a log (see the module docstring)."""
+    links = _Links(hyperlinks=terminal)
     parts: list[RenderableType] = []
-    for block in reply.blocks:
+    for block in _shown(reply.blocks):
         if isinstance(block, Heading):
             if parts:
                 parts.append(Text())  # a blank line before every heading but the first thing printed
             parts.append(Text(sanitize(block.text), _HEADING_STYLE.get(block.level, "bold")))
         elif isinstance(block, Paragraph):
-            parts.append(inline(block.spans))
+            parts.append(inline(block.spans, links))
         elif isinstance(block, Context):
-            parts.append(Text.assemble(inline(block.spans), style="dim"))
+            parts.append(Text.assemble(inline(block.spans, links), style="dim"))
         elif isinstance(block, BulletList):
             parts.append(
                 Text("\n").join(
-                    Text.assemble(f"{n}. " if block.ordered else "• ", inline(item))
+                    Text.assemble(f"{n}. " if block.ordered else "• ", inline(item, links))
                     for n, item in enumerate(block.items, start=1)
                 )
             )
-        elif isinstance(block, Fields):
+        elif isinstance(block, Fields) and terminal:
             grid = RichTable.grid(padding=(0, 2))
             for key, value in block.pairs:
-                grid.add_row(Text(sanitize(key), "bold"), inline(value))
+                grid.add_row(Text(sanitize(key), "bold"), inline(value, links))
             parts.append(grid)
+        elif isinstance(block, Fields):
+            parts.append(
+                Text("\n").join(
+                    Text.assemble((f"{sanitize(key)}: ", "bold"), inline(value, links))
+                    for key, value in block.pairs
+                )
+            )
         elif isinstance(block, Table):
-            parts.append(_table(block))
+            parts.append(_table(block, links) if terminal else _row_cards(block, links))
         elif isinstance(block, Divider):
-            parts.append(Rule(style="dim"))
+            parts.append(Rule(style="dim") if terminal else Text("─" * 40, "dim"))
         elif isinstance(block, Actions):
-            # Only link buttons mean something in a terminal; action buttons need a chat client.
-            links = [
-                Text.assemble("→ ", inline((link(b.label, url),)))
+            # Only link buttons mean something in a terminal; action buttons need a chat client. Off a
+            # terminal the URL is what the reader needs, so it follows the label.
+            buttons = [
+                Text.assemble("→ ", inline((link(b.label, url),)), "" if terminal else f": {url}")
                 for b in block.buttons
                 if (url := safe_url(b.url))
             ]
-            if links:
-                parts.append(Text("\n").join(links))
+            if buttons:
+                parts.append(Text("\n").join(buttons))
+    if links.urls:
+        parts += [Text(), *(Text.assemble((f"{label} ", "dim"), url) for url, label in links.urls.items())]
     return Group(*parts)
 
 
 def render_console(reply: Reply, console: Console) -> None:
-    """Print the reply to `console`."""
-    console.print(reply_renderable(reply))
+    """Print the reply to `console`: hyperlinks on a terminal; unwrapped, URLs listed, off one."""
+    terminal = console.is_terminal
+    console.print(reply_renderable(reply, terminal=terminal), soft_wrap=not terminal)

@@ -184,7 +184,7 @@ class SlackResponder:
         unfurls = {
             link.url: {
                 "blocks": render_blocks(
-                    pr_card(pr, analysis or self.bot.fallback(pr), self.language),
+                    pr_card(pr, analysis or self.bot.fallback(pr), self.language, tz=self.bot.config.tz),
                     language=self.language,
                     max_messages=1,
                 )[0]["blocks"]

@@ -1,17 +1,17 @@
-"""Reply → Slack Block Kit messages: mrkdwn sections, headers, context, dividers and buttons, every span
-escaped, every Block Kit limit respected by splitting a long reply into a thread or truncating it.
+"""Reply → Slack Block Kit messages: rich-text blocks, headers, context, dividers and buttons, every
+Block Kit limit respected by splitting a long reply into a thread or truncating it.
 
-Escaping (Slack mrkdwn has no backslash escape):
-- `&`, `<`, `>` become `&amp;`, `&lt;`, `&gt;`, the three characters Slack's formatting guide says to
-  escape; this neutralises `<!channel>`, `<!here>`, `<@U123>` and `<http://x|y>`.
-- `*`, `_`, `~` and the backtick become look-alike characters (∗ ˍ ∼ ˋ), the replacement jsx-slack uses
-  for text it cannot escape otherwise (jsx-slack docs/about-escape-and-exact-mode.md). A zero-width space
-  would not do: it is what *enables* formatting next to other text (jsx-slack's "exact mode").
-- a bare `@here`, `@channel` or `@everyone` gets a zero-width joiner after the `@`, and every mrkdwn text
-  object is `verbatim`, which per the text-object reference skips Slack's automatic parsing of mentions,
-  channel names and URLs.
-- our own bold/italic/code markers are wrapped in zero-width spaces so they format next to CJK text.
-Only http(s) URLs become `<url|label>` links; anything else stays plain text.
+Text from PRs is shown exactly as written, and can never format, mention or link:
+- Paragraphs, lists, headings below the title and table rows are `rich_text` blocks, which Slack's
+  reference recommends for user-defined text: each span is a `text` element whose formatting is an
+  explicit style object, so nothing in it is parsed (`*bold*`, `<!channel>`, `@here` and
+  `get_named_tensor_buckets` stay those characters, byte for byte; code spans carry `code` style).
+  Links are `link` elements, for http(s) URLs only.
+- mrkdwn is used only where Block Kit allows nothing else (context lines, section fields, the "and N
+  more" note) and only for text it cannot misread: `&`, `<` and `>` escaped as Slack's formatting guide
+  says, no `*`, `_`, `~` or backtick anywhere, no `>` opening it, and `verbatim` so that no bare
+  mention or URL is parsed. Anything else falls back to `plain_text` or to a rich-text block.
+- The notification `text` is escaped the same way (it is shown without formatting).
 """
 
 from __future__ import annotations
@@ -53,22 +53,14 @@ MAX_BUTTON_URL = 3_000
 MAX_FALLBACK_TEXT = 4_000
 ELLIPSIS = "…"
 
-_MRKDWN = str.maketrans(
-    {
-        "&": "&amp;",
-        "<": "&lt;",
-        ">": "&gt;",
-        "*": "\u2217",
-        "_": "\u02cd",
-        "~": "\u223c",
-        "`": "\u02cb",
-        "\r": " ",
-        "\n": " ",
-    }
-)
-_BROADCAST = re.compile(r"@(?=(?:here|channel|everyone)\b)", re.IGNORECASE)
-_ZWSP = "\u200b"
-_STYLE_MARK = {"bold": "*", "italic": "_", "code": "`"}
+_MRKDWN = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": " ", "\n": " "})
+# What mrkdwn could read as formatting, a quote or a code span: text with it goes to rich text instead.
+_MARKUP = re.compile(r"[*_~`]|^\s*>")
+_RICH_STYLE: dict[str, dict[str, bool]] = {
+    "bold": {"bold": True},
+    "italic": {"italic": True},
+    "code": {"code": True},
+}
 
 
 class SlackMessage(TypedDict):
@@ -79,8 +71,9 @@ class SlackMessage(TypedDict):
 
 
 def escape(text: str) -> str:
-    """Plain text as inert mrkdwn: no formatting, no mention, no link, on one line."""
-    return _BROADCAST.sub("@\u200d", text.translate(_MRKDWN))
+    """Text for mrkdwn as Slack documents it: `&`, `<` and `>` as entities, on one line. Neutralises
+    `<!channel>`, `<@U123>` and `<http://x|y>`; formatting characters are the caller's concern."""
+    return text.translate(_MRKDWN)
 
 
 def _fit(text: str, limit: int, render: Callable[[str], str] = escape) -> str:
@@ -100,53 +93,101 @@ def _fit(text: str, limit: int, render: Callable[[str], str] = escape) -> str:
     return render(text[:low]) + ELLIPSIS
 
 
-def _span(span: Span) -> str:
+def _mrkdwn_span(span: Span) -> str:
     text = escape(span.text)
-    mark = _STYLE_MARK.get(span.style)
-    core = text.strip()
-    if mark and core:
-        # Whitespace stays outside the markers (Slack ignores `* x *`); zero-width spaces let the
-        # markers work between CJK characters, where Slack wants a word boundary.
-        lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()) :]
-        text = f"{lead}{_ZWSP}{mark}{core}{mark}{_ZWSP}{trail}"
     url = safe_url(span.url)
     return f"<{url.replace('&', '&amp;').replace('|', '%7C')}|{text}>" if url and text else text
 
 
-def mrkdwn(spans: Inline) -> str:
-    text = "".join(_span(s) for s in spans)
-    # `&gt;` opening a line still quotes it; a soft hyphen in front keeps the `>` literal.
-    return "\u00ad" + text if text.startswith("&gt;") else text
-
-
-def _fit_inline(spans: Inline, limit: int, prefix: str = "") -> str:
-    """The spans as one mrkdwn line within `limit`; too long, they lose their links and are cut."""
-    text = prefix + mrkdwn(spans)
-    if len(text) <= limit:
-        return text
-    return _fit(inline_text(spans), limit, lambda t: prefix + escape(t))
+def faithful_mrkdwn(spans: Inline) -> str | None:
+    """The spans as mrkdwn when Slack would show exactly their text (plain style, no formatting
+    character, links only to http(s)); None when only rich text can show them faithfully."""
+    if any(span.style != "plain" or _MARKUP.search(span.text) for span in spans):
+        return None
+    return "".join(_mrkdwn_span(s) for s in spans)
 
 
 def _text(text: str) -> dict[str, Any]:
     return {"type": "mrkdwn", "text": text, "verbatim": True}
 
 
-def _section(text: str) -> dict[str, Any]:
-    return {"type": "section", "text": _text(text)}
+def _rich_element(span: Span, text: str) -> dict[str, Any]:
+    element: dict[str, Any] = {"type": "text", "text": text}
+    url = safe_url(span.url)
+    if url:
+        element = {"type": "link", "url": url, "text": text}
+    if span.style in _RICH_STYLE:
+        element["style"] = dict(_RICH_STYLE[span.style])
+    return element
 
 
-def _sections(lines: list[str], head: str = "") -> list[dict[str, Any]]:
-    """Lines packed into as few sections as the 3,000-character limit allows; `head` opens each."""
+def _rich_elements(spans: Inline, limit: int = MAX_SECTION_TEXT) -> list[dict[str, Any]]:
+    """Spans as rich-text elements, one line, at most `limit` characters of text (cut with … past it)."""
+    elements: list[dict[str, Any]] = []
+    room = limit
+    for span in spans:
+        text = span.text.replace("\r", " ").replace("\n", " ")
+        if not text:
+            continue
+        if len(text) > room:
+            text = text[: max(0, room - len(ELLIPSIS))] + ELLIPSIS
+        element = _rich_element(span, text)
+        previous = elements[-1] if elements else {}
+        if element["type"] == previous.get("type") == "text" and element.get("style") == previous.get(
+            "style"
+        ):
+            previous["text"] += text  # one element per run of the same style
+        else:
+            elements.append(element)
+        room -= len(text)
+        if room <= 0:
+            break
+    return elements
+
+
+def _rich_section(spans: Inline, limit: int = MAX_SECTION_TEXT) -> dict[str, Any]:
+    return {"type": "rich_text_section", "elements": _rich_elements(spans, limit)}
+
+
+def _rich(*elements: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "rich_text", "elements": list(elements)}
+
+
+def _rich_blocks(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Sections packed into as few rich-text blocks as `MAX_SECTION_TEXT` characters each allow."""
     blocks: list[dict[str, Any]] = []
-    current = head
-    for line in lines:
-        if current != head and len(current) + 1 + len(line) > MAX_SECTION_TEXT:
-            blocks.append(_section(current))
-            current = head
-        current = f"{current}\n{line}" if current else line
+    current: list[dict[str, Any]] = []
+    size = 0
+    for section in sections:
+        length = _text_length(section)
+        if current and size + length > MAX_SECTION_TEXT:
+            blocks.append(_rich(*current))
+            current, size = [], 0
+        current.append(section)
+        size += length
     if current:
-        blocks.append(_section(current))
+        blocks.append(_rich(*current))
     return blocks
+
+
+def _row(block: Table, row: tuple[Inline, ...], last: bool) -> dict[str, Any]:
+    """A table row as a small card: the lead cells in bold on the first line, the other non-empty cells
+    labelled with their column on the next, and a blank line after it unless it is the last."""
+    first = tuple(
+        Span(s.text, "bold" if s.style == "plain" else s.style, s.url)
+        for i, cell in enumerate(row[: block.lead])
+        for s in ((Span(" "),) if i else ()) + cell
+    )
+    rest: list[Span] = []
+    for column, cell in zip(block.columns[block.lead :], row[block.lead :], strict=False):
+        if inline_text(cell).strip():
+            rest += [*((Span(" · "),) if rest else ()), Span(f"{column}: ", "italic"), *cell]
+    elements = _rich_elements(first, MAX_SECTION_TEXT // 2)
+    if rest:
+        elements += [{"type": "text", "text": "\n"}, *_rich_elements(tuple(rest), MAX_SECTION_TEXT // 2)]
+    if not last:
+        elements.append({"type": "text", "text": "\n"})
+    return {"type": "rich_text_section", "elements": elements}
 
 
 def _button(button: Button) -> dict[str, Any] | None:
@@ -201,44 +242,29 @@ def _render(block: Block, start: int, stop: int) -> list[dict[str, Any]]:
         if block.level == 1:
             text = _fit(block.text, MAX_HEADER_TEXT, str)
             return [{"type": "header", "text": {"type": "plain_text", "text": text, "emoji": True}}]
-        return [_section(_fit_inline((Span(block.text, "bold"),), MAX_SECTION_TEXT))]
-    if isinstance(block, Paragraph | Context):
-        if not inline_text(block.spans).strip():
-            return []
-        text = _fit_inline(block.spans, MAX_SECTION_TEXT)
-        return [
-            _section(text) if isinstance(block, Paragraph) else {"type": "context", "elements": [_text(text)]}
-        ]
+        return [_rich(_rich_section((Span(block.text, "bold"),)))]
+    if isinstance(block, Paragraph):
+        return [_rich(_rich_section(block.spans))] if inline_text(block.spans).strip() else []
+    if isinstance(block, Context):
+        return _context(block.spans)
     if isinstance(block, BulletList):
-        return _sections(
-            [
-                _fit_inline(item, MAX_SECTION_TEXT, f"{n}. " if block.ordered else "• ")
-                for n, item in enumerate(block.items[start:stop], start=start + 1)
-            ]
-        )
-    if isinstance(block, Table):
-        head = _fit_inline((Span(" — ".join(block.columns), "italic"),), MAX_SECTION_TEXT // 4)
-        separator = (Span(" — "),)
-        rows = [
-            _fit_inline(
-                tuple(span for i, cell in enumerate(row) for span in (separator if i else ()) + cell),
-                MAX_SECTION_TEXT - len(head) - 1,
-            )
-            for row in block.rows[start:stop]
-        ]
-        return _sections(rows, head)
-    if isinstance(block, Fields):
-        pairs = block.pairs[start:stop]
+        items = [_rich_section(item) for item in block.items[start:stop]]
         return [
-            {
-                "type": "section",
-                "fields": [
-                    _text(_fit_inline(value, MAX_FIELD_TEXT, mrkdwn((Span(key, "bold"),)) + "\n"))
-                    for key, value in pairs[i : i + MAX_FIELDS]
-                ],
-            }
-            for i in range(0, len(pairs), MAX_FIELDS)
+            _rich(
+                {
+                    "type": "rich_text_list",
+                    "style": "ordered" if block.ordered else "bullet",
+                    "elements": chunk["elements"],
+                    **({"offset": start + done} if block.ordered and start + done else {}),
+                }
+            )
+            for chunk, done in _counted_chunks(items)
         ]
+    if isinstance(block, Table):
+        rows = block.rows[start:stop]
+        return _rich_blocks([_row(block, row, i == len(rows) - 1) for i, row in enumerate(rows)])
+    if isinstance(block, Fields):
+        return _fields(block.pairs[start:stop])
     if isinstance(block, Divider):
         return [{"type": "divider"}]
     buttons = [element for b in block.buttons if (element := _button(b)) is not None]
@@ -246,6 +272,42 @@ def _render(block: Block, start: int, stop: int) -> list[dict[str, Any]]:
         {"type": "actions", "elements": buttons[i : i + MAX_ACTIONS]}
         for i in range(0, len(buttons), MAX_ACTIONS)
     ]
+
+
+def _counted_chunks(sections: list[dict[str, Any]]) -> list[tuple[dict[str, Any], int]]:
+    """List items packed into rich-text blocks, each with how many items came before it."""
+    chunks, done = [], 0
+    for chunk in _rich_blocks(sections):
+        chunks.append((chunk, done))
+        done += len(chunk["elements"])
+    return chunks
+
+
+def _context(spans: Inline) -> list[dict[str, Any]]:
+    """A muted line: plain_text when it is only text, mrkdwn when that shows it faithfully (links), or
+    else a rich-text block (styles, or characters mrkdwn would format)."""
+    if not inline_text(spans).strip():
+        return []
+    if all(s.style == "plain" and not safe_url(s.url) for s in spans):
+        text = _fit(inline_text(spans).replace("\r", " ").replace("\n", " "), MAX_SECTION_TEXT, str)
+        return [{"type": "context", "elements": [{"type": "plain_text", "text": text, "emoji": False}]}]
+    text = faithful_mrkdwn(spans)
+    if text is not None and len(text) <= MAX_SECTION_TEXT:
+        return [{"type": "context", "elements": [_text(text)]}]
+    return [_rich(_rich_section(spans))]
+
+
+def _fields(pairs: tuple[tuple[str, Inline], ...]) -> list[dict[str, Any]]:
+    """Key/value pairs side by side (section fields, bold keys) when mrkdwn shows every value
+    faithfully; else one rich-text line per pair."""
+    texts = [(faithful_mrkdwn((Span(key),)), faithful_mrkdwn(value)) for key, value in pairs]
+    if all(k is not None and v is not None for k, v in texts):
+        fields = [_text(_fit(f"*{k}*\n{v}", MAX_FIELD_TEXT, str)) for k, v in texts]
+        return [
+            {"type": "section", "fields": fields[i : i + MAX_FIELDS]}
+            for i in range(0, len(fields), MAX_FIELDS)
+        ]
+    return _rich_blocks([_rich_section((Span(f"{key}: ", "bold"), *value)) for key, value in pairs])
 
 
 def _text_length(value: Any) -> int:
@@ -290,7 +352,7 @@ class _Message:
 def _more(n: int, url: str | None, language: Language) -> list[dict[str, Any]]:
     if n <= 0:
         return []
-    text = escape(say("report.and_more", language, n=n))
+    text = escape(say("report.and_more", language, n=n))  # our own words: nothing mrkdwn would format
     return [{"type": "context", "elements": [_text(f"<{url}|{text}>" if url else text)]}]
 
 

@@ -29,6 +29,7 @@ class DemoQuestion:
 
 # Questions that show what the bot does on the demo data, in Chinese and English.
 DEMO_QUESTIONS: tuple[DemoQuestion, ...] = (
+    DemoQuestion("rlflow 上周周报", "report"),  # first: `prhub demo` opens with the weekly card
     DemoQuestion("本周 rlflow 有哪些风险？", "risks"),
     DemoQuestion("What changed in rlflow last week?", "highlights"),
     DemoQuestion("rlflow #1249 讲了什么？", "pr"),
@@ -36,7 +37,6 @@ DEMO_QUESTIONS: tuple[DemoQuestion, ...] = (
     DemoQuestion("上周 rlflow 的 megatron 有哪些改动？", "topic"),
     DemoQuestion("How many PRs did rlflow merge last week?", "stats"),
     DemoQuestion("rlflow 本周和上周相比有什么变化？", "compare"),
-    DemoQuestion("rlflow 上周周报", "report"),
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 from chatbot.messages import Language, say
 from chatbot.models import (
@@ -19,12 +20,16 @@ from chatbot.models import (
     Paragraph,
     Reply,
     Span,
+    SpanStyle,
     Table,
     bold,
+    code,
     link,
     plain,
 )
+from chatbot.prose import pr_url, prose
 from chatbot.reports.model import KeyPR, ReportItem, Trend, WeeklyReport
+from chatbot.weeks import local_time
 
 CARD_KEY_PRS = 5
 
@@ -46,24 +51,39 @@ class ReportLinks:
 
 
 def pr_link(number: int, repo: str) -> Span:
-    return link(f"#{number}", f"https://github.com/{repo}/pull/{number}")
+    return link(f"#{number}", pr_url(repo, number))
 
 
-def _item(item: ReportItem, repo: str, language: Language) -> Inline:
-    spans: list[Span] = [plain(item.text + " (")]
+def _prose(text: str, report: WeeklyReport, style: SpanStyle = "plain") -> Inline:
+    """Report prose with its code as code spans and every `#N` of the week's PRs as a link."""
+    return prose(text, report.repo, set(report.prs), style)
+
+
+def _item(item: ReportItem, report: WeeklyReport) -> Inline:
+    spans: list[Span] = [*_prose(item.text, report), plain(" (")]
     for i, number in enumerate(item.prs):
         if i:
-            spans.append(plain("、" if language == "zh" else ", "))
-        spans.append(pr_link(number, repo))
+            spans.append(plain("、" if report.language == "zh" else ", "))
+        spans.append(pr_link(number, report.repo))
     spans.append(plain(")"))
     return tuple(spans)
+
+
+def _risks(report: WeeklyReport, *, severity: bool = False) -> BulletList:
+    return BulletList(
+        tuple(
+            ((bold(f"[{say(f'report.severity.{r.severity}', report.language)}] "),) if severity else ())
+            + _prose(r.text, report)
+            for r in report.risks
+        )
+    )
 
 
 def _meta(report: WeeklyReport) -> Context:
     language = report.language
     last_day = report.end - timedelta(days=1)
     period = say("report.period", language, start=f"{report.start:%Y-%m-%d}", end=f"{last_day:%Y-%m-%d}")
-    generated = report.generated_at.astimezone(report.start.tzinfo).strftime("%Y-%m-%d %H:%M")
+    generated = local_time(report.generated_at, ZoneInfo(report.timezone))
     return Context(
         (
             plain(
@@ -89,14 +109,14 @@ def _key_pr_table(prs: tuple[KeyPR, ...], report: WeeklyReport) -> Table:
     rows = tuple(
         (
             (link(f"#{pr.number}", pr.url),),
-            (plain(pr.title),),
+            _prose(pr.title, report),
             (plain(", ".join(pr.modules) or "-"),),
             (plain(f"{pr.importance:.1f}"),),
-            (plain(pr.key_point),),
+            _prose(pr.key_point, report),
         )
         for pr in prs
     )
-    return Table(columns, rows)
+    return Table(columns, rows, lead=2)
 
 
 def _buttons(report: WeeklyReport, links: ReportLinks | None) -> list[Block]:
@@ -118,30 +138,42 @@ def _buttons(report: WeeklyReport, links: ReportLinks | None) -> list[Block]:
     return [Actions(tuple(buttons))]
 
 
+def _more_key_prs(report: WeeklyReport, links: ReportLinks | None) -> Context:
+    """Where the rest of the key PRs are: the full report's page, or without a public URL the command
+    that writes it (a sentence pointing at a page that cannot be opened would be a dead end)."""
+    language, n = report.language, len(report.key_prs)
+    if links is not None:
+        return Context(
+            (
+                plain(say("report.more_prs", language, n=n)),
+                link(say("report.button.full", language), links.page),
+            )
+        )
+    command = f"prhub report {report.repo} --week {report.label} --format html -o {report.label}.html"
+    return Context((plain(say("report.more_prs.local", language, n=n)), code(command)))
+
+
 def report_card(report: WeeklyReport, links: ReportLinks | None = None) -> Reply:
     """The short form: title, headline, meta, highlights, risks, the top of the key-PR table, buttons.
     A quiet week is one line."""
     language = report.language
     if report.quiet:
         return Reply((Paragraph((plain(report.headline),)),), more_url=links.page if links else None)
-    blocks: list[Block] = [Heading(report.title), Paragraph((plain(report.headline),)), _meta(report)]
+    blocks: list[Block] = [Heading(report.title), Paragraph(_prose(report.headline, report)), _meta(report)]
     if report.highlights:
         blocks += [
             Heading(say("report.section.highlights", language), 2),
-            BulletList(tuple(_item(h, report.repo, language) for h in report.highlights)),
+            BulletList(tuple(_item(h, report) for h in report.highlights)),
         ]
     if report.risks:
-        blocks += [
-            Heading(say("report.section.risks", language), 2),
-            BulletList(tuple((plain(r.text),) for r in report.risks)),
-        ]
+        blocks += [Heading(say("report.section.risks", language), 2), _risks(report)]
     if report.key_prs:
         blocks += [
             Heading(say("report.section.key_prs", language), 2),
             _key_pr_table(report.key_prs[:CARD_KEY_PRS], report),
         ]
         if len(report.key_prs) > CARD_KEY_PRS:
-            blocks.append(Context((plain(say("report.more_prs", language, n=len(report.key_prs))),)))
+            blocks.append(_more_key_prs(report, links))
     blocks += [Divider(), *_buttons(report, links)]
     return Reply(tuple(blocks), more_url=links.page if links else None)
 
@@ -167,21 +199,22 @@ def report_document(report: WeeklyReport, links: ReportLinks | None = None) -> R
     language = report.language
     if report.quiet:
         return Reply((Heading(report.title), Paragraph((plain(report.headline),)), _meta(report)))
-    blocks: list[Block] = [Heading(report.title), Paragraph((bold(report.headline),)), _meta(report)]
+    blocks: list[Block] = [
+        Heading(report.title),
+        Paragraph(_prose(report.headline, report, "bold")),
+        _meta(report),
+    ]
     blocks += [
         Heading(say("report.section.highlights", language), 2),
-        BulletList(tuple(_item(h, report.repo, language) for h in report.highlights)),
+        BulletList(tuple(_item(h, report) for h in report.highlights)),
     ]
     if report.risks:
-        blocks += [
-            Heading(say("report.section.risks", language), 2),
-            BulletList(tuple((plain(r.text),) for r in report.risks)),
-        ]
+        blocks += [Heading(say("report.section.risks", language), 2), _risks(report)]
     blocks += [
         Divider(),
         Heading(say("report.section.full", language), 2),
         Heading(say("report.section.summary", language), 3),
-        Paragraph((plain(report.executive_summary),)),
+        Paragraph(_prose(report.executive_summary, report)),
         Heading(say("report.section.changes", language), 3),
     ]
     for theme in report.themes:
@@ -195,7 +228,7 @@ def report_document(report: WeeklyReport, links: ReportLinks | None = None) -> R
                     ),
                 )
             ),
-            BulletList(tuple(_item(i, report.repo, language) for i in theme.items)),
+            BulletList(tuple(_item(i, report) for i in theme.items)),
         ]
     blocks += [
         Heading(say("report.section.trends", language), 3),
@@ -203,15 +236,12 @@ def report_document(report: WeeklyReport, links: ReportLinks | None = None) -> R
         _trend_table(report.theme_trends, say("report.trend.themes", language), language),
     ]
     if report.risks:
-        blocks += [
-            Heading(say("report.section.risks", language), 3),
-            BulletList(tuple((bold(f"[{r.severity}] "), plain(r.text)) for r in report.risks)),
-        ]
+        blocks += [Heading(say("report.section.risks", language), 3), _risks(report, severity=True)]
     blocks += [Heading(say("report.section.key_prs", language), 3), _key_pr_table(report.key_prs, report)]
     if report.follow_ups:
         blocks += [
             Heading(say("report.section.follow_ups", language), 3),
-            BulletList(tuple((plain(f),) for f in report.follow_ups)),
+            BulletList(tuple(_prose(f, report) for f in report.follow_ups)),
         ]
     blocks.append(
         Context(

@@ -33,20 +33,36 @@ main { max-width: 60rem; margin: 0 auto; padding: 2rem 1.25rem 4rem; }
 h1 { font-size: 1.6rem; line-height: 1.3; margin: 0 0 .75rem; }
 h2 { font-size: 1.25rem; margin: 2rem 0 .5rem; padding-bottom: .25rem; border-bottom: 1px solid var(--line); }
 h3 { font-size: 1.05rem; margin: 1.5rem 0 .5rem; }
-p, li { overflow-wrap: anywhere; }
+p, li, dd { overflow-wrap: anywhere; }
+td { overflow-wrap: break-word; }  /* not `anywhere`: that would let a column shrink to "#12 / 47" */
+td.lead:first-child { white-space: nowrap; }
 a { color: var(--accent); text-decoration: none; } a:hover { text-decoration: underline; }
 .context { color: var(--muted); font-size: .875rem; }
 .table { overflow-x: auto; margin: .5rem 0 1rem; }
 table { border-collapse: collapse; width: 100%; font-size: .925rem; }
 th, td { border: 1px solid var(--line); padding: .4rem .6rem; text-align: left; vertical-align: top; }
 th { background: var(--soft); white-space: nowrap; }
-code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; background: var(--soft); padding: 0 .25rem;
-  border-radius: 4px; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9em; background: var(--soft);
+  padding: .05rem .3rem; border-radius: 4px; overflow-wrap: anywhere; }
 hr { border: 0; border-top: 1px solid var(--line); margin: 2rem 0; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: 1rem 0; }
 .actions a { border: 1px solid var(--line); border-radius: 6px; padding: .3rem .8rem; }
-@media (max-width: 600px) { body { font-size: 15px; } main { padding: 1rem .75rem 3rem; }
-  .table table { min-width: 36rem; } }
+/* A phone: each table row becomes a small card, its lead cells as the card's heading line and every
+   other cell labelled with its column, side by side while they fit (the header row stays for screen
+   readers only). Nothing is wider than the screen, so nothing scrolls sideways. */
+@media (max-width: 40rem) { body { font-size: 15px; } main { padding: 1rem .75rem 3rem; }
+  ul, ol { padding-left: 1.25rem; }
+  .table { overflow: visible; }
+  .table table, .table tbody, .table tr { display: block; }
+  .table thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .table tr { border: 1px solid var(--line); border-radius: 8px; padding: .45rem .75rem; margin: 0 0 .6rem; }
+  .table td { border: 0; padding: 0; }
+  .table td.lead { display: inline; font-weight: 600; }
+  .table td.lead + td.lead { margin-left: .4rem; }
+  .table td.lead-end::after { content: "\\A"; white-space: pre; }
+  .table td:not(.lead) { display: inline-block; max-width: 100%; margin: .15rem 1.1rem 0 0; }
+  .table td:not(.lead)::before { content: attr(data-label); color: var(--muted); font-size: .85em;
+    margin-right: .4rem; } }
 @media print { .actions { display: none; } a { color: inherit; } main { max-width: none; padding: 0; }
   h2 { break-after: avoid; } tr { break-inside: avoid; } }
 """
@@ -66,6 +82,12 @@ def _span(span: Span) -> str:
 
 def inline(spans: Inline) -> str:
     return "".join(_span(s) for s in spans)
+
+
+def _labels(block: Table) -> tuple[str, ...]:
+    """A label for every cell of the widest row, the column's name or nothing."""
+    width = max((len(row) for row in block.rows), default=0)
+    return block.columns + ("",) * (width - len(block.columns))
 
 
 def render_html_body(reply: Reply) -> str:
@@ -88,7 +110,15 @@ def render_html_body(reply: Reply) -> str:
         elif isinstance(block, Table):
             head = "".join(f"<th>{escape(c)}</th>" for c in block.columns)
             body = "".join(
-                "<tr>" + "".join(f"<td>{inline(cell)}</td>" for cell in row) + "</tr>" for row in block.rows
+                "<tr>"
+                + "".join(
+                    f'<td class="lead{" lead-end" if i == block.lead - 1 else ""}">{inline(cell)}</td>'
+                    if i < block.lead
+                    else f'<td data-label="{escape(column)}">{inline(cell)}</td>'
+                    for i, (column, cell) in enumerate(zip(_labels(block), row, strict=False))
+                )
+                + "</tr>"
+                for row in block.rows
             )
             out.append(
                 f'<div class="table"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'

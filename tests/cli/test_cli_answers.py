@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 
 from chatbot.store.db import open_database
 from chatbot.store.index import PRIndex
-from prhub_cli.main import app
+from prhub_cli.main import REPORT_FORMATS, app
 from tests.reports.fixtures import INJECTION, REPO, WEEK_START, pr, seed
 
 AS_OF = "2026-06-24T10:00:00+08:00"  # Wednesday of the week after the fixture week (2026-W25)
@@ -57,17 +58,25 @@ def test_pr_show_prints_the_analysis_and_json(env):
     shown = prhub(env, "pr", "show", REPO, "102")
     assert shown.exit_code == 0, shown.output
     assert "OOM in vLLM rollout" in shown.output and "7.8 / 10" in shown.output
+    # the merge time in PRHUB_TIMEZONE, the zone named, as `prs list` shows it
+    merged = re.search(r"合并于 (\d{4}-\d\d-\d\d \d\d:\d\d) Asia/Shanghai", shown.output)
+    assert merged is not None, shown.output
+    listed = prhub(env, "prs", "list", REPO)
+    assert "Asia/Shanghai" in listed.output and merged.group(1) in listed.output
     data = json.loads(prhub(env, "pr", "show", REPO, "102", "--json").output)
     assert data["number"] == 102 and data["analysis"]["importance"] == 7.8
     missing = prhub(env, "pr", "show", REPO, "9999")
     assert missing.exit_code == 1 and "not in the index" in missing.output
 
 
-@pytest.mark.parametrize("fmt", ["md", "html", "json", "slack", "feishu", "text"])
-def test_report_writes_every_format(env, tmp_path, fmt):
+@pytest.mark.parametrize("fmt", REPORT_FORMATS)
+def test_report_writes_every_format_to_a_non_empty_file(env, tmp_path, fmt):
     out = tmp_path / f"report.{fmt}"
     result = prhub(env, "report", REPO, "--week", "2026-W25", "--format", fmt, "-o", str(out))
     assert result.exit_code == 0, result.output
+    assert out.stat().st_size > 0 and f"→ {out}" in result.output
+    if fmt == "pdf":
+        return
     text = out.read_text(encoding="utf-8")
     assert "2026年第25周" in text or "2026-W25" in text
     if fmt == "slack":
@@ -75,6 +84,8 @@ def test_report_writes_every_format(env, tmp_path, fmt):
         assert all(Block.parse(b) is not None for b in message["blocks"]) and "<!channel>" not in text
     if fmt == "json":
         assert json.loads(text)["prs"] == [101, 102, 103, 104, 105, 106, 107]
+    if fmt == "terminal":  # a file is no terminal: no escape codes, every link listed once
+        assert "\x1b" not in text and text.count("https://github.com/acme/widgets/pull/101") == 1
 
 
 def test_report_pdf_has_the_chinese_title_as_text(env, tmp_path):

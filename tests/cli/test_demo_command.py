@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from chatbot.demo import DEMO_QUESTIONS, DEMO_REPO
 def test_the_demo_runs_without_a_terminal_and_shows_card_answers_and_next_steps(tmp_path: Path):
     env = {
         **os.environ,
-        "COLUMNS": "160",
+        "COLUMNS": "60",  # narrow: off a terminal nothing may be wrapped to it
         "PRHUB_DATABASE_URL": f"sqlite:///{tmp_path / 'demo.db'}",
         "PRHUB_LANGUAGE": "zh",
         "PRHUB_TIMEZONE": "Asia/Shanghai",
@@ -38,3 +39,11 @@ def test_the_demo_runs_without_a_terminal_and_shows_card_answers_and_next_steps(
         assert all(f"› {q.text}" in out for q in DEMO_QUESTIONS)
         assert f"/reports/{DEMO_REPO}/2026-W25" in out and "docs/slack.md" in out
         assert "Traceback" not in out + result.stderr
+        lines = out.splitlines()
+        # the weekly card once (it answers the first question), and never two rules in a row
+        assert out.count("2026年第25周（06-15至06-21）周报") == 1
+        is_rule = [set(line) <= set("─ ") for line in lines if line.strip()]
+        assert not any(a and b for a, b in itertools.pairwise(is_rule))
+        # no line broken inside a URL or a command
+        assert any(line.endswith(f"http://127.0.0.1:8080/reports/{DEMO_REPO}/2026-W25") for line in lines)
+        assert any(line.endswith(".venv/bin/prhub sync OWNER/REPO") for line in lines)

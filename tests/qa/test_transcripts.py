@@ -34,8 +34,8 @@ def chat(bot: ChatBot) -> Transcript:
 
 
 def pr_link(repo: str, number: int) -> str:
-    """A cited PR as the terminal shows it: its number, then its link."""
-    return f"#{number} (https://github.com/{repo}/pull/{number})"
+    """A cited PR as a pipe shows it: the answer names it, and its link is listed once after it."""
+    return f"\n#{number} https://github.com/{repo}/pull/{number}\n"
 
 
 def test_a_risk_question_names_the_repo_the_window_as_of_now_the_risks_with_links_and_freshness(
@@ -111,7 +111,7 @@ def test_a_channel_subscribed_to_verl_needs_no_repo_name(bot: ChatBot) -> None:
     reply = Transcript(bot, channel="verl-channel").ask("#6512 讲了什么？")
 
     assert "#6512 [megatron] feat: Megatron 支持 Qwen3-MoE expert parallel" in reply
-    assert f"(https://github.com/{VERL}/pull/6512)" in reply
+    assert f" https://github.com/{VERL}/pull/6512\n" in reply
 
 
 def test_an_unknown_pr_is_said_to_be_missing_from_the_index(chat: Transcript) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -13,6 +14,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from chatbot.models import Heading, Paragraph, Reply, plain
+from chatbot.prose import prose
 from chatbot.reports.builder import AnalyzedPR
 from chatbot.reports.cards import ReportLinks, report_document
 from chatbot.reports.pdf import FONT_PACKAGE, offline_url_fetcher, render_pdf
@@ -153,3 +156,61 @@ def test_without_a_chinese_font_the_pdf_is_still_made_and_one_warning_names_the_
     assert done.returncode == 0, stderr
     assert done.stdout.startswith(b"%PDF-")
     assert len([line for line in stderr.splitlines() if FONT_PACKAGE in line]) == 1, stderr
+
+
+def pdf_fonts(pdf: bytes) -> set[str]:
+    """The base names of the fonts the PDF embeds."""
+    return {
+        str(font.get_object().get("/BaseFont"))
+        for page in PdfReader(io.BytesIO(pdf)).pages
+        for font in (page.get("/Resources", {}).get("/Font") or {}).values()
+    }
+
+
+def test_every_pr_number_in_the_risks_is_a_link(week_report: tuple[str, bytes]) -> None:
+    _, pdf = week_report
+    report = synthetic_report(20, extra=(INJECTED_PR,))
+    named = {int(n) for risk in report.risks for n in re.findall(r"#(\d+)", risk.text)}
+    assert named
+    uris = {a.get("/URI") for a in link_actions(pdf)}
+    assert {f"https://github.com/{report.repo}/pull/{n}" for n in named} <= uris
+
+
+def test_code_prints_as_code_without_its_backticks() -> None:
+    reply = Reply((Paragraph(prose("修复 `actor_wg` 与 get_named_tensor_buckets 中的问题")),))
+    pdf = render_pdf(reply)
+    text = pdf_text(pdf)
+    assert "`" not in text and "actor_wg" in text and "get_named_tensor_buckets" in text
+    assert any("Mono" in font for font in pdf_fonts(pdf))
+
+
+@pytest.mark.skipif(
+    not fc_list(":lang=zh:weight=bold"),
+    reason="no Chinese font with a bold face (apt-get install fonts-noto-cjk)",
+)
+def test_chinese_headings_are_set_in_a_bold_face() -> None:
+    pdf = render_pdf(Reply((Heading("本周亮点", 2), Paragraph((plain("正文"),)))))
+    assert any("Bold" in font for font in pdf_fonts(pdf)), pdf_fonts(pdf)
+
+
+def test_a_last_page_of_a_few_lines_is_avoided() -> None:
+    """The longest reply whose plain print spills one paragraph onto a second page is set tighter and
+    fits one page."""
+    from weasyprint import HTML
+
+    from chatbot.reports.pdf import NEARLY_EMPTY, _print_page, last_page_fill
+
+    def reply(paragraphs: int) -> Reply:
+        return Reply(
+            tuple(Paragraph((plain(f"第 {i} 段：" + "周报正文，" * 30),)) for i in range(paragraphs))
+        )
+
+    low, high = 1, 80  # one page holds `low` paragraphs; `high` needs more than one page
+    while high - low > 1:
+        middle = (low + high) // 2
+        pages = len(HTML(string=_print_page(reply(middle))).render().pages)
+        low, high = (middle, high) if pages == 1 else (low, middle)
+    plain_print = HTML(string=_print_page(reply(high))).render()
+    assert len(plain_print.pages) == 2 and last_page_fill(plain_print) < NEARLY_EMPTY
+
+    assert len(PdfReader(io.BytesIO(render_pdf(reply(high)))).pages) == 1

@@ -33,6 +33,8 @@ from chatbot.weeks import last_complete_week
 from tests.reports.fixtures import INJECTION, REPO, SHANGHAI, seed
 
 CHROMIUM = Path("/usr/bin/chromium")
+# Screenshots a person can look at after a run (build/ is git-ignored).
+ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artifacts"
 NOW = datetime(2026, 6, 24, 10, 0, tzinfo=SHANGHAI)  # a Wednesday in 2026-W26: the page shows 2026-W25
 WEEK = last_complete_week(NOW, SHANGHAI)
 LAPTOP, PHONE = (1280, 800), (390, 844)
@@ -265,7 +267,8 @@ def test_the_report_page_renders_with_its_chinese_title_and_key_pr_table(
     page.goto(f"{base}/reports/{DEMO_REPO}/{WEEK.label}", size, mobile=mobile)
 
     png = page.screenshot()
-    (tmp_path / f"report-{size[0]}px.png").write_bytes(png)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"report-{size[0]}px.png").write_bytes(png)
     width, height = png_size(png)
     assert width == size[0] and height >= size[1]
     assert page.errors() == []
@@ -276,8 +279,67 @@ def test_the_report_page_renders_with_its_chinese_title_and_key_pr_table(
     assert report.key_prs and links == [pr.url for pr in report.key_prs]
     downloads = page.evaluate("[...document.querySelectorAll('nav.actions a')].map(a => a.href)")
     assert downloads == [f"{base}/reports/{DEMO_REPO}/{WEEK.label}{suffix}" for suffix in (".md", ".pdf")]
-    # the page never scrolls sideways, even on a phone: wide tables scroll inside their own box
+    # the page never scrolls sideways, and no element reaches past the viewport, even on a phone
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    assert page.evaluate(OVERFLOWING) == []
+
+
+# Every element whose box reaches outside the viewport, sideways (a box scrolled inside another
+# would hide it too: none may be wider than the screen).
+OVERFLOWING = """[...document.querySelectorAll('body *')].filter(e => {
+  const r = e.getBoundingClientRect();
+  return r.width > 0 && (r.left < -0.5 || r.right > window.innerWidth + 0.5);
+}).map(e => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}px: ${e.textContent.slice(0, 40)}`)"""
+
+# How the rows of every table are laid out, and the label each non-lead cell shows.
+ROW_LAYOUT = """[...document.querySelectorAll('.table tbody tr')].map(tr => ({
+  display: getComputedStyle(tr).display,
+  labels: [...tr.cells].filter(td => !td.classList.contains('lead'))
+    .map(td => getComputedStyle(td, '::before').content),
+}))"""
+
+# Text that names a PR (#1234) outside a link, in the list items of the page.
+UNLINKED_PR_NUMBERS = """[...document.querySelectorAll('main li')].flatMap(li => {
+  const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+  const found = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement.closest('a') && /#\\d{3,}/.test(node.textContent)) found.push(node.textContent);
+  }
+  return found;
+})"""
+
+
+def test_on_a_phone_every_table_row_is_a_card_with_labelled_cells(
+    browser: Chromium, site: tuple[str, Database]
+) -> None:
+    base, _ = site
+    page = browser.new_page()
+
+    page.goto(f"{base}/reports/{DEMO_REPO}/{WEEK.label}", PHONE, mobile=True)
+
+    rows = page.evaluate(ROW_LAYOUT)
+    assert rows and all(row["display"] == "block" for row in rows)
+    key_pr_labels = [say(f"report.column.{c}", "zh") for c in ("module", "importance", "key_point")]
+    assert [json.loads(label) for label in rows[-1]["labels"]] == key_pr_labels  # CSS strings are quoted
+    assert page.evaluate("getComputedStyle(document.querySelector('.table thead')).position") == "absolute"
+
+    page.goto(f"{base}/reports/{DEMO_REPO}/{WEEK.label}", LAPTOP)
+
+    assert {row["display"] for row in page.evaluate(ROW_LAYOUT)} == {"table-row"}
+
+
+def test_code_shows_as_code_and_every_pr_number_in_a_list_is_a_link(
+    browser: Chromium, site: tuple[str, Database]
+) -> None:
+    base, _ = site
+    page = browser.new_page()
+
+    page.goto(f"{base}/reports/{DEMO_REPO}/{WEEK.label}", LAPTOP)
+
+    assert "`" not in page.evaluate("document.querySelector('main').innerText")
+    code = page.evaluate("[...document.querySelectorAll('main code')].map(c => c.textContent)")
+    assert "rlflow/engines/weight_sync.py" in code
+    assert page.evaluate(UNLINKED_PR_NUMBERS) == []
 
 
 def test_a_pr_title_with_markup_shows_as_text_and_runs_nothing(

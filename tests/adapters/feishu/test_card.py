@@ -150,7 +150,9 @@ def test_the_full_document_has_every_section_and_list_item():
     assert_valid(card)
     assert len(_list_items(card)) == sum(len(b.items) for b in document.blocks if isinstance(b, BulletList))
     assert sum(e["tag"] == "table" for e in card["body"]["elements"]) == 3
-    assert any(escape(report.executive_summary) == text for text in _markdown(card))
+    summary = next(text for text in _markdown(card) if text.startswith(escape("本周合并 7 个 PR（上周")))
+    for number in (101, 102, 103, 104):  # every PR it names is a link
+        assert f"[{escape(f'#{number}')}](https://github.com/acme/widgets/pull/{number})" in summary
 
 
 def test_the_injection_title_stays_inert_in_card_and_document():
@@ -158,7 +160,8 @@ def test_the_injection_title_stays_inert_in_card_and_document():
     for reply in (report_card(report, links(report)), report_document(report, links(report))):
         card = render_card(reply)
         serialized = "\n".join(_strings(card))
-        assert INERT in serialized
+        # in report prose the identifier `user_id` is a code span: inert too, and copyable
+        assert INERT.replace("user&#95;id", "`user_id`") in serialized
         for forbidden in ("<at", "<!channel>", "<@U123>", "<http://evil", "](javascript", "javascript:"):
             assert forbidden not in serialized
         assert f"[&#35;{INJECTED_PR}](https://github.com/acme/widgets/pull/{INJECTED_PR})" in serialized

@@ -1,0 +1,52 @@
+"""Prose → inline spans: what analyses and reports write as plain sentences, with the parts a reader
+wants to copy or click made explicit, so every renderer shows them the same way.
+
+- `` `actor_wg` `` (an analysis quotes code with backticks) becomes a code span without the backticks;
+- a bare identifier (`get_named_tensor_buckets`, `verl/workers/fsdp_workers.py`) becomes a code span, so
+  no renderer can read its underscores or slashes as formatting;
+- `#1234` becomes a link to that pull request when it is one of `prs` (the PRs the text may cite).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from chatbot.models import Inline, Span, SpanStyle
+
+# A backtick pair around code; a snake_case identifier (one inner underscore at least, dotted parts
+# allowed); a path with a slash and a file extension; a PR reference not glued to a word or a path.
+_TOKEN = re.compile(
+    r"`(?P<quoted>[^`\n]+)`"
+    r"|(?P<identifier>(?<![\w./#-])(?=[\w.]*_)(?=_*[A-Za-z0-9])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?![\w/-]))"
+    r"|(?P<path>(?<![\w./-])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,5}(?![\w/]))"
+    r"|(?P<pr>(?<![\w/&])#(?P<number>\d{1,7})(?!\w))",
+    re.ASCII,  # \w without CJK: an identifier glued to Chinese text still stands out
+)
+
+
+def pr_url(repo: str, number: int) -> str:
+    return f"https://github.com/{repo}/pull/{number}"
+
+
+def prose(
+    text: str, repo: str | None = None, prs: Collection[int] = (), style: SpanStyle = "plain"
+) -> Inline:
+    """`text` as spans in `style`, with code spans for quoted code and identifiers and links for the
+    `#N` of `prs` (of `repo`). Text without any of them is one span; nothing is lost or reordered."""
+    spans: list[Span] = []
+    position = 0
+    for match in _TOKEN.finditer(text):
+        number = match.group("number")
+        if number is not None and (repo is None or int(number) not in prs):
+            continue
+        if match.start() > position:
+            spans.append(Span(text[position : match.start()], style))
+        if number is not None and repo is not None:
+            spans.append(Span(match.group(), style, pr_url(repo, int(number))))
+        else:
+            spans.append(Span(match.group("quoted") or match.group(), "code"))
+        position = match.end()
+    if position < len(text) or not spans:
+        spans.append(Span(text[position:], style))
+    return tuple(spans)
