@@ -58,8 +58,11 @@ def pr_card(
         blocks.append(Paragraph((bold(analysis.title_zh),)))
     if texts.gist:
         blocks.append(Paragraph(prose(texts.gist, style="bold")))
-    if analysis.summary:
-        blocks.append(Paragraph(prose(analysis.summary)))
+    summary = analysis.summary.strip()
+    if texts.gist.strip() and summary.startswith(texts.gist.strip()):
+        summary = summary[len(texts.gist.strip()) :].strip()  # the gist is its first sentence: not twice
+    if summary:
+        blocks.append(Paragraph(prose(summary)))
     verdict = say(f"pr.verdict.{analysis.verdict}", language)
     blocks.append(
         Fields(

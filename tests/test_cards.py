@@ -1,0 +1,69 @@
+"""The PR card (`prhub pr show`, answers about one PR, Slack unfurls): times in the reader's zone, code
+as code, labels in the reply's language, nothing said twice."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from chatbot.analysis.types import Risk
+from chatbot.cards import pr_card
+from chatbot.messages import say
+from chatbot.models import BulletList, Context, Paragraph, Span, inline_text
+from tests.reports.fixtures import analysis, pr
+
+MERGED = datetime(2026, 6, 15, 1, 25, tzinfo=UTC)
+
+
+def _paragraphs(reply) -> list[str]:  # type: ignore[no-untyped-def]
+    return [inline_text(b.spans) for b in reply.blocks if isinstance(b, Paragraph)]
+
+
+@pytest.mark.parametrize(
+    ("zone", "shown"),
+    [
+        ("Asia/Shanghai", "2026-06-15 09:25 Asia/Shanghai"),
+        ("UTC", "2026-06-15 01:25 UTC"),
+        ("America/New_York", "2026-06-14 21:25 America/New_York"),
+    ],
+)
+def test_the_merge_time_is_in_the_configured_zone_and_names_it(zone: str, shown: str) -> None:
+    card = pr_card(pr(7, "fix: a", MERGED), analysis(("x",), 5.0), "zh", tz=ZoneInfo(zone))
+    meta = next(b for b in card.blocks if isinstance(b, Context))
+    assert f"合并于 {shown}" in inline_text(meta.spans)
+
+
+def test_code_in_key_points_and_risks_is_a_code_span() -> None:
+    risk = Risk("memory", "high", "`actor_wg` keeps get_named_tensor_buckets alive", "pkg/a_b.py")
+    a = analysis(("x",), 5.0, risks=(risk,), key_point="rename `use_v1` in verl/trainer/config.py")
+    card = pr_card(pr(7, "fix: a", MERGED), a, "en")
+    spans = [s for b in card.blocks if isinstance(b, BulletList) for item in b.items for s in item]
+    code = [s.text for s in spans if s.style == "code"]
+    assert code == ["use_v1", "verl/trainer/config.py", "actor_wg", "get_named_tensor_buckets", "pkg/a_b.py"]
+    assert not any("`" in s.text for s in spans)
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_severity_labels_speak_the_reply_language(language: str) -> None:
+    a = analysis(("x",), 5.0, risks=(Risk("memory", "high", "big buffers", "a.py"),))
+    card = pr_card(pr(7, "fix: a", MERGED), a, language)  # type: ignore[arg-type]
+    risks = [
+        item
+        for b in card.blocks
+        if isinstance(b, BulletList)
+        for item in b.items
+        if "big buffers" in inline_text(item)
+    ]
+    assert risks and risks[0][0] == Span(f"[{say('report.severity.high', language)}] memory", "bold")  # type: ignore[arg-type]
+
+
+def test_a_summary_opening_with_the_gist_does_not_repeat_it() -> None:
+    # stored without texts: the gist is the summary's first sentence
+    a = dataclasses.replace(
+        analysis(("x",), 5.0), summary="Rollout went OOM on step two. Prompts are now expanded lazily."
+    )
+    paragraphs = _paragraphs(pr_card(pr(7, "fix: a", MERGED), a, "en"))
+    assert paragraphs == ["Rollout went OOM on step two.", "Prompts are now expanded lazily."]
