@@ -1,7 +1,10 @@
 """Heuristic analyzer benchmark: throughput over the verl PR data on one core, and a calibration report
 (score distributions, verdict counts, the PRs ranked highest and lowest) so a reader can judge the ranking.
 
-Run: .venv/bin/python bench/analysis.py [--data PATH] [--markdown OUT.md]"""
+Run: .venv/bin/python bench/analysis.py [--data PATH] [--markdown OUT.md] [--end-to-end]
+
+`--end-to-end` also imports the PRs into a fresh SQLite index and times `analyze_stored` (what
+`prhub analyze` runs): loading PRs, analysing them and storing analyses and search documents."""
 
 from __future__ import annotations
 
@@ -12,14 +15,22 @@ import os
 import platform
 import statistics
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from adapters.github.jsonl import read_pull_requests
 from adapters.github.rest import pull_request_from_rest
 from chatbot.analysis import Analysis, HeuristicAnalyzer
+from chatbot.analysis import weights as w
+from chatbot.analysis.runner import OfflineBatch, analyze_stored
+from chatbot.clock import SystemClock
+from chatbot.ingest.importer import import_pull_requests
 from chatbot.models import PullRequest
+from chatbot.reports.builder import clean_title
+from chatbot.store.db import open_database
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FILE_NAME = "verl-pulls.jsonl.gz"
@@ -63,6 +74,18 @@ def measure(
     return best_wall, best_cpu, analyses
 
 
+def end_to_end(data: Path, repo: str) -> tuple[int, float, float]:
+    """PRs analysed, wall and CPU seconds of `analyze_stored` over a fresh SQLite index of the data."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = open_database(f"sqlite:///{tmp}/bench.db")
+        import_pull_requests(db, repo, read_pull_requests(data, repo), clock=SystemClock())
+        analyzer = HeuristicAnalyzer()
+        batch = OfflineBatch(analyzer.analyze, analyzer.name, analyzer.version)
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = analyze_stored(db, batch, language="zh", clock=SystemClock(), repo=repo)
+        return result.analyzed, time.perf_counter() - wall, time.process_time() - cpu
+
+
 def quantile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[round(q * (len(ordered) - 1))]
@@ -85,6 +108,32 @@ def ranked(
     order = sorted(pairs, key=lambda p: (-p[1].importance, -p[1].insight, p[0].number))
     bottom = sorted(pairs, key=lambda p: (p[1].importance, p[1].insight, p[0].number))
     return order[:n], bottom[:n]
+
+
+def kind_of(pr: PullRequest, analysis: Analysis) -> str:
+    """The class a maintainer would rank a PR by: moves and renames, memory/correctness fixes, and the
+    change types, so the ranking of classes can be checked at a glance."""
+    title = clean_title(pr.title)
+    if w.RELOCATION_TITLE.search(title):
+        return "move / rename"
+    if analysis.change_type == "fix" and w.CORE_FIX_TITLE.search(title):
+        return "memory / correctness fix"
+    return analysis.change_type
+
+
+def by_kind(pairs: list[tuple[PullRequest, Analysis]]) -> list[str]:
+    """Markdown rows: per class, how many, median and p90 importance, how many are must-read."""
+    groups: dict[str, list[Analysis]] = {}
+    for pr, analysis in pairs:
+        groups.setdefault(kind_of(pr, analysis), []).append(analysis)
+    rows = ["| class | PRs | median importance | p90 | must-read |", "|---|---|---|---|---|"]
+    for kind, group in sorted(groups.items(), key=lambda kv: statistics.median(a.importance for a in kv[1])):
+        values = [a.importance for a in group]
+        must = sum(1 for a in group if a.verdict == "must-read")
+        rows.append(
+            f"| {kind} | {len(group):,} | {statistics.median(values):.1f} | {quantile(values, 0.9):.1f} | {must} |"
+        )
+    return rows
 
 
 def _title(pr: PullRequest, limit: int = 90) -> str:
@@ -150,6 +199,7 @@ def report(
         + "); by category: "
         + ", ".join(f"{c} {k:,}" for c, k in risks.most_common()),
     ]
+    out += ["", "### Importance by class", "", *by_kind(pairs)]
     for heading, rows in ((f"Ranked highest ({top})", highest), (f"Ranked lowest ({top})", lowest)):
         out += ["", f"### {heading}", "", "| PR | imp. | ins. | verdict | title |", "|---|---|---|---|---|"]
         out += [
@@ -175,6 +225,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="full passes; the best is reported")
     parser.add_argument("--top", type=int, default=15, help="how many PRs to list at each end")
     parser.add_argument("--markdown", type=Path, help="also write the markdown section to this file")
+    parser.add_argument(
+        "--end-to-end", action="store_true", help="also time analyze_stored over a fresh SQLite index"
+    )
     args = parser.parse_args(argv)
     if not args.data.is_file():
         print(f"no data at {args.data}; pass --data or set PRHUB_SHARED_DATA", file=sys.stderr)
@@ -185,6 +238,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"{len(prs):,} PRs in {wall:.2f} s wall / {cpu:.2f} s CPU: {len(prs) / wall:,.0f} PRs/s ({pinning})"
     )
+    if args.end_to_end:
+        analysed, e2e_wall, e2e_cpu = end_to_end(args.data, args.repo)
+        print(
+            f"end to end (analyze_stored, SQLite): {analysed:,} PRs in {e2e_wall:.2f} s wall / "
+            f"{e2e_cpu:.2f} s CPU: {analysed / e2e_wall:,.0f} PRs/s wall, {analysed / e2e_cpu:,.0f} PRs/s CPU"
+        )
     print_histograms(analyses)
     section = report(args.data, prs, analyses, wall, cpu, max(1, args.rounds), pinning, args.top)
     print("\n" + section)

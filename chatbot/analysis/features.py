@@ -373,6 +373,16 @@ class Rename:
     new: str
 
 
+def _focus(code_patches: list[tuple[int, str, str]]) -> tuple[LineHit, ...]:
+    """The most changed code file whose change centres on a named function (only the first few files are
+    read: the reading guide starts at one)."""
+    for _, path, patch in sorted(code_patches, key=lambda item: (-item[0], item[1]))[:3]:
+        centre = focus_function(patch)
+        if centre:
+            return (LineHit(path, centre),)
+    return ()
+
+
 def focus_function(patch: str) -> str | None:
     """The function or class where a file's change concentrates: in the hunk with the most changed lines,
     the first definition added or changed there, else the one the hunk header names as its context."""
@@ -666,7 +676,7 @@ class PRFeatures:
     cli_removed: tuple[LineHit, ...]
     env_added: tuple[LineHit, ...]
     env_removed: tuple[LineHit, ...]
-    focus: tuple[LineHit, ...]  # code files, most changed first, with the function their change centres on
+    focus: tuple[LineHit, ...]  # the most changed code file with the function its change centres on
     dependency_changes: tuple[DependencyChange, ...]
     todos: tuple[LineHit, ...]
     platform_hits: tuple[LineHit, ...]
@@ -790,7 +800,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
     cli: list[LineHit] = []
     cli_removed: list[LineHit] = []
     env: dict[str, dict[str, str]] = {"+": {}, "-": {}}  # sign -> variable -> file
-    focus: list[tuple[int, LineHit]] = []
+    code_patches: list[tuple[int, str, str]] = []  # (lines, path, patch) of code files
     defs_old: dict[str, tuple[str, str]] = {}
     defs_new: dict[str, tuple[str, str]] = {}
     deps: list[DependencyChange] = []
@@ -846,9 +856,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
             hits = [LineHit(f.path, "")]
         platform += hits
         if f.is_code:
-            centre = focus_function(patch)
-            if centre:
-                focus.append((f.lines, LineHit(f.path, centre)))
+            code_patches.append((f.lines, f.path, patch))
             memory += [LineHit(f.path, _first_line(m.group(0))) for m in _MEMORY_SIGNAL.finditer(patch)]
             concurrency += [
                 LineHit(f.path, _first_line(m.group(0))) for m in _CONCURRENCY_SIGNAL.finditer(patch)
@@ -920,7 +928,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         cli_removed=tuple(dict.fromkeys(cli_removed)),
         env_added=env_added,
         env_removed=env_removed,
-        focus=tuple(hit for _, hit in sorted(focus, key=lambda item: -item[0])),
+        focus=_focus(code_patches),
         dependency_changes=tuple(deps),
         todos=tuple(todos),
         platform_hits=tuple(platform),

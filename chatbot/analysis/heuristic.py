@@ -98,6 +98,9 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "touches only examples, scripts or other periphery",
     },
     "why.limited": {"zh": "影响面有限", "en": "limited reach"},
+    "why.capability": {"zh": "新增能力（{names}）", "en": "a new capability ({names})"},
+    "why.semantics": {"zh": "改变训练或推理语义", "en": "changes training or inference semantics"},
+    "why.core_fix": {"zh": "修复显存或正确性问题", "en": "fixes a memory or correctness problem"},
     # keyword names
     "kw.oom": {"zh": "OOM", "en": "OOM"},
     "kw.leak": {"zh": "内存泄漏", "en": "a leak"},
@@ -377,6 +380,26 @@ def importance_parts(f: PRFeatures, change_type: ChangeType, modules: tuple[str,
         parts.append(Contribution("review", min(w.REVIEW_CAP, review)))
     if w.TRIVIAL_TITLE.search(f.title.description) and not f.breaking:
         parts.append(Contribution("trivial", w.TRIVIAL))
+    parts += _substance_parts(f, change_type)
+    total = sum(p.points for p in parts)
+    if w.RELOCATION_TITLE.search(f.title.description) and total > w.RELOCATION_CAP:
+        parts.append(Contribution("relocation", w.RELOCATION_CAP - total))
+    return parts
+
+
+def _substance_parts(f: PRFeatures, change_type: ChangeType) -> list[Contribution]:
+    """What the change does to users: a new capability, changed semantics, a memory or correctness fix."""
+    if f.code_lines < w.SHIPPED_CODE_MIN_LINES:
+        return []
+    title = f.title.description
+    parts = []
+    if change_type == "feat" and f.api_added:
+        added = min(w.NEW_CAPABILITY_CAP, w.NEW_CAPABILITY_EACH * len(f.api_added))
+        parts.append(Contribution("capability", added))
+    if change_type in ("feat", "fix", "perf") and w.SEMANTICS_TITLE.search(title):
+        parts.append(Contribution("semantics", w.SEMANTICS))
+    if change_type in ("fix", "perf") and w.CORE_FIX_TITLE.search(title):
+        parts.append(Contribution("core_fix", w.CORE_FIX))
     return parts
 
 
@@ -612,6 +635,8 @@ def _why(
     if key == "keywords":
         names = [say(f"kw.{k}", language) for k in f.keywords if k in w.SEVERE_KEYWORDS]
         return say("why.keywords", language, keywords=_join(names, language))
+    if key == "capability":
+        return say("why.capability", language, names=_join(_names(f.api_added), language, limit=2))
     if key == "design":
         return say("why.design", language, sections=_join(f.design_sections, language, limit=2))
     if f"why.{key}" in TEXT:
@@ -811,9 +836,12 @@ def _gist(
     )
 
 
-def _design_sentence(f: PRFeatures, changed: tuple[str, ...]) -> str | None:
+def _design_sentence(f: PRFeatures) -> str | None:
     """The sentence where the author explains a design choice: in a design/approach section first, then
     anywhere in the description; one that names a file outside the diff is skipped."""
+    if not _DESIGN_CUE.search(f.body.prose):
+        return None
+    changed = tuple(x.path for x in f.files)
     design = [s for s in f.body.sections if s.heading in f.design_sections]
     for sections in (design, f.body.sections):
         for section in sections:
@@ -854,13 +882,17 @@ def _verify(f: PRFeatures, risks: list[Risk], language: Language) -> str | None:
 
 
 def _reading_guide(
-    f: PRFeatures, verdict: Verdict, risks: list[Risk], follow_ups: list[str], language: Language
+    f: PRFeatures,
+    verdict: Verdict,
+    design: str | None,
+    risks: list[Risk],
+    follow_ups: list[str],
+    language: Language,
 ) -> tuple[str, ...]:
     """For a must-read or worth-reading PR: where to start, the design decision, what to verify, and what
     a follow-up should add. Empty for a skim."""
     if verdict == "skim":
         return ()
-    changed = tuple(x.path for x in f.files)
     guide: list[str] = []
     if f.focus:
         guide.append(say("guide.start", language, path=f.focus[0].path, name=f.focus[0].line))
@@ -868,7 +900,6 @@ def _reading_guide(
         largest = _largest(f.code_files) or _largest(f.files)
         if largest is not None:
             guide.append(say("guide.start_file", language, path=largest.path))
-    design = _design_sentence(f, changed)
     if design:
         guide.append(say("guide.design", language, text=design))
     check = _verify(f, risks, language)
@@ -946,6 +977,7 @@ class HeuristicAnalyzer:
         verdict = decide_verdict(importance, insight, f.breaking)
         author = read_author_text(f.body, tuple(x.path for x in f.files))
         reviews = _review_highlights(pr)
+        design = _design_sentence(f) if verdict != "skim" else None
         # Risks are found once (their categories, severities and evidence do not depend on the language),
         # then worded in each language; `assess_risks` keeps the same rule order in both.
         worded = {language: assess_risks(f, change_type, language) for language in LANGUAGES}
@@ -959,7 +991,9 @@ class HeuristicAnalyzer:
                 key_points=tuple(_key_points(f, author, reviews, language)),
                 risks=tuple(r.text for r in worded[language][0]),
                 follow_ups=tuple(worded[language][1]),
-                reading_guide=_reading_guide(f, verdict, worded[language][0], worded[language][1], language),
+                reading_guide=_reading_guide(
+                    f, verdict, design, worded[language][0], worded[language][1], language
+                ),
             )
             for language in LANGUAGES
         }

@@ -61,6 +61,7 @@ _PERCENT_CLAIM = re.compile(
     rf"{_NUMBER}\s?(?:%|x|×|倍)",
     re.I,
 )
+_DIGIT = re.compile(r"\d")
 _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 _CELL_NUMBER = re.compile(rf"^\s*({_NUMBER})\s?({_UNIT})?\s*$", re.I)
 _BEFORE_AFTER = re.compile(
@@ -155,7 +156,7 @@ def measured_results(body: CleanBody) -> list[str]:
             if block.kind == "table":
                 changes += _table_changes(block)
                 continue
-            if block.kind == "code":
+            if block.kind == "code" or not any(_DIGIT.search(line) for line in block.lines):
                 continue
             for sentence in _sentences(plain_text([block])):
                 if _MEASURED_CHANGE.search(sentence):

@@ -3,12 +3,14 @@
 An analysis is stored with the PR's content hash; a PR whose content hash, analyzer, analyzer version
 and language match a stored analysis is "cached" and never analysed (or sent to an LLM) again. A
 fallback result (the LLM failed, the heuristic answer was kept) is stored too, but does not count as
-cached, so the next run tries the LLM again. Each PR's analysis and search document are written in one
-transaction: nothing is half-written.
+cached, so the next run tries the LLM again. Outcomes are stored in batches (up to STORE_BATCH PRs, or
+whatever completed within STORE_SECONDS), each batch one transaction: a PR's analysis and search
+document are never half-written, and a slow LLM run loses at most a few seconds of work if it stops.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -22,9 +24,11 @@ from chatbot.ports import Clock
 from chatbot.store.analyses import input_hash, save_analysis
 from chatbot.store.db import Database
 from chatbot.store.index import PRIndex, to_pull_request
-from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow
+from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow
 
 CHUNK = 100
+STORE_BATCH = 100
+STORE_SECONDS = 2.0
 
 
 class Outcome(Protocol):
@@ -120,9 +124,19 @@ def analyze_stored(
             if on_progress:
                 on_progress(done, len(todo))
             continue
+        batch: list[Outcome] = []
+        started = time.monotonic()
         for outcome in analyzer.analyze_many(prs, concurrency):
-            _store(db, analyzer, language, outcome, clock.now(), report)
-            done += 1
+            batch.append(outcome)
+            if len(batch) >= STORE_BATCH or time.monotonic() - started >= STORE_SECONDS:
+                _store(db, analyzer, language, batch, clock.now(), report)
+                done += len(batch)
+                batch, started = [], time.monotonic()
+                if on_progress:
+                    on_progress(done, len(todo))
+        if batch:
+            _store(db, analyzer, language, batch, clock.now(), report)
+            done += len(batch)
             if on_progress:
                 on_progress(done, len(todo))
     return report
@@ -185,37 +199,65 @@ def _store(
     db: Database,
     analyzer: BatchAnalyzer,
     language: str,
-    outcome: Outcome,
+    outcomes: Sequence[Outcome],
     now: datetime,
     report: AnalyzeReport,
 ) -> None:
-    report.prompt_tokens += outcome.prompt_tokens
-    report.completion_tokens += outcome.completion_tokens
-    pr = outcome.pr
-    if outcome.analysis is None:
-        report.failed += 1
-        report.errors.append((pr.repo, pr.number, outcome.fallback_reason or "unknown error"))
+    """Store a batch of outcomes in one transaction (the PR rows and search documents read in two
+    queries, not two per PR)."""
+    stored: list[tuple[Outcome, Analysis]] = []
+    for outcome in outcomes:
+        report.prompt_tokens += outcome.prompt_tokens
+        report.completion_tokens += outcome.completion_tokens
+        if outcome.analysis is None:
+            report.failed += 1
+            report.errors.append(
+                (outcome.pr.repo, outcome.pr.number, outcome.fallback_reason or "unknown error")
+            )
+        else:
+            stored.append((outcome, outcome.analysis))
+    if not stored:
         return
     with db.session() as session:
         index = PRIndex(session)
-        repo_row = index.repo(pr.repo)
-        row = index.pull_request_row(repo_row, pr.number) if repo_row else None
-        if row is None or row.content_hash != pr.content_hash:
-            return  # the PR changed (or went away) while it was analysed: the next run takes the new one
-        save_analysis(
-            session,
-            row,
-            outcome.analysis,
-            analyzer=analyzer.name,
-            version=analyzer.version,
-            language=language,
-            now=now,
-            fallback_reason=outcome.fallback_reason,
-            prompt_tokens=outcome.prompt_tokens,
-            completion_tokens=outcome.completion_tokens,
-        )
-    if outcome.fallback_reason is not None:
-        report.fell_back += 1
-        report.errors.append((pr.repo, pr.number, outcome.fallback_reason))
-    else:
-        report.analyzed += 1
+        rows: dict[tuple[str, int], PullRequestRow] = {}
+        for repo in {o.pr.repo for o, _ in stored}:
+            repo_row = index.repo(repo)
+            if repo_row is None:
+                continue
+            numbers = [o.pr.number for o, _ in stored if o.pr.repo == repo]
+            found = session.scalars(
+                select(PullRequestRow).where(
+                    PullRequestRow.repo_id == repo_row.id, PullRequestRow.number.in_(numbers)
+                )
+            )
+            rows.update({(repo, row.number): row for row in found})
+        documents = {
+            doc.pr_id: doc
+            for doc in session.scalars(
+                select(SearchDocumentRow).where(SearchDocumentRow.pr_id.in_([r.id for r in rows.values()]))
+            )
+        }
+        for outcome, analysis in stored:
+            pr = outcome.pr
+            row = rows.get((pr.repo, pr.number))
+            if row is None or row.content_hash != pr.content_hash:
+                continue  # the PR changed (or went away) while it was analysed: the next run takes the new one
+            save_analysis(
+                session,
+                row,
+                analysis,
+                analyzer=analyzer.name,
+                version=analyzer.version,
+                language=language,
+                now=now,
+                fallback_reason=outcome.fallback_reason,
+                prompt_tokens=outcome.prompt_tokens,
+                completion_tokens=outcome.completion_tokens,
+                documents=documents,
+            )
+            if outcome.fallback_reason is not None:
+                report.fell_back += 1
+                report.errors.append((pr.repo, pr.number, outcome.fallback_reason))
+            else:
+                report.analyzed += 1

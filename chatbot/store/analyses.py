@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -59,8 +59,11 @@ def save_analysis(
     fallback_reason: str | None = None,
     prompt_tokens: int = 0,
     completion_tokens: int = 0,
+    documents: Mapping[int, SearchDocumentRow] | None = None,
 ) -> None:
-    """Store an analysis of the PR's current content and refresh its search document."""
+    """Store an analysis of the PR's current content and refresh its search document. A batch passes
+    `documents` (the search documents of its PRs by PR id, read in one query), so no save queries the
+    database (and autoflushes) on its own."""
     session.add(
         AnalysisRow(
             pr_id=pr.id,
@@ -89,7 +92,7 @@ def save_analysis(
         paths=[str(f.get("filename", "")) for f in pr.files or ()],
         discussion=[str(r.get("body") or "") for r in (*(pr.reviews or ()), *(pr.comments or ()))],
     )
-    row = session.get(SearchDocumentRow, pr.id)
+    row = documents.get(pr.id) if documents is not None else session.get(SearchDocumentRow, pr.id)
     if row is None:
         session.add(SearchDocumentRow(pr_id=pr.id, repo_id=pr.repo_id, document=document))
     elif row.document != document:

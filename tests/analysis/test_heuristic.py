@@ -527,10 +527,10 @@ def test_review_activity_raises_both_scores() -> None:
 @pytest.mark.parametrize(
     ("importance", "insight", "breaking", "verdict"),
     [
-        (6.8, 1.0, False, "must-read"),
+        (7.1, 1.0, False, "must-read"),
         (5.6, 1.0, True, "must-read"),
         (4.5, 8.5, False, "must-read"),
-        (6.7, 1.0, False, "worth-reading"),
+        (7.0, 1.0, False, "worth-reading"),
         (5.4, 1.0, True, "worth-reading"),
         (4.5, 1.0, False, "worth-reading"),
         (2.0, 6.0, False, "worth-reading"),

@@ -1,0 +1,98 @@
+"""Importance as a maintainer would rank it, on a repository of another shape than verl (a trl-like
+library: plain titles without [module] tags, Chinese, bullet-only and empty bodies, the default module
+map): new capabilities, memory and correctness fixes rank above a breaking rename, which ranks above
+version bumps, CI and docs, and is flagged breaking without becoming must-read."""
+
+from __future__ import annotations
+
+from chatbot.analysis import Analysis, HeuristicAnalyzer
+from chatbot.models import PullRequest
+
+from .builders import changed, make_pr
+
+REPO = "acme/trl-like"
+ANALYZER = HeuristicAnalyzer()
+
+
+def lines(prefix: str, n: int) -> list[str]:
+    return [f"        {prefix}_{i} = self._step({i})" for i in range(n)]
+
+
+def pr(title: str, body: str, *files: object, number: int) -> PullRequest:
+    return make_pr(title, body=body, files=list(files), repo=REPO, number=number)  # type: ignore[arg-type]
+
+
+CAPABILITY = pr(
+    "Add vision-language model support to GRPOTrainer",
+    "本 PR 让 GRPOTrainer 支持视觉语言模型：图像与文本一起编码，奖励函数可以读取图像。",
+    changed(
+        "trl/trainer/grpo_trainer.py",
+        ["class VisionCollator:", "    def __call__(self, batch):", *lines("pixels", 120)],
+    ),
+    changed("trl/trainer/utils.py", ["def encode_images(processor, images):", *lines("image", 40)]),
+    changed("tests/test_grpo_trainer.py", ["def test_vlm():", "    assert train()"]),
+    number=1,
+)
+OOM_FIX = pr(
+    "Fix OOM in DPOTrainer with gradient checkpointing",
+    "- reference logits were kept on GPU for the whole epoch\n- free them after each step",
+    changed("trl/trainer/dpo_trainer.py", [*lines("ref", 25), "        del ref_logits"]),
+    changed("tests/test_dpo_trainer.py", ["def test_no_oom():", "    assert peak() < limit"]),
+    number=2,
+)
+CORRECTNESS_FIX = pr(
+    "Fix wrong loss normalization with gradient accumulation",
+    "",
+    changed("trl/trainer/sft_trainer.py", lines("loss", 30), lines("old_loss", 10)),
+    number=3,
+)
+RENAME = pr(
+    "Rename args to training_args in SFTTrainer",
+    "BREAKING CHANGE: `SFTTrainer(args=...)` is now `SFTTrainer(training_args=...)`.",
+    changed(
+        "trl/trainer/sft_trainer.py",
+        ["    def build(self, training_args):", *[f"        training_args_{i} = {i}" for i in range(150)]],
+        ["    def build(self, args):", *[f"        args_{i} = {i}" for i in range(150)]],
+    ),
+    changed("trl/trainer/sft_config.py", ["    training_args: dict = None"], ["    args: dict = None"]),
+    number=4,
+)
+BUMP = pr(
+    "Bump transformers to 4.57",
+    "",
+    changed("setup.py", ['    "transformers>=4.57.0",'], ['    "transformers>=4.56.0",']),
+    number=5,
+)
+CI = pr(
+    "Update CI workflow",
+    "",
+    changed(".github/workflows/tests.yml", ["  python: '3.12'"], ["  python: '3.11'"]),
+    number=6,
+)
+DOCS = pr("Fix typo in README", "", changed("README.md", ["trainer"], ["trainre"]), number=7)
+
+
+def analysed(*prs: PullRequest) -> list[Analysis]:
+    return [ANALYZER.analyze(p) for p in prs]
+
+
+def test_capabilities_and_memory_or_correctness_fixes_rank_above_a_breaking_rename() -> None:
+    capability, oom, correctness, rename = analysed(CAPABILITY, OOM_FIX, CORRECTNESS_FIX, RENAME)
+    assert rename.breaking
+    assert min(capability.importance, oom.importance, correctness.importance) > rename.importance
+
+
+def test_a_breaking_rename_ranks_above_bumps_ci_and_docs_but_is_not_must_read() -> None:
+    rename, bump, ci, docs = analysed(RENAME, BUMP, CI, DOCS)
+    assert rename.verdict != "must-read"
+    assert rename.importance > max(bump.importance, ci.importance, docs.importance)
+
+
+def test_the_week_top_is_never_the_rename() -> None:
+    week = analysed(CAPABILITY, OOM_FIX, CORRECTNESS_FIX, RENAME, BUMP, CI, DOCS)
+    top = max(week, key=lambda a: a.importance)
+    assert top is not week[3]
+
+
+def test_version_bumps_ci_and_docs_are_skimmed() -> None:
+    assert all(a.verdict == "skim" for a in analysed(BUMP, CI, DOCS))
