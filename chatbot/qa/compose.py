@@ -24,6 +24,7 @@ from chatbot.models import (
     link,
     plain,
 )
+from chatbot.prose import prose
 from chatbot.qa.query import Query, Window
 from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence
 from chatbot.reports.builder import AnalyzedPR, clean_title, merge_risks
@@ -75,7 +76,7 @@ def pr_line(record: AnalyzedPR, language: Language, extra: str | None = None) ->
     )
     spans: list[Span] = [pr_span(record), plain(" " + text)]
     if extra:
-        spans.append(plain(" — " + extra))
+        spans += [plain(" — "), *prose(extra)]  # a key point's code as code spans
     return tuple(spans)
 
 
@@ -180,7 +181,8 @@ class Composer:
         items: list[Inline] = []
         for observation in merged[: self.query.limit or 6]:
             label = say(f"report.risk.{observation.category}", self.language, n=len(observation.prs), prs="")
-            spans: list[Span] = [bold(f"[{observation.severity}] "), plain(label)]
+            severity = say(f"report.severity.{observation.severity}", self.language)
+            spans: list[Span] = [bold(f"[{severity}] "), plain(label)]
             linked = [by_number[n] for n in observation.prs if n in by_number]
             for i, record in enumerate(linked[:6]):
                 spans += [plain("、" if self.language == "zh" else ", ")] if i else []

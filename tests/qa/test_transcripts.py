@@ -170,3 +170,9 @@ def test_a_short_conversation_reads_like_chat(chat: Transcript) -> None:
 def test_every_listed_pr_shows_its_key_point(chat: Transcript, question: str) -> None:
     assert pr_link(VERL, 6512) in chat.ask(question)
     assert BY_KEY[VERL, 6512].key_point in chat.ask(question)
+
+
+def test_a_chinese_risk_answer_labels_severity_in_chinese(chat: Transcript) -> None:
+    reply = chat.ask("本周 verl 有哪些风险？")
+    assert f"[{say('report.severity.high', 'zh')}] " in reply
+    assert not any(f"[{level}]" in reply for level in ("high", "medium", "low"))
