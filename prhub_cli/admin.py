@@ -21,7 +21,7 @@ from chatbot.subscriptions.delivery import PushContext, due_pushes, push_due
 from chatbot.subscriptions.schedule import WEEKDAYS, next_occurrence, parse_time_of_day
 from chatbot.subscriptions.service import SubscriptionPolicy, SubscriptionService, describe_filters
 from chatbot.weeks import parse_day_or_time
-from prhub_cli.common import cli_context, console, fail, open_db, repo_name, user_errors
+from prhub_cli.common import cli_context, console, fail, open_db, print_table, repo_name, user_errors
 from prhub_cli.wiring import chat_senders, heuristic, repo_validator, report_writer
 
 subscriptions_app = typer.Typer(help="Manage channel subscriptions (admin).", no_args_is_help=True)
@@ -83,7 +83,7 @@ def subscriptions_list(ctx: typer.Context) -> None:
             f"{upcoming:%Y-%m-%d %H:%M %Z}" if sub.active else "-",
             "yes" if sub.active else "no",
         )
-    console.print(table)
+    print_table(table)
 
 
 @subscriptions_app.command("add")
@@ -243,7 +243,7 @@ def status(ctx: typer.Context) -> None:
             coverage,
             str(count),
         )
-    console.print(table)
+    print_table(table)
     upcoming = sorted(
         (next_occurrence(s.weekday, parse_time_of_day(s.time_of_day), ZoneInfo(s.timezone), now), s)
         for s in subs

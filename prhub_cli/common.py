@@ -11,6 +11,7 @@ from typing import NoReturn
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 from sqlalchemy.exc import SQLAlchemyError
 
 from chatbot.config import ConfigError, Settings, load_settings
@@ -26,6 +27,7 @@ for _console in (console, err_console):
     _console.soft_wrap = not _console.is_terminal
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
+UNWRAPPED = 100_000  # columns: wider than any line we print
 EXIT_ERROR = 1
 EXIT_STOPPED = 3  # the sync stopped early (rate limit); rerun later to continue
 
@@ -39,6 +41,15 @@ class Context:
         if self.settings is None:
             self.settings = load_settings()
         return self.settings
+
+
+def print_table(table: Table) -> None:
+    """A table on stdout: fitted to a terminal; anywhere else as wide as its content, so no cell is
+    folded inside a title, a name or a URL (a log viewer wraps long lines itself)."""
+    if console.is_terminal:
+        console.print(table)
+    else:
+        Console(width=UNWRAPPED, color_system=None, soft_wrap=True).print(table)
 
 
 def cli_context(ctx: typer.Context) -> Context:

@@ -51,6 +51,7 @@ from prhub_cli.common import (
     err_console,
     fail,
     open_db,
+    print_table,
     repo_name,
     user_errors,
 )
@@ -271,7 +272,7 @@ def prs_list(
             f"+{pr.additions}/-{pr.deletions}",
             str(pr.changed_files),
         )
-    console.print(table)
+    print_table(table)
 
 
 def _span_text(week: Week) -> str:

@@ -143,3 +143,10 @@ def test_chat_runs_subscription_commands_with_the_configured_policy(env):
     assert "本频道的订阅" in result.output and "已取消订阅 acme/widgets" in result.output
     refused = prhub({**env, "PRHUB_ADMINS": "UADMIN"}, "chat", stdin="订阅 acme/widgets\n")
     assert "只有管理员可以修改订阅" in refused.output
+
+
+def test_off_a_terminal_a_listed_title_is_never_folded(env):
+    listed = prhub({**env, "COLUMNS": "40"}, "prs", "list", REPO)
+    assert listed.exit_code == 0, listed.output
+    assert "[megatron] feat: pipeline parallel for Qwen3" in listed.output
+    assert "[BREAKING][trainer] refactor: rename config keys" in listed.output
