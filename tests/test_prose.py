@@ -1,0 +1,76 @@
+"""Prose → spans: code becomes code spans, the week's PR numbers become links, and no character of the
+text is lost, added or reordered (a reader copies an identifier out of any renderer exactly)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot.models import inline_text
+from chatbot.prose import pr_url, prose
+
+REPO = "acme/widgets"
+
+
+def _code(text: str) -> list[str]:
+    return [s.text for s in prose(text, REPO, {101, 6556}) if s.style == "code"]
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("修复 `actor_wg` 中的显存泄漏", ["actor_wg"]),
+        ("修复get_named_tensor_buckets问题", ["get_named_tensor_buckets"]),  # glued to Chinese
+        ("calls self.rollout_wg.generate() twice", ["self.rollout_wg.generate"]),
+        (
+            "see verl/workers/fsdp_workers.py and docs/start.md",
+            ["verl/workers/fsdp_workers.py", "docs/start.md"],
+        ),
+        (
+            "`python -m rlflow.ckpt.convert_legacy <old> <new>` once",
+            ["python -m rlflow.ckpt.convert_legacy <old> <new>"],
+        ),
+        ("__init__ and _private_helper", ["__init__", "_private_helper"]),
+        ("No code here: FSDP2, vLLM 0.9, n > 8, 3_000 steps, co-author", []),
+        ("https://github.com/acme/widgets/blob/main/a_b.py", []),
+        ("", []),
+    ],
+)
+def test_code_becomes_code_spans_and_nothing_else_does(text: str, code: list[str]) -> None:
+    assert _code(text) == code
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "修复 `actor_wg` 与 get_named_tensor_buckets（#101、#6556、#7）",
+        "a `lone backtick and C# and foo#101 and &#101; and #101x",
+        "Configs that set `use_v1: false` fail; see #101.",
+        "<!channel> *bold* _it_ ~s~ @here [x](javascript:alert(1))",
+    ],
+)
+def test_no_character_is_lost_added_or_reordered(text: str) -> None:
+    spans = prose(text, REPO, {101, 6556})
+    quoted = [s.text for s in spans if s.style == "code" and f"`{s.text}`" in text]
+    expected = text
+    for q in quoted:
+        expected = expected.replace(f"`{q}`", q, 1)
+    assert inline_text(spans) == expected
+
+
+def test_only_the_given_prs_become_links() -> None:
+    spans = prose("见 #101、#6556、#7 和 foo#101、&#101;", REPO, {101, 6556})
+    assert [(s.text, s.url) for s in spans if s.url] == [
+        ("#101", pr_url(REPO, 101)),
+        ("#6556", pr_url(REPO, 6556)),
+    ]
+    assert not any(s.url for s in prose("见 #101", None, {101}))  # no repo, no link
+
+
+def test_the_style_carries_over_to_plain_parts_and_links() -> None:
+    spans = prose("需关注 #101 的 `x_y`", REPO, {101}, "bold")
+    assert [(s.text, s.style) for s in spans] == [
+        ("需关注 ", "bold"),
+        ("#101", "bold"),
+        (" 的 ", "bold"),
+        ("x_y", "code"),
+    ]
