@@ -146,17 +146,16 @@ class Composer:
         return [Paragraph((plain(text),))]
 
     def _extra(self, record: AnalyzedPR, kind: str | None) -> str | None:
+        """The line's addition in the asker's language: a key point, the verdict, or the author."""
         a = record.analysis
+        texts = a.localized(self.language)
         if kind == "key_point":
-            return a.key_points[0] if a.key_points else None
+            return texts.key_points[0] if texts.key_points else None
         if kind == "author":
             return "@" + record.pr.header.author
         if kind == "verdict":
-            return (
-                f"{say(f'pr.verdict.{a.verdict}', self.language)}：{a.verdict_reason}"
-                if self.language == "zh"
-                else f"{say(f'pr.verdict.{a.verdict}', self.language)}: {a.verdict_reason}"
-            )
+            separator = "：" if self.language == "zh" else ": "
+            return f"{say(f'pr.verdict.{a.verdict}', self.language)}{separator}{texts.verdict_reason}"
         return None
 
     def answer(self, blocks: list[Block], count: int | None = None) -> Answer:

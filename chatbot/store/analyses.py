@@ -129,6 +129,8 @@ def search_document(
     ]
     written = [analysis.title_zh, " ".join(analysis.modules), *analysis.key_points, analysis.summary]
     written += [risk.text for risk in analysis.risks]
+    for texts in analysis.texts.values():  # both languages, so either finds the analysis' words
+        written += [texts.gist, *texts.key_points, *texts.risks]
     return "\n".join(p for p in own if p) + f"\n{ANALYSIS_MARK}\n" + "\n".join(p for p in written if p)
 
 

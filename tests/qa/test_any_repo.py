@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import datetime
 
@@ -280,3 +281,28 @@ def test_off_topic_questions_get_what_the_bot_does_not_which_repo(bot: ChatBot, 
     text = answer.reply.plain_text()
     assert say("qa.unknown", answer.query.language) in text
     assert TRL not in text
+
+
+# The asker's language, from the first word to the last -------------------------------------------------
+
+ENGLISH = [
+    "What are the risks in trl last week?",
+    "what changed in trl in June?",
+    "which trl PRs from June are worth a close read?",
+    "trl stats for June",
+    "how does trl's last week compare with the week before?",
+    "What PEFT-related changes did trl merge in the last two weeks?",
+    "what changed in llamafactory in June?",
+    "What does #3422 do?",
+]
+
+
+@pytest.mark.parametrize("question", ENGLISH)
+def test_an_english_question_gets_no_chinese_but_what_the_prs_themselves_say(
+    bot: ChatBot, question: str
+) -> None:
+    answer = ask(bot, question)
+    assert answer.query.language == "en"
+    quoted = "\n".join(pr.text for pr in BY_KEY.values())
+    for run in re.findall(r"[\u3400-\u9fff]+", answer.reply.plain_text()):
+        assert run.lower() in quoted, run
