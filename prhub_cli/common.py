@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from chatbot.config import ConfigError, Settings, load_settings
 from chatbot.ports import SourceError
 from chatbot.reports.weekly import UnknownRepo
+from chatbot.repos import is_repo_name
 from chatbot.store.db import Database, open_database
 
 console = Console()
@@ -25,7 +25,6 @@ err_console = Console(stderr=True)
 # a URL or a command corrupts it for whoever copies it; log viewers wrap long lines themselves.
 for _console in (console, err_console):
     _console.soft_wrap = not _console.is_terminal
-_REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
 UNWRAPPED = 100_000  # columns: wider than any line we print
 EXIT_ERROR = 1
@@ -82,7 +81,7 @@ def user_errors(ctx: typer.Context) -> Iterator[None]:
 
 def repo_name(value: str) -> str:
     value = value.strip().removeprefix("https://github.com/").strip("/")
-    if not _REPO.match(value):
+    if not is_repo_name(value):
         raise typer.BadParameter(f"expected OWNER/REPO, got {value!r}")
     return value.lower()
 

@@ -107,6 +107,7 @@ def _github_webhook(settings: Settings, db: Database, service: Service) -> None:
         lambda: GitHubSource(settings),
         lambda: make_analyzer(settings).analyzer,
         settings.language,
+        settings.allowed_repo_names,
     )
     service.mounts.append(webhook.mount)
     service.stops.append(webhook.drain)

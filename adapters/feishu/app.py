@@ -70,6 +70,7 @@ class FeishuAdapter:
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="feishu-answer")
         self._pending = 0
         self._idle = threading.Condition()
+        self._accepting = True  # False once stop() begins: HTTP pushes get a 503 and come again
 
     # Wiring -------------------------------------------------------------------------------------------
 
@@ -91,7 +92,9 @@ class FeishuAdapter:
 
     def mount(self, app: Flask) -> None:
         """Serve the HTTP callback at /feishu/events on the bot's web app."""
-        mount_events(app, self.dispatcher(*self._keys), self.clock, EVENTS_PATH)
+        mount_events(
+            app, self.dispatcher(*self._keys), self.clock, self._keys[0], lambda: self._accepting, EVENTS_PATH
+        )
 
     def start(self) -> None:
         """Open the long connection (FEISHU_MODE=ws) on its own thread."""
@@ -101,6 +104,7 @@ class FeishuAdapter:
 
     def stop(self, timeout: float = 10.0) -> None:
         """Close the long connection, then let the answers in progress finish."""
+        self._accepting = False
         if self.connection is not None:
             self.connection.stop(timeout)
         self.wait_idle(timeout)

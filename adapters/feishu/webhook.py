@@ -9,7 +9,11 @@ refused: the SDK checks the signature but not its age, so a captured request cou
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from flask import Flask, Response, jsonify, request
@@ -50,11 +54,42 @@ def is_fresh(timestamp: str | None, now: datetime) -> bool:
     return abs(now - sent) <= MAX_SKEW
 
 
+def is_signed(headers: dict[str, str], body: bytes, encrypt_key: str) -> bool:
+    """Whether the request carries Feishu's signature of `body`: sha256 of timestamp, nonce, encrypt
+    key and body. Headers that are missing or not ASCII are simply not a valid signature."""
+    parts = [headers.get(name, "") for name in (LARK_REQUEST_TIMESTAMP, LARK_REQUEST_NONCE)]
+    signature = headers.get(LARK_REQUEST_SIGNATURE, "")
+    if not all(part.isascii() for part in (*parts, signature)) or not all(parts):
+        return False
+    expected = hashlib.sha256((parts[0] + parts[1] + encrypt_key).encode() + body).hexdigest()
+    return hmac.compare_digest(signature, expected)
+
+
+class OneLine(logging.Filter):
+    """lark logs each request it refuses with a traceback: keep the one line, so that anyone on the
+    internet cannot fill the log with stack traces."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info, record.exc_text = None, None
+        return True
+
+
 def mount_events(
-    app: Flask, dispatcher: EventDispatcherHandler, clock: Clock, path: str = EVENTS_PATH
+    app: Flask,
+    dispatcher: EventDispatcherHandler,
+    clock: Clock,
+    encrypt_key: str = "",
+    accepting: Callable[[], bool] = lambda: True,
+    path: str = EVENTS_PATH,
 ) -> None:
-    """Register `POST path` on the app. Rejections: 413 for an oversized body, 401 for a stale
-    timestamp, and the SDK's 500 for a bad signature, a wrong token or a body it cannot decrypt."""
+    """Register `POST path` on the app. What the SDK would take is checked first: 413 for an oversized
+    body, 401 for a stale timestamp or (with an encrypt key) a signature that is present but wrong,
+    400 for a body that is not a JSON object, 503 while the adapter stops (Feishu pushes again later).
+    The SDK's own refusals (an unsigned event, a wrong token, a body it cannot decrypt) are its 500
+    with the exception text: they become a 401 that says no more than that."""
+    lark_logger = logging.getLogger("Lark")
+    if not any(isinstance(f, OneLine) for f in lark_logger.filters):
+        lark_logger.addFilter(OneLine())
 
     def feishu_events() -> Response | tuple[Response, int]:
         if (request.content_length or 0) > MAX_BODY:
@@ -62,13 +97,29 @@ def mount_events(
         headers = lark_headers(request.headers)
         stamp = headers.get(LARK_REQUEST_TIMESTAMP)
         if not is_fresh(stamp, clock.now()):
-            log.warning("feishu: refused a request stamped %s, more than 5 minutes off (clock skew?)", stamp)
+            log.warning("feishu: refused a request stamped %r, more than 5 minutes off (clock skew?)", stamp)
             return jsonify(msg="request timestamp is more than 5 minutes off"), 401
+        body = request.get_data()
+        if encrypt_key and LARK_REQUEST_SIGNATURE in headers and not is_signed(headers, body, encrypt_key):
+            log.warning("feishu: refused a request with a wrong signature (%d bytes)", len(body))
+            return jsonify(msg="request refused"), 401
+        try:
+            is_object = isinstance(json.loads(body), dict)
+        except ValueError:
+            is_object = False
+        if not is_object:
+            log.warning("feishu: refused a body that is not a JSON object (%d bytes)", len(body))
+            return jsonify(msg="malformed request"), 400
+        if not accepting():
+            return jsonify(msg="stopping; push again later"), 503
         raw = RawRequest()
         raw.uri = request.path
-        raw.body = request.get_data()
+        raw.body = body
         raw.headers = headers
         answer = dispatcher.do(raw)
+        if answer.status_code >= 500:
+            log.warning("feishu: the SDK refused a request (%d bytes)", len(body))
+            return jsonify(msg="request refused"), 401
         return Response(answer.content, status=answer.status_code, headers=answer.headers)
 
     app.add_url_rule(path, "feishu_events", feishu_events, methods=["POST"])

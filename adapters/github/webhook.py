@@ -2,7 +2,9 @@
 seconds, so answers are fresh without waiting for the hourly sync.
 
 The signature (`X-Hub-Signature-256`, HMAC-SHA256 of the raw body with GITHUB_WEBHOOK_SECRET) is checked
-first: a bad one is 401. Other events and unmerged closes are 204. Deliveries are deduplicated by
+first, before anything of the body is parsed: a bad one is 401, logged by size only. A signed body that
+is not a pull_request event of the expected shape is 400. Other events, unmerged closes and repos that
+are not indexed (or not in PRHUB_ALLOWED_REPOS) are 204. Deliveries are deduplicated by
 `X-GitHub-Delivery`, and the work happens on a worker thread after a 202.
 """
 
@@ -21,6 +23,7 @@ from flask import Flask, Response, request
 from adapters.github.rest import MalformedPayload, header_from_rest
 from chatbot.analysis.runner import BatchAnalyzer, analyze_stored
 from chatbot.ports import Clock, PRSource, SourceError
+from chatbot.repos import is_repo_name
 from chatbot.store.db import Database
 from chatbot.store.events import claim_event
 from chatbot.store.index import PRIndex
@@ -41,37 +44,47 @@ class GitHubWebhook:
         source: Callable[[], PRSource],
         analyzer: Callable[[], BatchAnalyzer],
         language: str,
+        allowed: frozenset[str] = frozenset(),
         workers: int = 2,
     ) -> None:
         self.db, self.clock, self.secret, self.source, self.analyzer = db, clock, secret, source, analyzer
-        self.language = language
+        self.language, self.allowed = language, allowed
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="prhub-webhook")
 
     def mount(self, app: Flask) -> None:
         app.add_url_rule("/github/webhook", "github_webhook", self.receive, methods=["POST"])
 
     def receive(self) -> Response:
-        body = request.get_data(cache=False)
+        body = request.get_data(cache=False)  # the app's MAX_CONTENT_LENGTH makes a larger body a 413
         given = request.headers.get("X-Hub-Signature-256", "")
-        if not hmac.compare_digest(given, signature_of(self.secret, body)):
+        if not (given.isascii() and hmac.compare_digest(given, signature_of(self.secret, body))):
+            log.warning("github webhook: refused a request without a valid signature (%d bytes)", len(body))
             return Response("bad signature", status=401)
         if request.headers.get("X-GitHub-Event") != "pull_request":
             return Response(status=204)
-        try:
-            payload: dict[str, Any] = json.loads(body)
-            pull, repo = payload["pull_request"], payload["repository"]["full_name"]
-        except (ValueError, KeyError, TypeError):
+        event = pull_request_event(body)
+        if event is None:
             return Response("malformed payload", status=400)
-        if payload.get("action") != "closed" or not pull.get("merged_at"):
+        action, repo, pull = event
+        if action != "closed" or not pull.get("merged_at"):
             return Response(status=204)
+        if not self.follows(repo):
+            return Response(status=204)  # not a repo we index: no row, no fetch
         delivery = (
-            request.headers.get("X-GitHub-Delivery")
-            or f"{repo}#{pull.get('number')}:{pull.get('updated_at')}"
+            request.headers.get("X-GitHub-Delivery") or f"{repo}#{pull['number']}:{pull.get('updated_at')}"
         )
-        if not claim_event(self.db, "github", delivery, self.clock.now()):
+        if not claim_event(self.db, "github", delivery[:200], self.clock.now()):
             return Response(status=204)  # a redelivery: already taken
-        self.executor.submit(self.ingest, repo.lower(), pull)
+        self.executor.submit(self.ingest, repo, pull)
         return Response(status=202)
+
+    def follows(self, repo: str) -> bool:
+        """Whether `repo` is indexed already (subscribed or synced) and, with PRHUB_ALLOWED_REPOS set,
+        allowed: a signed delivery for any other repo must not add one."""
+        if self.allowed and repo not in self.allowed:
+            return False
+        with self.db.session() as session:
+            return PRIndex(session).repo(repo) is not None
 
     def ingest(self, repo: str, pull: dict[str, Any]) -> None:
         """Fetch the PR's files, reviews and comments, store it, and analyse it (the cache skips the rest)."""
@@ -99,3 +112,21 @@ class GitHubWebhook:
     def drain(self) -> None:
         """Finish in-flight work (SIGTERM), then stop taking more."""
         self.executor.shutdown(wait=True, cancel_futures=False)
+
+
+def pull_request_event(body: bytes) -> tuple[str, str, dict[str, Any]] | None:
+    """(action, repo lower-cased, pull request) of a pull_request event; None when the body is not one
+    with an object `pull_request`, an integer `number` and a valid repo name."""
+    try:
+        payload = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(payload, dict):
+        return None
+    pull, repository = payload.get("pull_request"), payload.get("repository")
+    if not (isinstance(pull, dict) and isinstance(repository, dict)):
+        return None
+    repo = repository.get("full_name")
+    if not (isinstance(repo, str) and is_repo_name(repo) and type(pull.get("number")) is int):
+        return None
+    return str(payload.get("action")), repo.lower(), pull

@@ -10,6 +10,7 @@ in the database (`processed_events`), so each question is answered once.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import re
@@ -17,13 +18,17 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, Literal
+from urllib.parse import parse_qsl
 
-from flask import Flask, request
-from slack_bolt import Ack, App, BoltContext
-from slack_bolt.adapter.flask import SlackRequestHandler
+from flask import Flask, Response, request
+from slack_bolt import Ack, App, BoltContext, BoltRequest, BoltResponse
+from slack_bolt.adapter.flask.handler import to_flask_response
 from slack_bolt.adapter.socket_mode import SocketModeHandler
 from slack_bolt.error import BoltError
+from slack_bolt.request.internals import build_context
 from slack_sdk.errors import SlackApiError
+from slack_sdk.signature import SignatureVerifier
+from werkzeug.datastructures import Headers
 
 from adapters.slack.blocks import render_blocks
 from adapters.slack.convert import (
@@ -48,6 +53,7 @@ from adapters.slack.sender import (
     slack_error,
     web_client,
 )
+from adapters.web.app import MAX_BODY
 from chatbot.bot import ChatBot
 from chatbot.cards import pr_card
 from chatbot.clock import SystemClock
@@ -101,7 +107,7 @@ class SlackResponder:
         message = to_message(event, team_id=body.get("team_id"), bot_user_id=context.bot_user_id)
         if message is not None:
             target = reply_target(event)
-            self._submit(f"event:{body.get('event_id')}", message, target, self._answer)
+            self._submit(event_key(body, event), message, target, self._answer)
 
     def on_command(self, ack: Ack, body: dict[str, Any]) -> None:
         ack()
@@ -121,7 +127,7 @@ class SlackResponder:
     def on_link_shared(self, event: dict[str, Any], body: dict[str, Any]) -> None:
         links = pr_links(event.get("links") or [])
         if links:
-            key = f"event:{body.get('event_id')}"
+            key = event_key(body, event)
             self._pool.submit(self._run, key, None, self.language, partial(self._unfurl, event, links))
 
     # Background work ---------------------------------------------------------------------------------
@@ -198,6 +204,14 @@ class SlackResponder:
         self._pool.shutdown(wait=True)
 
 
+def event_key(body: dict[str, Any], event: dict[str, Any]) -> str:
+    """The dedupe key of an event: Slack's `event_id`, else the event's own identity (channel and
+    timestamp), so that two distinct messages without an id are not taken for one."""
+    if body.get("event_id"):
+        return f"event:{body['event_id']}"
+    return f"event:{event.get('channel')}:{event.get('event_ts') or event.get('ts')}:{event.get('type')}"
+
+
 def is_private(message: Message, answer: Answer) -> bool:
     """Whether a slash command's answer is shown only to whoever typed it: help, and questions that
     could not be answered (not understood, an unknown or missing repo). Subscription commands change
@@ -210,18 +224,92 @@ def is_private(message: Message, answer: Answer) -> bool:
     return query.intent in ("help", "unknown") or bool(query.unknown_repo) or query.repo is None
 
 
-def mount_slack(app: Flask, bolt: App, path: str = EVENTS_PATH) -> None:
-    """Serve Slack's events, slash commands and interactions at `path` (one Request URL for all)."""
-    handler = SlackRequestHandler(bolt)
-    app.add_url_rule(path, "slack_events", lambda: handler.handle(request), methods=["POST"])
+def mount_slack(app: Flask, bolt: App, signing_secret: str, path: str = EVENTS_PATH) -> None:
+    """Serve Slack's events, slash commands and interactions at `path` (one Request URL for all).
+
+    The request is judged before bolt parses anything (bolt parses first, so a malformed unsigned
+    body was a 500 with a traceback, and a refused one was logged in full): above MAX_BODY it is 413;
+    without a valid, fresh signature 401, logged by size only; signed but not the JSON or form that
+    Slack sends 400. bolt checks the signature again, which costs one HMAC."""
+    verifier = SignatureVerifier(signing_secret)
+
+    def slack_events() -> Response:
+        if (request.content_length or 0) > MAX_BODY:
+            return Response("request body too large", status=413)
+        body = request.get_data()  # the app's MAX_CONTENT_LENGTH bounds a chunked body too
+        if not is_signed(verifier, body, request.headers):
+            log.warning("slack: refused a request without a valid signature (%d bytes)", len(body))
+            return Response("invalid signature", status=401)
+        payload = slack_payload(body, request.mimetype)
+        if payload is None:
+            log.warning("slack: refused a signed request that is not a Slack payload (%d bytes)", len(body))
+            return Response("malformed payload", status=400)
+        bolt_request = BoltRequest(
+            body=body.decode("utf-8"),
+            query=request.query_string.decode("utf-8", "replace"),
+            headers=request.headers,  # type: ignore[arg-type]
+        )
+        if bolt_request.body != payload:
+            # bolt reads any form whose text merely contains "payload" as an interaction (and finds
+            # nothing): a slash command about payloads was a 404.
+            bolt_request.body = payload
+            bolt_request.context = build_context(BoltContext({}), payload)
+        return to_flask_response(bolt.dispatch(bolt_request))
+
+    app.add_url_rule(path, "slack_events", slack_events, methods=["POST"])
+
+
+def is_signed(verifier: SignatureVerifier, body: bytes, headers: Headers) -> bool:
+    """Whether the request carries Slack's signature of `body`, made within the last five minutes. A
+    timestamp that is not a number or a signature that is not ASCII is simply not valid."""
+    timestamp = headers.get("X-Slack-Request-Timestamp", "")
+    signature = headers.get("X-Slack-Signature", "")
+    if not (timestamp.isascii() and timestamp.isdigit() and signature.isascii()):
+        return False
+    return verifier.is_valid(body, timestamp, signature)
+
+
+def slack_payload(body: bytes, mimetype: str) -> dict[str, Any] | None:
+    """The payload as Slack sends it: a JSON object (events), a form (slash commands), or a form whose
+    `payload` field is a JSON object (interactions). None for anything else, an event callback whose
+    `event` is not an object included."""
+    try:
+        text = body.decode("utf-8")
+        if mimetype == "application/json" or text.startswith("{"):
+            payload = json.loads(text)
+        else:
+            form = dict(parse_qsl(text, keep_blank_values=True))
+            payload = json.loads(form["payload"]) if "payload" in form else form
+    except ValueError:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        return None
+    if not isinstance(payload, dict):
+        return None
+    if payload.get("type") == "event_callback" and not isinstance(payload.get("event"), dict):
+        return None
+    return payload
+
+
+def refuse_unusable_payload(error: Exception, request: BoltRequest) -> BoltResponse:
+    """bolt's error handler: a listener or middleware that cannot make sense of a signed payload (a
+    field of the wrong type) gets a 400 and one log line, not a 500 and a traceback."""
+    log.warning(
+        "slack: could not handle a signed %s payload: %s: %s",
+        request.body.get("type", "?"),
+        error.__class__.__name__,
+        str(error)[:200],
+    )
+    return BoltResponse(status=400, body="malformed payload")
 
 
 class SlackAdapter:
     """The running Slack side: `mount` it on the web app (HTTP mode), `start` it (Socket Mode), `stop`
     it on shutdown. In each mode the other method does nothing, so the caller needs no branch."""
 
-    def __init__(self, bolt: App, responder: SlackResponder, app_token: str | None = None) -> None:
+    def __init__(
+        self, bolt: App, responder: SlackResponder, app_token: str | None = None, signing_secret: str = ""
+    ) -> None:
         self.bolt, self.responder, self._app_token = bolt, responder, app_token
+        self._signing_secret = signing_secret
         self._socket: SocketModeHandler | None = None
 
     @property
@@ -230,7 +318,7 @@ class SlackAdapter:
 
     def mount(self, app: Flask) -> None:
         if self.mode == "http":
-            mount_slack(app, self.bolt)
+            mount_slack(app, self.bolt, self._signing_secret)
 
     def start(self) -> None:
         """Open the Socket Mode connection (`apps.connections.open`, then the WebSocket)."""
@@ -292,4 +380,5 @@ def build_slack(
         bot, db, clock, SlackSender(client, ChannelPacer(waits, pace)), settings.language, workers
     )
     responder.register(bolt)
-    return SlackAdapter(bolt, responder, app_token)
+    bolt.error(refuse_unusable_payload)
+    return SlackAdapter(bolt, responder, app_token, secret)

@@ -15,11 +15,16 @@ from waitress import wasyncore
 from waitress.server import create_server
 
 Mount = Callable[[Flask], None]
+# The largest request body any endpoint takes (platform events and webhooks are a few KB; GitHub's
+# pull_request events with the longest body allowed stay well under). Waitress answers 413 above it
+# before buffering, Flask again for a chunked body, so an anonymous client costs bounded memory.
+MAX_BODY = 1 << 20
 
 
 def create_app(mounts: Iterable[Mount] = ()) -> Flask:
     """The app with `/healthz`, plus whatever each mount registers (routes, blueprints)."""
     app = Flask("prhub")
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
     @app.get("/healthz")
@@ -35,7 +40,9 @@ class BackgroundServer:
     """Serve a WSGI app with waitress on a thread; `port=0` picks a free port (tests)."""
 
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0, threads: int = 8) -> None:
-        self._server = create_server(app, host=host, port=port, threads=threads, ident="prhub")
+        self._server = create_server(
+            app, host=host, port=port, threads=threads, ident="prhub", max_request_body_size=MAX_BODY
+        )
         self._stopping = False
         self._thread = threading.Thread(target=self._run, name="prhub-http", daemon=True)
 

@@ -33,6 +33,8 @@ def served(db):  # type: ignore[no-untyped-def]
             _env_file=None, github_token="test-token", github_api_url=github.url, github_retry_backoff=0
         )
         heuristic = HeuristicAnalyzer()
+        with db.session() as session:
+            PRIndex(session).ensure_repo(REPO, clock.now())  # followed: subscribed or synced before
         webhook = GitHubWebhook(
             db,
             clock,
@@ -40,6 +42,7 @@ def served(db):  # type: ignore[no-untyped-def]
             lambda: GitHubSource(settings),
             lambda: OfflineBatch(heuristic.analyze, heuristic.name, heuristic.version),
             "zh",
+            allowed=frozenset({REPO, "acme/allowed-but-not-indexed"}),
         )
         with BackgroundServer(create_app([webhook.mount])) as server:
             yield server, github, webhook, clock
@@ -90,3 +93,76 @@ def test_other_events_and_unmerged_closes_are_ignored(db, served):
         == 204
     )
     assert deliver(server, {"action": "opened"}, event="issues").status_code == 204
+
+
+def repo_names(db) -> list[str]:  # type: ignore[no-untyped-def]
+    with db.session() as session:
+        return [r.full_name for r in PRIndex(session).repos()]
+
+
+@pytest.mark.parametrize(
+    "repo",
+    ["acme/allowed-but-not-indexed", "torvalds/linux", "../../rate_limit", "acme/widgets/../../x/y"],
+)
+def test_a_repo_we_do_not_follow_is_answered_204_and_gets_no_row(db, served, repo):
+    server, github, webhook, clock = served
+    pull = github.add_pull(REPO, 80, merged_at=clock.now())
+    payload = {"action": "closed", "pull_request": pull.data, "repository": {"full_name": repo}}
+    assert deliver(server, payload).status_code in (204, 400)
+    webhook.drain()
+    assert repo_names(db) == [REPO]
+    assert github.calls == []
+
+
+def test_a_signed_payload_of_the_wrong_shape_is_a_400(db, served):
+    server, github, webhook, clock = served
+    pull = github.add_pull(REPO, 81, merged_at=clock.now())
+    for payload in (
+        {"action": "closed", "pull_request": "x", "repository": {"full_name": REPO}},
+        {"action": "closed", "pull_request": None, "repository": {"full_name": REPO}},
+        {
+            "action": "closed",
+            "pull_request": {**pull.data, "number": "81"},
+            "repository": {"full_name": REPO},
+        },
+        {"action": "closed", "pull_request": pull.data, "repository": "acme/widgets"},
+        {"action": "closed", "pull_request": pull.data, "repository": {"full_name": ["acme/widgets"]}},
+        [],
+        None,
+    ):
+        assert deliver(server, payload).status_code == 400, payload
+    webhook.drain()
+    assert github.calls == []
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"X-Hub-Signature-256": "sha256=é".encode().decode("latin-1")},
+        {"X-Hub-Signature-256": ""},
+        {},
+    ],
+)
+def test_a_missing_or_non_ascii_signature_is_a_401_not_a_500(db, served, headers, caplog):
+    server, _github, _webhook, _clock = served
+    body = b"\xff\xfe{not json" + b"x" * 5000
+    response = requests.post(
+        f"{server.url}/github/webhook",
+        data=body,
+        headers={"X-GitHub-Event": "pull_request", "Connection": "close", **headers},
+        timeout=5,
+    )
+    assert response.status_code == 401
+    assert "xxxxx" not in caplog.text and "Traceback" not in caplog.text
+
+
+def test_a_body_above_the_limit_is_a_413(db, served):
+    server, _github, _webhook, _clock = served
+    body = b"{" + b" " * (2 << 20)
+    headers = {
+        "X-GitHub-Event": "pull_request",
+        "X-Hub-Signature-256": signature_of(SECRET, body),
+        "Connection": "close",
+    }
+    response = requests.post(f"{server.url}/github/webhook", data=body, headers=headers, timeout=10)
+    assert response.status_code == 413
