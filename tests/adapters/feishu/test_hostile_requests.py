@@ -33,16 +33,16 @@ def signed_headers(body: bytes, key: str = ENCRYPT_KEY) -> dict[str, str]:
     }
 
 
-@pytest.mark.parametrize(
-    "body",
-    [b"{", b"[]", b"null", b"\xff\xfe", b'{"encrypt": "not base64 at all"}', b'{"encrypt": 5}', b"{}"],
-)
-def test_a_body_feishu_would_not_send_is_a_4xx_without_detail(feishu: FeishuHarness, body, caplog):
+BODIES = [b"{", b"[]", b"null", b"\xff\xfe", b'{"encrypt": "not base64 at all"}', b'{"encrypt": 5}', b"{}"]
+
+
+def test_a_body_feishu_would_not_send_is_a_4xx_without_detail(feishu: FeishuHarness, caplog):
     caplog.set_level(logging.DEBUG)
-    for headers in ({}, signed_headers(body), signed_headers(body, "another-key")):
-        response = post(feishu, body, **headers)
-        assert 400 <= response.status_code < 500, (body, headers)
-        assert response.json()["msg"] in ("request refused", "malformed request")
+    for body in BODIES:
+        for headers in ({}, signed_headers(body), signed_headers(body, "another-key")):
+            response = post(feishu, body, **headers)
+            assert 400 <= response.status_code < 500, (body, headers)
+            assert response.json()["msg"] in ("request refused", "malformed request")
     assert "Traceback" not in caplog.text
     feishu.settle()
     assert feishu.fake.sent == []
