@@ -87,6 +87,8 @@ class Settings(BaseSettings):
     port: int = Field(8080, validation_alias="PRHUB_PORT", ge=0, le=65535)
     # When set, report pages need ?token=… (or `Authorization: Bearer …`).
     reports_token: SecretStr | None = Field(None, validation_alias="PRHUB_REPORTS_TOKEN")
+    # When set, /metrics needs it too (`Authorization: Bearer …`); the figures name repos and volumes.
+    metrics_token: SecretStr | None = Field(None, validation_alias="PRHUB_METRICS_TOKEN")
     # The secret of the GitHub webhook (pull_request events) at /github/webhook.
     github_webhook_secret: SecretStr | None = Field(None, validation_alias="GITHUB_WEBHOOK_SECRET")
 

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-_ISO_WEEK = re.compile(r"^\s*(\d{4})-?W(\d{1,2})\s*$", re.IGNORECASE)
+_ISO_WEEK = re.compile(r"^\s*([0-9]{4})-?W([0-9]{1,2})\s*$", re.IGNORECASE)
+# Weeks outside these years cannot be a merge week, and their neighbours (the previous week, for
+# trends) may not exist as datetimes: 0001-W01 was a 500.
+FIRST_YEAR, LAST_YEAR = 1970, 9998
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,8 @@ def parse_week(text: str, tz: ZoneInfo) -> Week:
     if not match:
         raise ValueError(f"not an ISO week: {text!r} (expected e.g. 2026-W25)")
     year, week = int(match.group(1)), int(match.group(2))
+    if not FIRST_YEAR <= year <= LAST_YEAR:
+        raise ValueError(f"{year} is outside the years prhub knows ({FIRST_YEAR}–{LAST_YEAR})")
     try:
         date.fromisocalendar(year, week, 1)
     except ValueError as exc:
@@ -58,6 +63,8 @@ def parse_day_or_time(text: str, tz: ZoneInfo) -> datetime:
         parsed = datetime.fromisoformat(text.strip())
     except ValueError as exc:
         raise ValueError(f"not a date or time: {text!r} (expected e.g. 2026-06-01)") from exc
+    if not FIRST_YEAR <= parsed.year <= LAST_YEAR:
+        raise ValueError(f"{text.strip()} is outside the years prhub knows ({FIRST_YEAR}–{LAST_YEAR})")
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)
 
 

@@ -59,7 +59,9 @@ def build_service(settings: Settings, db: Database, role: str) -> Service:
     bot = make_bot(settings, db, clock)
     web = role in ("all", "web")
     worker = role in ("all", "worker")
-    metrics = Metrics(db, clock)
+    metrics = Metrics(
+        db, clock, settings.metrics_token.get_secret_value() if settings.metrics_token else None
+    )
     service.mounts.append(metrics.mount)
     bot.observers.append(
         lambda message, answer: metrics.answers.labels(message.platform, answer.query.intent).inc()

@@ -7,10 +7,11 @@ and the bot is thread-based; waitress because it is a production WSGI server tha
 
 from __future__ import annotations
 
+import hmac
 import threading
 from collections.abc import Callable, Iterable
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, jsonify, request
 from waitress import wasyncore
 from waitress.server import create_server
 
@@ -19,6 +20,15 @@ Mount = Callable[[Flask], None]
 # pull_request events with the longest body allowed stay well under). Waitress answers 413 above it
 # before buffering, Flask again for a chunked body, so an anonymous client costs bounded memory.
 MAX_BODY = 1 << 20
+
+
+def has_token(expected: str | None) -> bool:
+    """Whether the request carries `expected` as `?token=` or `Authorization: Bearer` (always true when
+    no token is configured). Compared as bytes in constant time: a non-ASCII token is simply wrong."""
+    if not expected:
+        return True
+    given = request.args.get("token") or request.headers.get("Authorization", "").removeprefix("Bearer ")
+    return hmac.compare_digest(given.strip().encode(), expected.encode())
 
 
 def create_app(mounts: Iterable[Mount] = ()) -> Flask:

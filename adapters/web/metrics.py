@@ -3,6 +3,7 @@
 Counters kept in this process (answers by platform and intent, LLM calls and tokens of this process's
 analyses), plus figures read from the database at scrape time, so they agree across replicas:
 platform events taken, deliveries by state, analyses and their tokens, and each repo's sync lag.
+With PRHUB_METRICS_TOKEN set, a scrape must carry it (`Authorization: Bearer …`).
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 from sqlalchemy import func, select
 
+from adapters.web.app import has_token
 from chatbot.ports import Clock
 from chatbot.store.db import Database
 from chatbot.store.schema import AnalysisRow, DeliveryRow, ProcessedEventRow, RepoRow
 
 
 class Metrics:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, token: str | None = None) -> None:
+        self.token = token
         self.registry = CollectorRegistry()
         self.answers = Counter(
             "prhub_answers",
@@ -35,6 +38,8 @@ class Metrics:
         app.add_url_rule("/metrics", "metrics", self.render)
 
     def render(self) -> Response:
+        if not has_token(self.token):
+            return Response("a token is required (PRHUB_METRICS_TOKEN)", status=401)
         return Response(generate_latest(self.registry), content_type=CONTENT_TYPE_LATEST)
 
 

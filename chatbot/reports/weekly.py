@@ -43,6 +43,8 @@ class UnknownRepo(LookupError):
 class BuiltReport:
     report: WeeklyReport
     reused: bool
+    # A digest of the report's inputs: renderings of the same fingerprint are the same (PDF caches).
+    fingerprint: str = ""
 
 
 def window_records(
@@ -99,14 +101,17 @@ def build_weekly_report(
     fallback: Callable[[PullRequest], Analysis],
     writer: ReportWriter | None = None,
     rebuild: bool = False,
+    store_empty: bool = True,
 ) -> BuiltReport:
     """The stored report of `repo` for `week`, rebuilt when its inputs changed (or `rebuild`).
-    `writer` (the LLM prose writer) may rewrite the headline, highlights and summary. Raises UnknownRepo."""
+    `writer` (the LLM prose writer) may rewrite the headline, highlights and summary. With
+    `store_empty` False a week without PRs is composed but not stored (anonymous page views must not
+    add a row for every week anyone asks about). Raises UnknownRepo."""
     try:
-        return _build(db, repo, week, clock, language, fallback, writer, rebuild)
+        return _build(db, repo, week, clock, language, fallback, writer, rebuild, store_empty)
     except IntegrityError:
         # Another worker stored this week's first report at the same moment: theirs is current.
-        return _build(db, repo, week, clock, language, fallback, writer, rebuild=False)
+        return _build(db, repo, week, clock, language, fallback, writer, False, store_empty)
 
 
 def _build(
@@ -118,6 +123,7 @@ def _build(
     fallback: Callable[[PullRequest], Analysis],
     writer: ReportWriter | None,
     rebuild: bool,
+    store_empty: bool,
 ) -> BuiltReport:
     with db.session() as session:
         index = PRIndex(session)
@@ -142,7 +148,7 @@ def _build(
             )
         )
         if stored is not None and stored.fingerprint == fingerprint and not rebuild:
-            return BuiltReport(WeeklyReport.model_validate(stored.content), reused=True)
+            return BuiltReport(WeeklyReport.model_validate(stored.content), True, fingerprint)
         version = stored.version + 1 if stored is not None else 1
         report = compose_weekly_report(
             repo_row.full_name,
@@ -156,6 +162,8 @@ def _build(
         if writer is not None and not report.quiet:
             report = writer(report)
         content = report.model_dump(mode="json")
+        if stored is None and not records and not store_empty:
+            return BuiltReport(report, False, fingerprint)
         if stored is None:
             session.add(
                 WeeklyReportRow(
@@ -174,4 +182,4 @@ def _build(
         else:
             stored.fingerprint, stored.version, stored.content = fingerprint, version, content
             stored.generated_at = report.generated_at
-        return BuiltReport(report, reused=False)
+        return BuiltReport(report, False, fingerprint)
