@@ -24,11 +24,13 @@ from chatbot.messages import Language, join, say
 from chatbot.models import BulletList, Context, Heading, Message, Paragraph, PullRequest, Reply, plain
 from chatbot.ports import Clock
 from chatbot.qa.compose import Answer, Composer, window_text
+from chatbot.qa.context import follow_up, query_from_dict, query_to_dict
 from chatbot.qa.parse import KnownRepo, ParseContext, language_of, parse_query
 from chatbot.qa.query import Query, Window
 from chatbot.qa.retrieve import gather, known_authors, known_modules, known_repos
 from chatbot.reports.cards import ReportLinks, report_card
 from chatbot.reports.weekly import ReportWriter, build_weekly_report
+from chatbot.store.conversations import ConversationKey, recall, remember
 from chatbot.store.db import Database
 from chatbot.store.index import PRIndex
 from chatbot.store.schema import PullRequestRow, RepoRow
@@ -37,6 +39,8 @@ from chatbot.subscriptions.service import channel_repo as subscribed_repo
 from chatbot.weeks import Week, last_complete_week
 
 log = logging.getLogger(__name__)
+# How long a conversation's last question is kept for follow-ups.
+CONVERSATION_TTL = timedelta(hours=24)
 VOCABULARY_TTL = 300.0  # seconds the module and author vocabulary is cached: it changes only on sync
 
 
@@ -106,6 +110,24 @@ class ChatBot:
         if command is not None:
             return self.command(command, message)
         query = self.parse(message)
+        key = conversation_key(message)
+        if key is not None:
+            query = self._in_conversation(key, query)
+        answer = self._answer_question(query)
+        if key is not None and answer.query.intent not in ("help", "unknown"):
+            now = self.clock.now()
+            remember(self.db, key, query_to_dict(answer.query), answer.cited, now, now + CONVERSATION_TTL)
+        return answer
+
+    def _in_conversation(self, key: ConversationKey, query: Query) -> Query:
+        """The question read against the conversation's last one, when there is one."""
+        remembered = recall(self.db, key, self.clock.now())
+        previous = query_from_dict(remembered.query) if remembered else None
+        if remembered is None or previous is None:
+            return query
+        return follow_up(previous, remembered.cited, query)
+
+    def _answer_question(self, query: Query) -> Answer:
         language = query.language
         if query.intent == "help":
             return Answer(query, self.help(language))
@@ -338,6 +360,16 @@ class ChatBot:
             say("qa.example.report", language, repo=repo),
         ]
         return Reply((Paragraph((plain(intro),)), BulletList(tuple((plain(line),) for line in lines))))
+
+
+def conversation_key(message: Message) -> ConversationKey | None:
+    """Where a message's conversation is remembered: its thread, or its direct chat; None for a
+    one-off question (`prhub ask`, a channel message outside any thread)."""
+    if message.thread:
+        return (message.platform, message.workspace or "", message.channel or "", message.thread)
+    if message.direct and message.channel:
+        return (message.platform, message.workspace or "", message.channel, "")
+    return None
 
 
 def _short(repo: KnownRepo) -> str:

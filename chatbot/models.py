@@ -359,3 +359,6 @@ class Message:
     user: str | None = None
     workspace: str | None = None
     direct: bool = False  # a direct message (no mention needed)
+    # The conversation the message belongs to within its channel (Slack thread_ts, Feishu root message
+    # id, "console" for `prhub chat`): follow-ups are read against its last question. None: no memory.
+    thread: str | None = None

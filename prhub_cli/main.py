@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -550,6 +551,8 @@ def chat(
         db = open_db(settings)
         bot = make_bot(settings, db, _as_of_clock(as_of, settings))
     interactive = sys.stdin.isatty()
+    # One conversation per session: follow-ups ("那上上周呢？") are read against the last question.
+    conversation = f"chat-{uuid.uuid4().hex[:12]}"
     if interactive:
         import readline  # noqa: F401  (line editing and history for input())
 
@@ -565,7 +568,7 @@ def chat(
             continue
         if not interactive:
             console.print(f"› {escape(line)}")
-        render_console(bot.handle(Message(line, direct=True)).reply, console)
+        render_console(bot.handle(Message(line, direct=True, thread=conversation)).reply, console)
         console.print()
 
 

@@ -20,6 +20,7 @@ from chatbot.messages import Language
 from chatbot.models import PullRequest
 from chatbot.ports import Clock, PRSource, SourceError
 from chatbot.reports.weekly import ReportWriter, build_weekly_report
+from chatbot.store.conversations import forget_expired_conversations
 from chatbot.store.db import Database
 from chatbot.store.events import forget_old_events
 from chatbot.store.schema import RepoRow, SubscriptionRow
@@ -127,5 +128,6 @@ def push_tick(
 
 
 def housekeeping(db: Database, clock: Clock) -> int:
-    """Forget processed-event ids older than a week."""
-    return forget_old_events(db, clock.now())
+    """Forget processed-event ids older than a week and expired conversations; returns how many rows."""
+    now = clock.now()
+    return forget_old_events(db, now) + forget_expired_conversations(db, now)

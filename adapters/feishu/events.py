@@ -70,6 +70,9 @@ def to_question(data: P2ImMessageReceiveV1, bot_open_id: str | None) -> Question
             user=sender.sender_id.open_id if sender.sender_id else None,
             workspace=(header.tenant_key if header else None) or sender.tenant_key,
             direct=direct,
+            # A group answer opens a topic under the question, whose replies carry it as root_id: the
+            # topic is the conversation. A direct chat outside any topic is one conversation.
+            thread=message.root_id or message.thread_id or (None if direct else message.message_id),
         ),
         reply_to=message.message_id,
         chat_id=message.chat_id,

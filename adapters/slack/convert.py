@@ -90,6 +90,9 @@ def to_message(event: Mapping[str, Any], *, team_id: str | None, bot_user_id: st
         user=event.get("user"),
         workspace=team_id,
         direct=direct,
+        # The answer goes into the question's thread (reply_target), so the thread is the conversation;
+        # a DM outside any thread is one conversation per DM channel.
+        thread=event.get("thread_ts") or (None if direct else event.get("ts")),
     )
 
 

@@ -862,7 +862,7 @@ _HAN_FUNCTION_WORDS = (
     "|改动|变化|变更|更新|修改|提交|合并了?|合入|进展|动态|工作|内容|情况|东西|事情|问题|代码|文件|目录|路径"
     "|仓库|项目|模块|组件|功能|pr|谁|大家|我们|你们|他们|订阅的?|最重要的?|重要的?|最值得|值得|最新的?|主要的?"
     "|风险|隐患|亮点|总结|概要|摘要|概况|周报|报告|统计|数量|多少|几个|排行|排名|对比|比较|相比|比"
-    "|麻烦|谢谢|多谢|感谢|您好|你好|能不能|能否|可以|能|帮|作者|提交的|写的|发的|合并的"
+    "|只看|只要|仅看|只|仅|麻烦|谢谢|多谢|感谢|您好|你好|能不能|能否|可以|能|帮|作者|提交的|写的|发的|合并的"
     "|支持|一共|总共|共|合计|目前|现在|已经|所有|全部|整体|具体|详细|大概|本身|一般|通常"
     "|讲了|讲的|做了|干了|说了|改了|发生了|加了|出了|都|了|的|吗|呢|吧|啊|呀|和|与|跟|及|或|在|里|中|上|下|有|是|个|些|把|被|给|让|从|到|对|就|还|也|又|再"
 )
@@ -1145,6 +1145,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         else:
             intent, confidence = "unknown", 0.2
     named_repo = repo is not None or unknown_repo is not None
+    repo_named = repo is not None
     if _GREETING.match(norm) or (
         intent in ("highlights", "topic", "search")
         and not named_repo
@@ -1152,8 +1153,6 @@ def parse_query(text: str, context: ParseContext) -> Query:
         and not (modules or paths or author or _DOMAIN.search(rest))
     ):
         intent, confidence = "unknown", 0.2  # weather, greetings: say what the bot does
-    if intent == "unknown":
-        terms, understood = (), ()
 
     if repo is None and unknown_repo is None and intent not in ("help", "unknown"):
         repo = context.default_repo
@@ -1165,6 +1164,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         language=language,
         intent=intent,
         repo=repo,
+        repo_named=repo_named,
         unknown_repo=unknown_repo,
         repo_candidates=candidates,
         window=window,

@@ -56,6 +56,8 @@ class Query:
     language: Language
     intent: Intent
     repo: str | None = None
+    # Whether the question itself named the repo (not the channel's subscription, not the only one).
+    repo_named: bool = False
     # A repo the question names that is not in the index (answered with the list of indexed ones).
     unknown_repo: str | None = None
     # Repos to choose from when none was named and none could be inferred.

@@ -139,7 +139,7 @@ class _Group:
             count += ANALYSIS_WEIGHT * sum(
                 1
                 for m in pattern.finditer(rest)
-                if not _NEGATION.search(rest[max(0, m.start() - 16) : m.start()])
+                if not _NEGATION.search(rest[max(0, m.start() - 40) : m.start()])
             )
         return count
 
@@ -148,7 +148,7 @@ class _Group:
 # which a causal verb also ends ("未释放导致显存增长" is about memory).
 _NEGATION = re.compile(
     r"(?:未|没有|没|无|不|缺少|缺乏|\bno|\bnot|\bwithout|\bmissing|\blacks?)"
-    r"(?:(?!导致|造成|引起|使得|\bcaus|\blead)[^,，。;；.\n]){0,8}$"
+    r"(?:(?!导致|造成|引起|使得|\bcaus|\blead|\bbut\b|但)[^,，。;；.\n]){0,30}$"
 )
 
 

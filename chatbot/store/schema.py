@@ -254,3 +254,24 @@ class DeliveryRow(Base):
     message_ref: Mapped[str | None] = mapped_column(String(200))
     last_error: Mapped[str | None] = mapped_column(Text)
     sent_at: Mapped[datetime | None]
+
+
+class ConversationRow(Base):
+    """The last question of a conversation (a thread, or a direct chat), so a follow-up ("那上上周呢？")
+    keeps its repo, window, intent and filters on whichever replica answers it; see
+    `chatbot/qa/context.py`. Rows past `expires_at` are ignored and may be deleted."""
+
+    __tablename__ = "conversations"
+    __table_args__ = (
+        UniqueConstraint("platform", "workspace", "channel", "thread", name="uq_conversations"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(20))
+    workspace: Mapped[str] = mapped_column(String(200))
+    channel: Mapped[str] = mapped_column(String(200))
+    thread: Mapped[str] = mapped_column(String(200))
+    query: Mapped[dict[str, Any]]
+    cited: Mapped[list[Any]] = mapped_column(default=list)
+    updated_at: Mapped[datetime]
+    expires_at: Mapped[datetime] = mapped_column(index=True)

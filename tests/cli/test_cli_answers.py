@@ -150,3 +150,16 @@ def test_off_a_terminal_a_listed_title_is_never_folded(env):
     assert listed.exit_code == 0, listed.output
     assert "[megatron] feat: pipeline parallel for Qwen3" in listed.output
     assert "[BREAKING][trainer] refactor: rename config keys" in listed.output
+
+
+def test_chat_reads_a_follow_up_against_the_last_question(env):
+    result = prhub(env, "chat", "--as-of", AS_OF, stdin="widgets 上上周有哪些风险？\n那上周呢？\n")
+    assert result.exit_code == 0, result.output
+    follow_up = result.output.split("› 那上周呢？", 1)[1]
+    assert "风险观察" in follow_up and "2026-06-15" in follow_up
+
+
+def test_ask_answers_each_question_on_its_own(env):
+    prhub(env, "ask", "--as-of", AS_OF, "widgets 上上周有哪些风险？")
+    alone = prhub(env, "ask", "--as-of", AS_OF, "那上周呢？")
+    assert "风险观察" not in alone.output

@@ -397,6 +397,7 @@ class MessageEvent:
     chat_id: str = "oc_group_1"
     message_id: str = field(default_factory=lambda: f"om_{uuid.uuid4().hex[:16]}")
     event_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    root_id: str | None = None  # set for a reply inside a topic: the topic's first message
 
     def payload(self, token: str, app_id: str = "cli_test") -> dict[str, Any]:
         return {
@@ -416,6 +417,7 @@ class MessageEvent:
                     "message_type": self.message_type,
                     "content": json.dumps(self.content, ensure_ascii=False),
                     "mentions": [m.to_dict() for m in self.mentions],
+                    **({"root_id": self.root_id, "parent_id": self.root_id} if self.root_id else {}),
                 },
             },
         }

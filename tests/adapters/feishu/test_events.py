@@ -36,10 +36,20 @@ def test_a_group_mention_becomes_the_question_without_the_mention():
     asked = question(event)
     assert asked is not None
     assert asked.message == Message(
-        "本周 verl 有哪些风险？", platform="feishu", channel="oc_team", user="ou_alice", workspace="tenant-1"
+        "本周 verl 有哪些风险？",
+        platform="feishu",
+        channel="oc_team",
+        user="ou_alice",
+        workspace="tenant-1",
+        thread=event.message_id,  # the answer opens a topic under the question: the conversation
     )
     assert (asked.reply_to, asked.chat_id, asked.in_thread) == (event.message_id, "oc_team", True)
     assert asked.key == event.event_id
+
+
+def test_a_reply_in_a_topic_belongs_to_the_topics_conversation():
+    asked = question(text_event("@_user_1 那上周呢？", chat_id="oc_team", root_id="om_first"))
+    assert asked is not None and asked.message.thread == "om_first"
 
 
 def test_other_peoples_mentions_stay_as_their_names():

@@ -30,10 +30,18 @@ def test_slack_markup_becomes_what_the_user_typed_without_the_bots_mention():
 
 
 def test_a_mention_becomes_a_message_from_the_channel():
-    event = mention("本周 verl 有哪些风险？", channel="C1", user="U1")
+    event = mention("本周 verl 有哪些风险？", channel="C1", user="U1", ts="1750000000.000100")
     assert to_message(event, team_id="T1", bot_user_id=BOT_USER_ID) == Message(
-        "本周 verl 有哪些风险？", "slack", "C1", "U1", "T1", direct=False
+        "本周 verl 有哪些风险？", "slack", "C1", "U1", "T1", direct=False, thread="1750000000.000100"
     )
+
+
+def test_a_reply_in_a_thread_belongs_to_the_threads_conversation_and_a_dm_to_its_channel():
+    reply = mention("那上周呢？", ts="1750000000.000200") | {"thread_ts": "1750000000.000100"}
+    threaded = to_message(reply, team_id="T1", bot_user_id=BOT_USER_ID)
+    direct = to_message(direct_message("help"), team_id="T1", bot_user_id=BOT_USER_ID)
+    assert threaded is not None and threaded.thread == "1750000000.000100"
+    assert direct is not None and (direct.thread, direct.channel) == (None, "D1")
 
 
 def test_a_direct_message_is_direct_and_needs_no_mention():

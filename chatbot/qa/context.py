@@ -1,0 +1,171 @@
+"""Follow-ups: a question asked in a conversation (a thread, a direct chat, `prhub chat`) is read
+against the conversation's last question. "那上上周呢？", "那 fsdp 呢？", "and the week before?",
+"only the breaking ones" change one slot and keep the others; "第二个讲了什么" and "展开 #6512" open a PR of
+the last answer. The last question is stored as JSON (`query_to_dict`) in the conversations table."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields, replace
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from chatbot.qa.parse import cn_number
+from chatbot.qa.query import INTENTS, Query, Window
+from chatbot.weeks import Week
+
+# Words that mark a question as a continuation of the last one.
+_FOLLOW_UP = re.compile(
+    r"^\s*(?:那|那么|那如果|还有|再看看?|换成|改成|只看|只要|仅看|and\b|what about|how about|only\b|just\b|same for)"
+    r"|(?:呢|怎么样|如何)\s*[?？。!！]?\s*$|\bthe (?:same|ones?)\b|只看|只要"
+)
+# "the week before" in a follow-up is the week before the last question's window, not before now.
+_WINDOW_BEFORE = re.compile(
+    r"the week before|the previous (?:week|one)|week before that|前一周|再往前一?周|再前一周|之前一周|更早一周"
+)
+_ORDINAL_EN = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+}
+_ORDINAL = re.compile(
+    r"第\s*([一二三四五六七八九十\d]+)\s*(?:个|条|项|篇)"
+    r"|\bthe (first|second|third|fourth|fifth|sixth|seventh|eighth|last) (?:one|pr|item|change)\b"
+    r"|\b(?:number|no\.)\s*(\d)\b"
+)
+# Intents a question settles by itself; the others (a topic, a bare window) keep the last question's.
+_EXPLICIT_INTENTS = frozenset(("risks", "must_read", "stats", "compare", "report", "author", "search"))
+_SUBJECT = ("modules", "topics", "terms", "understood", "paths", "author", "change_types")
+
+
+def query_to_dict(query: Query) -> dict[str, Any]:
+    """The query as JSON-ready data (windows as ISO dates and their week)."""
+    data: dict[str, Any] = {}
+    for f in fields(query):
+        value = getattr(query, f.name)
+        if isinstance(value, Window):
+            value = {
+                "start": value.start.isoformat(),
+                "end": value.end.isoformat(),
+                "week": [value.week.year, value.week.week, str(value.week.tz)] if value.week else None,
+            }
+        elif isinstance(value, tuple):
+            value = list(value)
+        data[f.name] = value
+    return data
+
+
+def query_from_dict(data: dict[str, Any]) -> Query | None:
+    """The query stored by `query_to_dict`, or None when it cannot be read back (an older shape)."""
+    try:
+        values: dict[str, Any] = {}
+        for f in fields(Query):
+            if f.name not in data:
+                continue
+            value = data[f.name]
+            if f.name == "window" and value is not None:
+                week = value.get("week")
+                value = Window(
+                    datetime.fromisoformat(value["start"]),
+                    datetime.fromisoformat(value["end"]),
+                    Week(int(week[0]), int(week[1]), ZoneInfo(week[2])) if week else None,
+                )
+            elif isinstance(value, list):
+                value = tuple(value)
+            values[f.name] = value
+        query = Query(**values)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    return query if query.intent in INTENTS else None
+
+
+def _ordinal(text: str, cited: tuple[int, ...]) -> int | None:
+    """The PR a "第二个" / "the second one" points at among the last answer's cited PRs."""
+    m = _ORDINAL.search(text)
+    if not m or not cited:
+        return None
+    if m.group(2) == "last":
+        return cited[-1]
+    position = (
+        cn_number(m.group(1)) if m.group(1) else _ORDINAL_EN.get(m.group(2) or "") or int(m.group(3) or 0)
+    )
+    return cited[position - 1] if position and 1 <= position <= len(cited) else None
+
+
+def is_follow_up(text: str, current: Query) -> bool:
+    """Whether the question continues the last one: it says so ("那…呢", "and …?", "only …"), or it
+    names no repo and asks nothing of its own beyond a window or a filter."""
+    if _FOLLOW_UP.search(text.strip()) or _WINDOW_BEFORE.search(text.lower()):
+        return True
+    # Without such a word, a question the rules could not place ("what is the weather") is not one.
+    return (
+        not current.repo_named
+        and current.intent in ("highlights", "topic")
+        and (
+            current.window_named
+            or current.breaking
+            or current.limit is not None
+            or any(getattr(current, name) for name in _SUBJECT)
+        )
+    )
+
+
+def follow_up(previous: Query, cited: tuple[int, ...], current: Query) -> Query:
+    """`current` read in the conversation whose last question was `previous` (its answer cited
+    `cited`): the slots `current` sets replace the previous ones, the others are kept."""
+    text = current.text
+    number = _ordinal(text, cited)
+    if number is not None and current.pr_number is None:
+        return replace(
+            current,
+            intent="pr",
+            pr_number=number,
+            repo=previous.repo,
+            repo_candidates=(),
+            terms=(),
+            understood=(),
+        )
+    if current.intent in ("help",) or current.unknown_repo:
+        return current
+    repo = current.repo if current.repo_named else previous.repo or current.repo
+    if current.intent == "pr":
+        return replace(current, repo=repo, repo_candidates=() if repo else current.repo_candidates)
+    if not is_follow_up(text, current):
+        # A new question in the same conversation: it keeps the conversation's repo when it names none.
+        if current.repo is None and current.intent != "unknown" and previous.repo:
+            return replace(current, repo=previous.repo, repo_candidates=())
+        return current
+    window, window_named = previous.window, previous.window_named
+    if _WINDOW_BEFORE.search(text.lower()) and previous.window is not None:
+        window, window_named = previous.window.previous(), True
+    elif current.window_named:
+        window, window_named = current.window, True
+    intent = previous.intent
+    if current.intent in _EXPLICIT_INTENTS or (current.intent == "highlights" and current.confidence >= 1.0):
+        intent = current.intent
+    elif intent in ("help", "unknown", "pr"):
+        intent = current.intent if current.intent != "unknown" else "highlights"
+    subject = current if any(getattr(current, name) for name in _SUBJECT) else previous
+    return replace(
+        previous,
+        text=text,
+        language=current.language,
+        intent=intent,
+        repo=repo,
+        repo_named=current.repo_named,
+        unknown_repo=None,
+        repo_candidates=() if repo else current.repo_candidates,
+        window=window,
+        window_named=window_named,
+        pr_number=None,
+        breaking=current.breaking or previous.breaking,
+        limit=current.limit or previous.limit,
+        confidence=1.0,
+        **{name: getattr(subject, name) for name in _SUBJECT},
+    )
