@@ -1,5 +1,5 @@
 """Question-answering latency over a synthetic index (bench/synthetic_index.py: 100,000 PRs, 50 repos),
-without the LLM: a fixed mix of 200 questions through `ChatBot.handle`, p50/p95/max per question type.
+without the LLM: a fixed mix of 280 questions through `ChatBot.handle`, p50/p95/max per question type.
 
     .venv/bin/python bench/qa.py                                   # SQLite, in a temporary file
     .venv/bin/python bench/qa.py --database-url sqlite:///data/bench-qa.db   # kept and reused
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-from bench.synthetic_index import NOW, SHANGHAI, SyntheticIndex, describe_index, generate  # noqa: E402
+from bench.synthetic_index import NOW, SHANGHAI, SUBJECTS, SyntheticIndex, describe_index, generate  # noqa: E402
 from chatbot.analysis import HeuristicAnalyzer  # noqa: E402
 from chatbot.bot import BotConfig, ChatBot  # noqa: E402
 from chatbot.clock import FixedClock  # noqa: E402
@@ -66,12 +66,29 @@ MIX = {  # question type -> how many of the 200
     "stats": 20,
     "compare": 15,
     "search": 20,
+    "words": 20,
+    "path": 15,
+    "limit": 15,
+    "breaking": 10,
+    "follow_up": 20,
     "help": 5,
 }
+# What each type must be read as, where the type is not an intent itself.
+EXPECTED_INTENT = {
+    "words": "topic",
+    "path": "topic",
+    "limit": "highlights",
+    "breaking": "topic",
+    "follow_up": "risks",
+}
+WINDOWS_MORE = ("六月", "五月份", "上周三", "last Friday", "最近三天", "between 2026-06-08 and 2026-06-14",
+                "since June 1", "自 6 月 1 日以来", "W24", "今年")  # fmt: skip
+FOLLOW_UPS = ("那上上周呢？", "and the week before?", "那 fsdp 呢？", "only the breaking ones", "那五月呢？")
 
 
-def question_mix(index: SyntheticIndex, seed: int = 11) -> list[tuple[str, str]]:
-    """200 (type, question) pairs, two thirds Chinese, mostly about the five biggest repos."""
+def question_mix(index: SyntheticIndex, seed: int = 11) -> list[tuple[str, str, str | None]]:
+    """(type, question, question asked before it in the same thread) triples, two thirds Chinese, mostly
+    about the five biggest repos; only a follow-up has a question before it."""
     rng = random.Random(seed)
 
     def repo() -> tuple[str, str]:
@@ -81,7 +98,7 @@ def question_mix(index: SyntheticIndex, seed: int = 11) -> list[tuple[str, str]]
     def zh() -> bool:
         return rng.random() < 0.67
 
-    questions: list[tuple[str, str]] = []
+    questions: list[tuple[str, str, str | None]] = []
     for kind, count in MIX.items():
         for _ in range(count):
             full, name = repo()
@@ -116,9 +133,23 @@ def question_mix(index: SyntheticIndex, seed: int = 11) -> list[tuple[str, str]]
                 "search": f"搜索 {name} 的 {rng.choice(SEARCH_TERMS)}"
                 if chinese
                 else f"search {name} for {rng.choice(SEARCH_TERMS)}",
+                "words": f"{rng.choice(WINDOWS_MORE)} {name} 里 {rng.choice(SUBJECTS)} 相关的改动"
+                if chinese
+                else f"what {rng.choice(SUBJECTS)} changes did {name} merge {we}?",
+                "path": f"{wz} 谁改了 {full.split('/')[1]}/{module}/ 下的代码"
+                if chinese
+                else f"which {name} PRs touched {module}/x{number}.py?",
+                "limit": f"{rng.choice(WINDOWS_MORE)} {name} 最重要的 3 个 PR"
+                if chinese
+                else f"top 5 PRs in {name} {we}",
+                "breaking": f"{name} {rng.choice(WINDOWS_MORE)}有哪些破坏性变更"
+                if chinese
+                else f"any breaking changes in {name} {we}?",
+                "follow_up": rng.choice(FOLLOW_UPS),
                 "help": "帮助" if chinese else "help",
             }[kind]
-            questions.append((kind, question))
+            before = f"{wz} {name} 有哪些风险？" if kind == "follow_up" else None
+            questions.append((kind, question, before))
     return questions
 
 
@@ -170,18 +201,21 @@ def main() -> None:
         runs: list[list[float]] = [[] for _ in questions]
         misread: list[tuple[str, str, str]] = []
         for round_ in range(args.rounds + 1):
-            for n, (kind, question) in enumerate(questions):
+            for n, (kind, question, before) in enumerate(questions):
+                thread = f"bench-{round_}-{n}"
+                if before is not None:  # the question a follow-up continues, in the same thread (untimed)
+                    bot.handle(Message(before, platform="bench", channel="C1", thread=thread))
                 started = time.perf_counter()
-                answer = bot.handle(Message(question))
+                answer = bot.handle(Message(question, platform="bench", channel="C1", thread=thread))
                 elapsed = (time.perf_counter() - started) * 1000
                 if round_ == 0:
                     cold[kind].append(elapsed)
-                    if answer.query.intent != kind:
+                    if answer.query.intent != EXPECTED_INTENT.get(kind, kind):
                         misread.append((kind, answer.query.intent, question))
                 else:
                     runs[n].append(elapsed)
         warm: dict[str, list[float]] = defaultdict(list)
-        for (kind, _), samples in zip(questions, runs, strict=True):
+        for (kind, _, _), samples in zip(questions, runs, strict=True):
             warm[kind].append(statistics.median(samples))
 
         dialect = db.engine.dialect.name
@@ -205,9 +239,11 @@ def main() -> None:
         if args.profile:
             profiler = cProfile.Profile()
             profiler.enable()
-            for kind, question in questions:
+            for n, (kind, question, before) in enumerate(questions):
                 if kind == args.profile:
-                    bot.handle(Message(question))
+                    if before is not None:
+                        bot.handle(Message(before, platform="bench", channel="C1", thread=f"profile-{n}"))
+                    bot.handle(Message(question, platform="bench", channel="C1", thread=f"profile-{n}"))
             profiler.disable()
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
         db.dispose()

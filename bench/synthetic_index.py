@@ -193,7 +193,8 @@ def rows(
             "completion_tokens": 0,
             "created_at": NOW,
         }
-        document = {"pr_id": pr_id, "repo_id": repo_id, "document": search_document(title, analysis)}
+        text = search_document(title, analysis, body=pr["body"], paths=[f["filename"] for f in pr["files"]])
+        document = {"pr_id": pr_id, "repo_id": repo_id, "document": text}
         yield pr, stored, document
 
 

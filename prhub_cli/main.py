@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -24,16 +24,9 @@ from rich.progress import (
 from rich.table import Table
 
 from adapters.console.render import render_console
-from adapters.github.jsonl import read_pull_requests
-from adapters.github.rest import pull_request_from_rest
-from adapters.github.source import GitHubSource
-from chatbot.analysis.runner import AnalyzeReport, analyze_stored
 from chatbot.cards import pr_card
 from chatbot.clock import FixedClock, SystemClock
 from chatbot.config import Settings
-from chatbot.demo import DEMO_QUESTIONS, DEMO_REPO, demo_pull_requests, seed_demo
-from chatbot.ingest.importer import import_pull_requests
-from chatbot.ingest.sync import SyncProgress, sync_repo
 from chatbot.models import Message
 from chatbot.ports import Clock
 from chatbot.qa.compose import Answer
@@ -58,6 +51,10 @@ from prhub_cli.common import (
 )
 from prhub_cli.serve import serve
 from prhub_cli.wiring import AnalyzerSetup, build_report, heuristic, make_analyzer, make_bot, render_report
+
+if TYPE_CHECKING:
+    from chatbot.analysis.runner import AnalyzeReport
+    from chatbot.ingest.sync import SyncProgress
 
 app = typer.Typer(
     name="prhub",
@@ -107,6 +104,10 @@ def sync(
     ] = None,
 ) -> None:
     """Fetch merged PRs of a repo from GitHub into the index (incremental; cheap to rerun)."""
+    # Imported here, not at the top: `prhub ask` and `prhub chat` should not pay for what they never run.
+    from adapters.github.source import GitHubSource
+    from chatbot.ingest.sync import sync_repo
+
     with user_errors(ctx):
         settings = cli_context(ctx).get_settings()
         since_at = parse_day_or_time(since, settings.tz) if since else None
@@ -201,6 +202,10 @@ def import_jsonl(
     repo: Annotated[str, typer.Option(help="OWNER/REPO the PRs belong to.", callback=repo_name)],
 ) -> None:
     """Load PRs from a JSON-lines export through the same upsert path as `sync`."""
+    # Imported here, not at the top: `prhub ask` and `prhub chat` should not pay for what they never run.
+    from adapters.github.jsonl import read_pull_requests
+    from chatbot.ingest.importer import import_pull_requests
+
     with user_errors(ctx):
         settings = cli_context(ctx).get_settings()
         db = open_db(settings)
@@ -324,6 +329,9 @@ def _run_analysis(
     reanalyze: bool = False,
     dry_run: bool = False,
 ) -> AnalyzeReport:
+    # Imported here, not at the top: `prhub ask` and `prhub chat` should not pay for what they never run.
+    from chatbot.analysis.runner import analyze_stored
+
     with Progress(
         SpinnerColumn(),
         TextColumn("analysing ({task.fields[analyzer]})"),
@@ -578,6 +586,10 @@ def demo(
     as_of: Annotated[str | None, typer.Option("--as-of", help="Pretend it is this time (ISO 8601).")] = None,
 ) -> None:
     """Try prhub on a bundled demo repository: no token, no network."""
+    # Imported here, not at the top: `prhub ask` and `prhub chat` should not pay for what they never run.
+    from adapters.github.rest import pull_request_from_rest
+    from chatbot.demo import DEMO_QUESTIONS, DEMO_REPO, demo_pull_requests, seed_demo
+
     with user_errors(ctx):
         settings = cli_context(ctx).get_settings()
         clock = _as_of_clock(as_of, settings)

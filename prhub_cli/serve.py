@@ -13,21 +13,20 @@ import signal
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from adapters.web.app import BackgroundServer, Mount, create_app
-from adapters.web.metrics import Metrics
-from adapters.web.reports import ReportPages
 from chatbot.bot import ChatBot
 from chatbot.clock import SystemClock
 from chatbot.config import Settings
 from chatbot.ports import ChatSender, Clock
 from chatbot.store.db import Database
-from chatbot.subscriptions.delivery import PushContext
 from prhub_cli.common import cli_context, console, open_db, user_errors
 from prhub_cli.wiring import chat_senders, heuristic, make_analyzer, make_bot, report_writer
+
+if TYPE_CHECKING:
+    from adapters.web.app import Mount
 
 log = logging.getLogger("prhub.serve")
 ROLES = ("all", "web", "worker")
@@ -54,6 +53,10 @@ class Service:
 
 def build_service(settings: Settings, db: Database, role: str) -> Service:
     """Everything the role runs, for the settings present."""
+    # The web stack is imported when a service is built, so other commands start without it.
+    from adapters.web.metrics import Metrics
+    from adapters.web.reports import ReportPages
+
     service = Service()
     clock = SystemClock()
     bot = make_bot(settings, db, clock)
@@ -156,6 +159,7 @@ def _chat_platforms(
 
 
 def _scheduler(settings: Settings, db: Database, service: Service) -> None:
+    from chatbot.subscriptions.delivery import PushContext
     from scheduler.jobs import SyncJob, housekeeping, push_tick, rebuild_reports
     from scheduler.runner import Jobs, PrhubScheduler
 
@@ -206,6 +210,8 @@ def serve(
         settings = cli_context(ctx).get_settings()
         db = open_db(settings)
         service = build_service(settings, db, role)
+        from adapters.web.app import BackgroundServer, create_app
+
         server = BackgroundServer(
             create_app(service.mounts), host or settings.host, settings.port if port is None else port
         )

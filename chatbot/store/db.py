@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -45,6 +46,8 @@ def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
 
 
 def alembic_config(engine: Engine) -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     config.attributes["engine"] = engine
@@ -53,18 +56,34 @@ def alembic_config(engine: Engine) -> Config:
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Bring the schema to `revision` (default: the newest). Safe to run at every start."""
+    from alembic import command  # alembic and mako cost a second to import; most starts need neither
+
     command.upgrade(alembic_config(engine), revision)
 
 
 def current_revision(engine: Engine) -> str | None:
+    """The schema's revision as Alembic recorded it; None for an empty database."""
     with engine.connect() as connection:
-        return MigrationContext.configure(connection).get_current_revision()
+        if not inspect(connection).has_table("alembic_version"):
+            return None
+        return connection.scalar(text("SELECT version_num FROM alembic_version"))
 
 
+_REVISION = re.compile(r"^revision = [\"']([^\"']+)[\"']", re.MULTILINE)
+_DOWN_REVISION = re.compile(r"^down_revision = [\"']([^\"']+)[\"']", re.MULTILINE)
+
+
+@cache
 def head_revision() -> str:
-    """The newest migration shipped with this version of prhub."""
-    head = ScriptDirectory(str(MIGRATIONS_DIR)).get_current_head()
-    assert head is not None
+    """The newest migration shipped with this version of prhub: the one no other revises (the chain is
+    linear), read from the migration files without importing Alembic."""
+    revisions: set[str] = set()
+    revised: set[str] = set()
+    for path in (MIGRATIONS_DIR / "versions").glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        revisions.update(_REVISION.findall(source))
+        revised.update(_DOWN_REVISION.findall(source))
+    (head,) = revisions - revised
     return head
 
 
@@ -92,6 +111,6 @@ class Database:
 
 def open_database(url: str, migrate: bool = True) -> Database:
     engine = make_engine(url)
-    if migrate:
+    if migrate and current_revision(engine) != head_revision():
         upgrade(engine)
     return Database(engine)
