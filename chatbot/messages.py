@@ -334,8 +334,12 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "Only admins may change subscriptions (PRHUB_ADMINS).",
     ),
     "sub.refused.allowlist": (
-        "{repo} 不在允许订阅的仓库列表中（PRHUB_ALLOWED_REPOS）：{allowed}。",
-        "{repo} is not in the list of repos that may be subscribed (PRHUB_ALLOWED_REPOS): {allowed}.",
+        "{repo} 不在允许订阅的仓库列表中（PRHUB_ALLOWED_REPOS），请联系管理员。",
+        "{repo} is not in the list of repos that may be subscribed (PRHUB_ALLOWED_REPOS); ask an admin.",
+    ),
+    "sub.refused.bad_name": (
+        "{repo} 不是 GitHub 仓库名。请写 owner/name，例如 verl-project/verl。",
+        "{repo} is not a GitHub repo name. Write owner/name, e.g. verl-project/verl.",
     ),
     "sub.refused.missing": (
         "GitHub 上找不到仓库 {repo}（或者 token 无权访问）。",

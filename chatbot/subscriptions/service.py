@@ -15,12 +15,15 @@ from chatbot.commands import Command
 from chatbot.messages import Language, join, say
 from chatbot.models import BulletList, Heading, Message, Paragraph, Reply, plain
 from chatbot.ports import Clock, RepoValidator, SourceError
+from chatbot.repos import is_repo_name
 from chatbot.store.db import Database
 from chatbot.store.index import PRIndex
 from chatbot.store.schema import RepoRow, SubscriptionEventRow, SubscriptionRow
 from chatbot.subscriptions.schedule import WEEKDAY_WORDS, next_occurrence, parse_time_of_day
 
 BACKFILL_WEEKS = 8
+MAX_FILTER_ENTRIES = 50  # modules or authors in one filter; a repo has a few dozen modules at most
+MAX_FILTER_ENTRY_CHARS = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,13 +90,15 @@ class SubscriptionService:
             known = join((r.full_name for r in repos), language) or "-"
         if repo is None and "/" not in command.repo:
             return _text(say("sub.refused.unknown_name", language, repo=command.repo, known=known))
-        name = repo.full_name if repo is not None else command.repo.lower()
+        name = repo.full_name if repo is not None else _bare(command.repo)
+        if not is_repo_name(name):
+            self._audit(None, "refused", message, name[:200], {"reason": "name"})
+            return _text(say("sub.refused.bad_name", language, repo=name[:100]))
         allowed = self.policy.allowed_repos
         if allowed and name not in allowed:
+            # The allowlist itself is not shown: any user could otherwise read which repos are followed.
             self._audit(None, "refused", message, name, {"reason": "allowlist"})
-            return _text(
-                say("sub.refused.allowlist", language, repo=name, allowed=join(sorted(allowed), language))
-            )
+            return _text(say("sub.refused.allowlist", language, repo=name))
         notes: list[str] = []
         if repo is None:
             refusal = self._validate(name, language)
@@ -157,6 +162,7 @@ class SubscriptionService:
         filters: dict[str, Any] = {}
         if "modules" in options:
             filters["modules"] = [m.strip().lower() for m in options["modules"].split(",") if m.strip()]
+            bad += _oversized("modules", filters["modules"])
         if "min-importance" in options:
             try:
                 filters["min_importance"] = float(options["min-importance"])
@@ -168,6 +174,7 @@ class SubscriptionService:
             filters["exclude_authors"] = [
                 a.strip() for a in options["exclude-authors"].split(",") if a.strip()
             ]
+            bad += _oversized("exclude-authors", filters["exclude_authors"])
         if bad:
             raise ValueError(" ".join(bad))
         return {
@@ -286,9 +293,22 @@ class SubscriptionService:
         )
 
 
+def _oversized(option: str, entries: list[str]) -> list[str]:
+    """The problem with a filter list that is too long (or has too long an entry), for the refusal:
+    a subscription row must not carry thousands of entries."""
+    if len(entries) > MAX_FILTER_ENTRIES or any(len(e) > MAX_FILTER_ENTRY_CHARS for e in entries):
+        return [f"{option}=… ({len(entries)}; ≤ {MAX_FILTER_ENTRIES} × ≤ {MAX_FILTER_ENTRY_CHARS})"]
+    return []
+
+
+def _bare(text: str) -> str:
+    """A repo as typed, without a GitHub URL prefix, lower-cased."""
+    return text.strip().lower().removeprefix("https://github.com/").strip("/")
+
+
 def _resolve(text: str, repos: Sequence[RepoRow]) -> RepoRow | None:
     """An indexed repo by full name, bare name or alias (unique), case-insensitively."""
-    wanted = text.strip().lower().removeprefix("https://github.com/").strip("/")
+    wanted = _bare(text)
     for repo in repos:
         if repo.full_name == wanted:
             return repo

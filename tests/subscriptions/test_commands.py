@@ -147,3 +147,59 @@ def test_bad_options_are_refused_naming_them(db, text):
     assert "看不懂" in reply or "can't read" in reply
     with db.session() as session:
         assert session.scalars(select(SubscriptionRow)).all() == []
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../../rate_limit",
+        "torvalds/linux/../../verl-project/verl",
+        "verl-project/verl?x=1",
+        "https://github.com/acme/new/../../x",
+        "acme/..",
+        "acme/<!channel>",
+    ],
+)
+def test_names_that_are_not_github_repos_are_refused_before_github_is_asked(db, name):
+    seed(db)
+    validator = Validator({"acme/new", "rate_limit", "verl-project/verl"})
+    reply = say_in(make_bot(db, validator=validator), f"subscribe {name}")
+    assert "is not a GitHub repo name" in reply or "不是 GitHub 仓库名" in reply
+    assert validator.asked == []
+    with db.session() as session:
+        assert session.scalars(select(SubscriptionRow)).all() == []
+
+
+def test_the_allowlist_refusal_does_not_reveal_the_allowed_repos(db):
+    seed(db)
+    policy = SubscriptionPolicy("Asia/Shanghai", allowed_repos=frozenset({REPO, "secret/internal"}))
+    reply = say_in(make_bot(db, policy=policy, validator=Validator({"acme/other"})), "subscribe acme/other")
+    assert "PRHUB_ALLOWED_REPOS" in reply
+    assert "secret/internal" not in reply and REPO not in reply
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        "modules=" + ",".join(f"m{i}" for i in range(3000)),
+        "exclude-authors=" + ",".join(f"bot{i}" for i in range(51)),
+        "modules=" + "x" * 101,
+    ],
+)
+def test_oversized_filters_are_refused_and_nothing_is_stored(db, option):
+    seed(db)
+    reply = say_in(make_bot(db), f"subscribe {REPO} {option}")
+    assert "can't read" in reply
+    assert len(reply) < 500
+    with db.session() as session:
+        assert session.scalars(select(SubscriptionRow)).all() == []
+
+
+def test_filters_within_the_caps_are_kept(db):
+    seed(db)
+    modules = ",".join(f"m{i}" for i in range(50))
+    reply = say_in(make_bot(db), f"subscribe {REPO} modules={modules}")
+    assert "can't read" not in reply
+    with db.session() as session:
+        [row] = session.scalars(select(SubscriptionRow)).all()
+        assert len(row.filters["modules"]) == 50
