@@ -525,7 +525,8 @@ def answer_json(answer: Answer) -> dict[str, object]:
     }
 
 
-@app.command()
+# A question may begin with "-" ("-x 是什么意思？"): an unknown option is read as the question.
+@app.command(context_settings={"ignore_unknown_options": True})
 def ask(
     ctx: typer.Context,
     question: Annotated[str, typer.Argument(help='The question, e.g. "本周 verl 有哪些风险？"')],

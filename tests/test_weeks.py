@@ -33,3 +33,15 @@ def test_bad_weeks_are_refused_with_an_example(text):
 def test_a_bare_date_is_midnight_in_the_configured_zone():
     assert parse_day_or_time("2026-06-01", SHANGHAI) == datetime(2026, 6, 1, tzinfo=SHANGHAI)
     assert parse_day_or_time("2026-06-22T09:00+08:00", SHANGHAI).hour == 9
+
+
+@pytest.mark.parametrize("text", ["0001-W01", "1969-W52", "9999-W52", "٢٠٢٦-W25", "２０２６-W25", "2026-W٢٥"])
+def test_weeks_outside_the_known_years_or_in_other_digits_are_refused(text):
+    with pytest.raises(ValueError):
+        parse_week(text, ZoneInfo("Asia/Shanghai"))
+
+
+@pytest.mark.parametrize("text", ["0001-01-01", "1969-12-31", "9999-12-31"])
+def test_days_outside_the_known_years_are_refused(text):
+    with pytest.raises(ValueError):
+        parse_day_or_time(text, ZoneInfo("Asia/Shanghai"))

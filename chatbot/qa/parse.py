@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 from chatbot.messages import Language
 from chatbot.qa.glossary import default_glossary
 from chatbot.qa.query import Intent, Query, Window
-from chatbot.weeks import Week
+from chatbot.weeks import FIRST_YEAR, LAST_YEAR, Week, parse_week
 
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _CJK_PUNCTUATION = re.compile(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
@@ -526,6 +526,19 @@ def _week_starts_after(year: int, number: int, today: date) -> bool:
         return False
 
 
+def _window_in_known_years(text: str, context: ParseContext) -> Window | None:
+    """The window of `text`, but none reaching outside FIRST_YEAR..LAST_YEAR ("since 0001-01-01",
+    "9999年12月", whose end is not a date): no merge is that old, and such datetimes do not survive
+    date arithmetic or the database's conversions."""
+    try:
+        window = _window(text, context)
+    except (ValueError, OverflowError):
+        return None
+    if window is None or not (window.start.year >= FIRST_YEAR and window.end.year <= LAST_YEAR + 1):
+        return None
+    return window
+
+
 def _window(text: str, context: ParseContext) -> Window | None:
     now = context.now.astimezone(context.tz)
     tz = context.tz
@@ -545,9 +558,9 @@ def _window(text: str, context: ParseContext) -> Window | None:
             if not (g[0] or g[2]) and _week_starts_after(year, number, today):
                 year -= 1  # a week not yet begun this year is last year's, as for months
             try:
-                date.fromisocalendar(year, number, 1)
+                parse_week(f"{year:04d}-W{number:02d}", tz)
             except ValueError:
-                return None
+                return None  # no such week, or one outside the years prhub knows ("0001-W01")
             return _week_window(Week(year, number, tz))
 
     window = _weekday(text, now, tz)
@@ -1087,7 +1100,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
     if repo is None and unknown_repo is None and path_repo is not None:
         repo = path_repo.lower()
     repo_words = _repo_words(context, repo)
-    window = _window(without_paths, context)
+    window = _window_in_known_years(without_paths, context)
     rest = _without_repo_references(without_paths)
     limit, limit_spans = _limit(_blank_windows(rest))
     breaking = bool(_BREAKING.search(rest))
