@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from sqlalchemy import select
@@ -23,10 +23,13 @@ from chatbot.models import PullRequest
 from chatbot.ports import Clock
 from chatbot.store.analyses import input_hash, save_analysis
 from chatbot.store.db import Database
+from chatbot.store.events import claim_leases, release_leases
 from chatbot.store.index import PRIndex, to_pull_request
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow
 
 CHUNK = 100
+LEASE_KIND = "analysis-lease"  # rows in processed_events: one per PR being analysed right now
+LEASE = timedelta(minutes=30)  # a lease older than this belongs to a run that died: taken over
 STORE_BATCH = 100
 STORE_SECONDS = 2.0
 
@@ -92,6 +95,7 @@ class AnalyzeReport:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     estimated_tokens: int = 0  # --dry-run only
+    left_to_another: int = 0  # leased by another run analysing at the same time
     to_analyze: int = 0
     errors: list[tuple[str, int, str]] = field(default_factory=list)
 
@@ -117,29 +121,72 @@ def analyze_stored(
     report.to_analyze = len(todo)
     done = 0
     for start in range(0, len(todo), CHUNK):
-        prs = _load(db, todo[start : start + CHUNK])
+        chunk = todo[start : start + CHUNK]
         if estimate is not None:
-            report.estimated_tokens += sum(estimate(pr) for pr in prs)
-            done += len(prs)
+            report.estimated_tokens += sum(estimate(pr) for pr in _load(db, chunk))
+            done += len(chunk)
             if on_progress:
                 on_progress(done, len(todo))
             continue
-        batch: list[Outcome] = []
-        started = time.monotonic()
-        for outcome in analyzer.analyze_many(prs, concurrency):
-            batch.append(outcome)
-            if len(batch) >= STORE_BATCH or time.monotonic() - started >= STORE_SECONDS:
+        leases = _claim(db, analyzer, language, chunk, clock.now(), reanalyze, report)
+        try:
+            prs = _load(db, [item for item in chunk if lease_key(analyzer, language, item) in leases])
+            done += len(chunk) - len(prs)
+            batch: list[Outcome] = []
+            started = time.monotonic()
+            for outcome in analyzer.analyze_many(prs, concurrency):
+                batch.append(outcome)
+                if len(batch) >= STORE_BATCH or time.monotonic() - started >= STORE_SECONDS:
+                    _store(db, analyzer, language, batch, clock.now(), report)
+                    done += len(batch)
+                    batch, started = [], time.monotonic()
+                    if on_progress:
+                        on_progress(done, len(todo))
+            if batch:
                 _store(db, analyzer, language, batch, clock.now(), report)
                 done += len(batch)
-                batch, started = [], time.monotonic()
                 if on_progress:
                     on_progress(done, len(todo))
-        if batch:
-            _store(db, analyzer, language, batch, clock.now(), report)
-            done += len(batch)
-            if on_progress:
-                on_progress(done, len(todo))
+        finally:
+            release_leases(db, LEASE_KIND, leases)
     return report
+
+
+def lease_key(analyzer: BatchAnalyzer, language: str, item: tuple[int, str]) -> str:
+    """What a run leases while it analyses one PR: the PR and its analysis input (so a changed PR or
+    another analyzer is other work)."""
+    pr_id, content_hash = item
+    return f"{pr_id}:{input_hash(content_hash, analyzer.name, analyzer.version, language)}"
+
+
+def _claim(
+    db: Database,
+    analyzer: BatchAnalyzer,
+    language: str,
+    chunk: Sequence[tuple[int, str]],
+    now: datetime,
+    reanalyze: bool,
+    report: AnalyzeReport,
+) -> set[str]:
+    """Lease the chunk's PRs, so that a second `prhub analyze` (or the scheduler) running at the same
+    time does not analyse them too (2-4x the LLM cost otherwise). A PR another run has analysed since
+    this one listed its work counts as cached; one leased by another run is left to it."""
+    keys = {lease_key(analyzer, language, item): item for item in chunk}
+    if not reanalyze:
+        with db.session() as session:
+            analysed = session.execute(
+                select(AnalysisRow.pr_id, AnalysisRow.input_hash).where(
+                    AnalysisRow.pr_id.in_([pr_id for pr_id, _ in chunk]),
+                    AnalysisRow.analyzer == analyzer.name,
+                    AnalysisRow.fallback_reason.is_(None),
+                )
+            ).all()
+        fresh = keys.keys() & {f"{pr_id}:{key}" for pr_id, key in analysed}
+        report.cached += len(fresh)
+        keys = {k: v for k, v in keys.items() if k not in fresh}
+    leases = claim_leases(db, LEASE_KIND, keys, now, LEASE)
+    report.left_to_another += len(keys) - len(leases)
+    return leases
 
 
 def _pending(

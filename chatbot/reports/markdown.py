@@ -20,7 +20,7 @@ from chatbot.models import (
 
 _SPECIAL = re.compile(r"([\\`*_\[\]|<>~&])")
 # What would start a heading, quote, list or rule when it opens a line.
-_BLOCK_START = re.compile(r"^(\s*)([#>+=-]|\d+[.)])")
+_BLOCK_START = re.compile(r"^(\s*)(?:([#>+=-])|(\d+)([.)]))")
 _SAFE_URL = re.compile(r"^https?://[^\s<>()\"']+$")
 
 
@@ -48,7 +48,14 @@ def _span(span: Span) -> str:
 
 
 def inline(spans: Inline) -> str:
-    return _BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), "".join(_span(s) for s in spans))
+    return _BLOCK_START.sub(_unblock, "".join(_span(s) for s in spans))
+
+
+def _unblock(match: re.Match[str]) -> str:
+    """Escape what would open a block. Only punctuation can be backslash-escaped: `1.` becomes `1\\.`
+    (a `\\7.1` would show its backslash, as importance cells did)."""
+    indent, mark, digits, dot = match.groups()
+    return f"{indent}\\{mark}" if mark else f"{indent}{digits}\\{dot}"
 
 
 def render_markdown(reply: Reply) -> str:
