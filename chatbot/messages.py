@@ -32,14 +32,16 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "Repo {repo} · period {period} · {count} PRs merged · {key} key PRs · generated {generated}",
     ),
     "report.period": ("{start} 至 {end}", "{start} to {end}"),
-    "report.highlight": ("{module}：{text}", "{module}: {text}"),
     "report.summary": (
         "本周合并 {count} 个 PR（上周 {previous} 个，{delta}），平均重要性 {importance}，平均洞察 {insight}。"
         "改动主要集中在{themes}。{must_read}{breaking}",
         "{count} PRs were merged this week ({previous} the week before, {delta}), with an average importance "
         "of {importance} and an average insight of {insight}. Most changes were in {themes}.{must_read}{breaking}",
     ),
-    "report.must_read": ("其中 {n} 个值得精读（{prs}）。", " {n} deserve a close read ({prs})."),
+    "report.must_read": (
+        "阅读清单 {total} 个：必读 {must} 个、值得一读 {worth} 个（{prs}）。",
+        " The reading list has {total}: {must} must-read and {worth} worth reading ({prs}).",
+    ),
     "report.breaking": (
         "{n} 个包含破坏性变更（{prs}），升级前请核对。",
         " {n} contain breaking changes ({prs}); check them before upgrading.",
@@ -92,6 +94,49 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "Read {prs} closely: the week's most important designs and changes.",
     ),
     "report.and_more": ("及其他 {n} 个", "and {n} more"),
+    # Themes, mechanisms, trends and participants (issue 13) ------------------------------------------
+    "report.highlight.theme": ("{theme}：{changes}", "{theme}: {changes}"),
+    "report.theme.label": ("{theme}（{modules}）", "{theme} ({modules})"),
+    "report.theme.more": ("等 {n} 项", " and {n} more"),
+    "report.theme.count": ("{theme}（{n}）", "{theme} ({n})"),
+    "report.risk.mechanism": ("#{pr} {text}（{evidence}）", "#{pr}: {text} ({evidence})"),
+    "report.risk.mechanism.bare": ("#{pr} {text}", "#{pr}: {text}"),
+    "report.risk.consequence.dependency": (
+        "；构建可能解析不到该版本，或与其他依赖冲突",
+        "; builds may fail to resolve it or conflict with other pins",
+    ),
+    "report.risk.consequence.security": (
+        "；不可信输入可能借此执行代码",
+        "; untrusted input could run code through it",
+    ),
+    "report.risk.untested": (
+        "{n} 个改动代码的 PR 没有新增或修改测试：{prs}",
+        "{n} code PRs come without new or changed tests: {prs}",
+    ),
+    "report.risk.untested.one": ("", "1 code PR comes without new or changed tests: {prs}"),
+    "report.follow_up.theme": ("{theme} · #{pr}：{text}", "{theme} · #{pr}: {text}"),
+    "report.trend.rise": (
+        "{module} 本周 {count} 个（上周 {previous} 个），增幅最大，代表作 #{example}。",
+        "{module} rose to {count} PRs ({previous} the week before), led by #{example}.",
+    ),
+    "report.trend.fall": (
+        "{module} 从上周 {previous} 个降到 {count} 个。",
+        "{module} fell from {previous} PRs to {count}.",
+    ),
+    "report.trend.new": (
+        "{module} 本周新出现 {count} 个 PR。",
+        "{module} appears this week with {count} PRs.",
+    ),
+    "report.trend.steady": ("各模块的 PR 数与上周相近。", "Module counts are close to the week before."),
+    "report.participants": (
+        "参与者：{authors} 位作者（{top_authors}），{reviewers} 位评审（{top_reviewers}）。",
+        "Participants: {authors} authors ({top_authors}), {reviewers} reviewers ({top_reviewers}).",
+    ),
+    "report.participants.no_reviews": (
+        "参与者：{authors} 位作者（{top_authors}），本周没有记录到评审。",
+        "Participants: {authors} authors ({top_authors}); no reviews were recorded this week.",
+    ),
+    "report.section.reading_guides": ("阅读指南", "Reading guides"),
     "report.section.highlights": ("本周亮点", "Highlights"),
     "report.section.risks": ("风险观察", "Risk observations"),
     "report.section.full": ("完整周报", "Full report"),
@@ -130,7 +175,6 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "1 PR was merged this week ({previous} the week before, {delta}), with an importance of "
         "{importance} and an insight of {insight}. It was in {themes}.{must_read}{breaking}",
     ),
-    "report.must_read.one": ("", " 1 deserves a close read ({prs})."),
     "report.breaking.one": ("", " 1 contains breaking changes ({prs}); check it before upgrading."),
     "report.risk.missing-tests.one": ("", "1 PR changes code without tests: {prs}"),
     "report.risk.dependency.one": ("", "1 PR changes dependency or image versions: {prs}"),
@@ -379,13 +423,17 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "{repo} merged no PRs matching this subscription in {week}.",
     ),
     # Themes ------------------------------------------------------------------------------------------
-    "theme.stability": ("稳定性与缺陷修复", "stability and fixes"),
-    "theme.performance": ("性能优化", "performance"),
-    "theme.training": ("训练后端与并行", "training backends and parallelism"),
-    "theme.rollout": ("推理与采样", "rollout and inference"),
-    "theme.algorithm": ("算法、奖励与数据", "algorithms, rewards and data"),
-    "theme.infra": ("工程与基础设施", "engineering and infrastructure"),
     "theme.docs": ("文档与示例", "docs and examples"),
+    "theme.ci": ("测试与 CI", "tests and CI"),
+    "theme.dependencies": ("依赖、镜像与构建", "dependencies, images and builds"),
+    "theme.memory": ("显存与内存", "memory"),
+    "theme.hardware": ("硬件适配", "hardware support"),
+    "theme.algorithm": ("算法与训练目标", "algorithms and objectives"),
+    "theme.performance": ("性能", "performance"),
+    "theme.rollout": ("推理与采样", "rollout and inference"),
+    "theme.training": ("训练后端与接口", "training backends and APIs"),
+    "theme.models": ("模型支持", "model support"),
+    "theme.fixes": ("缺陷修复", "bug fixes"),
     "theme.other": ("其他", "other"),
 }
 

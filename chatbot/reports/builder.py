@@ -1,7 +1,11 @@
 """Composing a weekly report from the analyses of one ISO week (the template prose; no network).
 
-Themes group PRs by module and keywords; highlights and the key-PR table rank by importance; risks of
-one category are merged across PRs, naming them all; trends compare with the previous week.
+Highlights are themes: the PRs that share a concern (memory, hardware, a backend, the training API,
+dependencies…) with what each changed. Risks are mechanisms: one PR's risk with its evidence, most
+severe and most important first, and one line gathering the code PRs without tests. The executive
+summary gives the reading list in the chat's terms (must-read and worth-reading verdicts); trends come
+with a sentence saying what moved; follow-ups are spread over distinct concerns; a participants line
+names authors and reviewers. Texts are each analysis' own in the report's language.
 """
 
 from __future__ import annotations
@@ -13,21 +17,37 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from chatbot.analysis.types import Analysis, Risk
+from chatbot.analysis.types import Analysis, Risk, Severity
 from chatbot.messages import Language, join, pr_refs, say
 from chatbot.models import PullRequest
 from chatbot.reports.model import KeyPR, ReportItem, RiskObservation, Theme, Trend, WeeklyReport
-from chatbot.reports.themes import theme_of
+from chatbot.reports.themes import concern_of
 from chatbot.weeks import Week
 
 HIGHLIGHTS = 6
+HIGHLIGHT_PRS = 4
+HIGHLIGHT_PHRASES = 3
+PHRASE_CHARS = 70
+CHANGE_CHARS = 220
 RISK_OBSERVATIONS = 5
 KEY_PR_ROWS = 10
 THEME_ITEMS = 5
 TRENDS = 12
 FOLLOW_UPS = 6
+READING_GUIDES = 5
+PARTICIPANTS_SHOWN = 5
+EVIDENCE_CHARS = 90
 _SEVERITY_RANK = {"high": 3, "medium": 2, "low": 1}
 _TITLE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+|^\s*\w+(?:\([^)]*\))?!?:\s*")
+_BOTS = re.compile(
+    r"\[bot\]$|^(?:codecov|github-actions|gemini-code-assist|coderabbitai|copilot|mergify)", re.I
+)
+# Concerns that are housekeeping: they make highlights only when nothing else does.
+_HOUSEKEEPING = frozenset({"docs", "ci", "dependencies"})
+# Concerns a reader follows in the full report rather than in the highlights.
+_MINOR = frozenset({"docs", "ci"})
+# Risk categories whose analyzer sentence names the change but not what could go wrong; the report adds it.
+_CONSEQUENCES = frozenset({"dependency", "security"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +72,87 @@ def _ranked(records: Sequence[AnalyzedPR]) -> list[AnalyzedPR]:
     return sorted(records, key=lambda r: (-r.analysis.importance, -r.analysis.insight, r.number))
 
 
-def _module(record: AnalyzedPR) -> str:
-    return record.analysis.modules[0] if record.analysis.modules else "misc"
+def _concern(record: AnalyzedPR) -> str:
+    return concern_of(record.pr.title, record.analysis, record.analysis.localized("en").gist)
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _phrase(record: AnalyzedPR, language: Language) -> str:
+    """What one PR changed, in a few words: its Chinese title for a Chinese report when an analyzer wrote
+    one, else its title without prefixes."""
+    title = record.analysis.title_zh if language == "zh" else ""
+    if not title or title == record.pr.title:
+        title = clean_title(record.pr.title)
+    return _clip(title, PHRASE_CHARS)
+
+
+def _change(record: AnalyzedPR, language: Language) -> str:
+    """A PR in the "key changes" narrative: its gist, after its title when the gist does not repeat it."""
+    title = clean_title(record.pr.title)
+    gist = record.analysis.localized(language).gist
+    if not gist or title.lower() in gist.lower():
+        return _clip(gist or title, CHANGE_CHARS)
+    return _clip(f"{title} — {gist}", CHANGE_CHARS)
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """The week's PRs that share a concern, most important first."""
+
+    concern: str
+    records: tuple[AnalyzedPR, ...]
+
+    @property
+    def weight(self) -> float:
+        """The three most important PRs count: a theme of many small PRs does not outrank one big change."""
+        return sum(r.analysis.importance for r in self.records[:3])
+
+    @property
+    def read(self) -> bool:
+        return any(r.analysis.verdict != "skim" for r in self.records)
+
+    def label(self, language: Language) -> str:
+        """The concern's name, with the modules its PRs share most (`training backends (megatron, fsdp)`)."""
+        name = say(f"theme.{self.concern}", language)
+        modules = Counter(m for r in self.records for m in r.analysis.modules)
+        common = [m for m, n in modules.most_common(2) if n >= 2 or len(self.records) == 1]
+        if self.concern in ("docs", "ci", "other") or not common:
+            return name
+        return say("report.theme.label", language, theme=name, modules=join(common, language))
+
+
+def _groups(ranked: list[AnalyzedPR]) -> list[_Group]:
+    grouped: dict[str, list[AnalyzedPR]] = defaultdict(list)
+    for record in ranked:
+        grouped[_concern(record)].append(record)
+    groups = [_Group(concern, tuple(records)) for concern, records in grouped.items()]
+    return sorted(
+        groups,
+        key=lambda g: (g.concern in _HOUSEKEEPING or g.concern == "other", not g.read, -g.weight, g.concern),
+    )
+
+
+def _highlighted(groups: list[_Group]) -> list[_Group]:
+    """The themes worth a highlight: docs and CI only in a week with fewer than three other themes."""
+    substantive = [g for g in groups if g.concern not in _MINOR]
+    return (substantive if len(substantive) >= 3 else groups)[:HIGHLIGHTS]
+
+
+def _highlight(group: _Group, language: Language) -> ReportItem:
+    """One theme: its label and what its most important PRs changed."""
+    read = [r for r in group.records if r.analysis.verdict != "skim"]
+    rest = [r for r in group.records if r.analysis.verdict == "skim"]
+    shown = (read + rest)[: min(HIGHLIGHT_PRS, max(2, len(read)))]
+    phrases = [_phrase(r, language) for r in shown[:HIGHLIGHT_PHRASES]]
+    changes = ("；" if language == "zh" else "; ").join(phrases)
+    if len(shown) > HIGHLIGHT_PHRASES:
+        changes += say("report.theme.more", language, n=len(shown) - HIGHLIGHT_PHRASES)
+    text = say("report.highlight.theme", language, theme=group.label(language), changes=changes)
+    return ReportItem(text=text, prs=tuple(r.number for r in shown))
 
 
 def compose_weekly_report(
@@ -111,11 +210,10 @@ def compose_weekly_report(
             follow_ups=(),
         )
 
-    themes_of = {r.number: theme_of(r.pr.title, r.analysis) for r in records}
+    groups = _groups(ranked)
     key = _key_prs(ranked)
-    risks = merge_risks(ranked, language)
-    themes = _themes(ranked, themes_of, language)
-    theme_names = [t.name for t in themes[:3]]
+    risks = risk_mechanisms(ranked, language)
+    theme_names = [g.label(language) for g in groups[:3]]
     attention = (
         say("report.attention", language, risk=_short_risk(risks[0], language))
         if risks
@@ -130,35 +228,33 @@ def compose_weekly_report(
     )
     avg_importance = round(sum(r.analysis.importance for r in records) / len(records), 1)
     avg_insight = round(sum(r.analysis.insight for r in records) / len(records), 1)
+    module_trends = _trends(
+        Counter(m for r in records for m in r.analysis.modules),
+        Counter(m for r in previous for m in r.analysis.modules),
+    )
     return WeeklyReport(
         **common,
         headline=headline,
-        highlights=tuple(
-            ReportItem(
-                text=say(
-                    "report.highlight",
-                    language,
-                    module=_module(r),
-                    text=clean_title(r.analysis.title_zh or r.pr.title),
-                ),
-                prs=(r.number,),
-            )
-            for r in key[:HIGHLIGHTS]
-        ),
+        highlights=tuple(_highlight(g, language) for g in _highlighted(groups)),
         risks=tuple(risks[:RISK_OBSERVATIONS]),
         executive_summary=_executive_summary(
-            records, previous, ranked, theme_names, avg_importance, avg_insight, language
+            records, previous, ranked, groups, avg_importance, avg_insight, language
         ),
         avg_importance=avg_importance,
         avg_insight=avg_insight,
-        themes=tuple(themes),
-        module_trends=_trends(
-            Counter(m for r in records for m in r.analysis.modules),
-            Counter(m for r in previous for m in r.analysis.modules),
+        themes=tuple(
+            Theme(
+                name=g.label(language),
+                items=tuple(
+                    ReportItem(text=_change(r, language), prs=(r.number,)) for r in g.records[:THEME_ITEMS]
+                ),
+            )
+            for g in groups
         ),
+        module_trends=module_trends,
         theme_trends=_trends(
-            Counter(themes_of.values()),
-            Counter(theme_of(r.pr.title, r.analysis) for r in previous),
+            Counter(g.concern for g in groups for _ in g.records),
+            Counter(_concern(r) for r in previous),
             name=lambda theme: say(f"theme.{theme}", language),
         ),
         key_prs=tuple(
@@ -172,10 +268,14 @@ def compose_weekly_report(
                 insight=r.analysis.insight,
                 verdict=r.analysis.verdict,
                 key_point=_key_point(r.analysis, language),
+                gist=r.analysis.localized(language).gist,
+                reading_guide=r.analysis.localized(language).reading_guide,
             )
             for r in key[:KEY_PR_ROWS]
         ),
-        follow_ups=tuple(_follow_ups(ranked, risks, language)),
+        follow_ups=tuple(_follow_ups(ranked, groups, language)),
+        trend_notes=_trend_notes(module_trends, ranked, language),
+        participants=_participants(records, language),
     )
 
 
@@ -188,6 +288,69 @@ def _key_prs(ranked: list[AnalyzedPR]) -> list[AnalyzedPR]:
     """PRs worth attention (must-read or worth-reading); at least the top three when the week has them."""
     key = [r for r in ranked if r.analysis.verdict != "skim"]
     return key if len(key) >= 3 else ranked[: max(3, len(key))]
+
+
+def _evidence(evidence: str) -> str:
+    return _clip(evidence, EVIDENCE_CHARS)
+
+
+def risk_mechanisms(ranked: Sequence[AnalyzedPR], language: Language) -> list[RiskObservation]:
+    """Risk mechanisms, one PR each (its most severe risk, with the file, function or pin that shows it
+    and what could go wrong), most severe and most important first; then one line gathering the code PRs
+    that come without tests. A PR's second risk is listed only after every PR's first."""
+    firsts: list[tuple[AnalyzedPR, RiskObservation]] = []
+    seconds: list[tuple[AnalyzedPR, RiskObservation]] = []
+    untested: list[AnalyzedPR] = []
+    worst_untested: Severity = "low"
+    for record in ranked:
+        worded = record.analysis.localized(language).risks
+        mine: list[RiskObservation] = []
+        for risk, text in zip(record.analysis.risks, worded, strict=True):
+            if risk.category == "missing-tests":
+                if record not in untested:
+                    untested.append(record)
+                if _SEVERITY_RANK[risk.severity] > _SEVERITY_RANK[worst_untested]:
+                    worst_untested = risk.severity
+                continue
+            sentence = text.rstrip("。.")
+            if risk.category in _CONSEQUENCES:
+                sentence += say(f"report.risk.consequence.{risk.category}", language)
+            line = (
+                say(
+                    "report.risk.mechanism",
+                    language,
+                    pr=record.number,
+                    text=sentence,
+                    evidence=_evidence(risk.evidence),
+                )
+                if risk.evidence
+                else say("report.risk.mechanism.bare", language, pr=record.number, text=sentence)
+            )
+            mine.append(
+                RiskObservation(
+                    category=risk.category,
+                    severity=risk.severity,
+                    text=line,
+                    prs=(record.number,),
+                    example=line,
+                )
+            )
+        mine.sort(key=lambda o: -_SEVERITY_RANK[o.severity])
+        firsts += [(record, o) for o in mine[:1]]
+        seconds += [(record, o) for o in mine[1:2]]
+
+    def order(item: tuple[AnalyzedPR, RiskObservation]) -> tuple[int, float, int]:
+        record, observation = item
+        return (-_SEVERITY_RANK[observation.severity], -record.analysis.importance, record.number)
+
+    observations = [o for _, o in sorted(firsts, key=order)] + [o for _, o in sorted(seconds, key=order)]
+    if untested:
+        numbers = tuple(r.number for r in untested)
+        line = say("report.risk.untested", language, n=len(numbers), prs=pr_refs(numbers, language))
+        gathered = RiskObservation(category="missing-tests", severity=worst_untested, text=line, prs=numbers)
+        # The missing-tests line always makes the report's list, after the most severe mechanisms.
+        observations.insert(min(len(observations), RISK_OBSERVATIONS - 1), gathered)
+    return observations
 
 
 def merge_risks(ranked: Sequence[AnalyzedPR], language: Language) -> list[RiskObservation]:
@@ -218,29 +381,14 @@ def merge_risks(ranked: Sequence[AnalyzedPR], language: Language) -> list[RiskOb
 
 
 def _short_risk(observation: RiskObservation, language: Language) -> str:
-    return say(
-        f"report.risk.{observation.category}",
-        language,
-        n=len(observation.prs),
-        prs=pr_refs(observation.prs, language, limit=3),
-    )
-
-
-def _themes(ranked: list[AnalyzedPR], themes_of: dict[int, str], language: Language) -> list[Theme]:
-    grouped: dict[str, list[AnalyzedPR]] = defaultdict(list)
-    for record in ranked:
-        grouped[themes_of[record.number]].append(record)
-    ordered = sorted(grouped.items(), key=lambda item: (-len(item[1]), item[0]))
-    return [
-        Theme(
-            name=say(f"theme.{theme}", language),
-            items=tuple(
-                ReportItem(text=clean_title(r.analysis.title_zh or r.pr.title), prs=(r.number,))
-                for r in records[:THEME_ITEMS]
-            ),
+    if observation.category == "missing-tests":
+        return say(
+            "report.risk.untested",
+            language,
+            n=len(observation.prs),
+            prs=pr_refs(observation.prs, language, limit=3),
         )
-        for theme, records in ordered
-    ]
+    return observation.text
 
 
 def _trends(
@@ -254,7 +402,7 @@ def _executive_summary(
     records: Sequence[AnalyzedPR],
     previous: Sequence[AnalyzedPR],
     ranked: list[AnalyzedPR],
-    theme_names: list[str],
+    groups: list[_Group],
     avg_importance: float,
     avg_insight: float,
     language: Language,
@@ -267,8 +415,12 @@ def _executive_summary(
         if delta < 0
         else say("report.delta_same", language)
     )
-    must_read = [r.number for r in ranked if r.analysis.verdict == "must-read"]
+    must = [r.number for r in ranked if r.analysis.verdict == "must-read"]
+    worth = [r.number for r in ranked if r.analysis.verdict == "worth-reading"]
     breaking = [r.number for r in ranked if r.analysis.breaking]
+    themes = [
+        say("report.theme.count", language, theme=g.label(language), n=len(g.records)) for g in groups[:4]
+    ]
     return say(
         "report.summary",
         language,
@@ -277,9 +429,16 @@ def _executive_summary(
         delta=delta_text,
         importance=f"{avg_importance:.1f}",
         insight=f"{avg_insight:.1f}",
-        themes=join(theme_names, language),
-        must_read=say("report.must_read", language, n=len(must_read), prs=pr_refs(must_read, language))
-        if must_read
+        themes=join(themes, language),
+        must_read=say(
+            "report.must_read",
+            language,
+            total=len(must) + len(worth),
+            must=len(must),
+            worth=len(worth),
+            prs=pr_refs(must + worth, language),
+        )
+        if must or worth
         else "",
         breaking=say("report.breaking", language, n=len(breaking), prs=pr_refs(breaking, language))
         if breaking
@@ -287,24 +446,100 @@ def _executive_summary(
     )
 
 
-def _follow_ups(ranked: list[AnalyzedPR], risks: list[RiskObservation], language: Language) -> list[str]:
+def _trend_notes(trends: tuple[Trend, ...], ranked: list[AnalyzedPR], language: Language) -> tuple[str, ...]:
+    """What moved among the modules: the largest rise (with its most important PR), the largest fall,
+    a module new this week; or that counts held steady."""
+    notes: list[str] = []
+    rises = sorted((t for t in trends if t.delta > 0 and t.previous), key=lambda t: (-t.delta, t.name))
+    if rises:
+        top = rises[0]
+        example = next(r.number for r in ranked if top.name in r.analysis.modules)
+        notes.append(
+            say(
+                "report.trend.rise",
+                language,
+                module=top.name,
+                count=top.count,
+                previous=top.previous,
+                example=example,
+            )
+        )
+    new = [t for t in trends if t.count and not t.previous]
+    if new:
+        notes.append(say("report.trend.new", language, module=new[0].name, count=new[0].count))
+    falls = sorted((t for t in trends if t.delta < 0), key=lambda t: (t.delta, t.name))
+    if falls:
+        notes.append(
+            say(
+                "report.trend.fall",
+                language,
+                module=falls[0].name,
+                count=falls[0].count,
+                previous=falls[0].previous,
+            )
+        )
+    return tuple(notes) or (say("report.trend.steady", language),)
+
+
+def _participants(records: Sequence[AnalyzedPR], language: Language) -> str:
+    """Authors (most PRs first) and reviewers (most reviews first), bots and self-reviews left out."""
+    authors = Counter(r.pr.header.author for r in records if r.pr.header.author)
+    reviewers = Counter(
+        review.author
+        for r in records
+        for review in r.pr.reviews
+        if review.author and review.author != r.pr.header.author and not _BOTS.search(review.author)
+    )
+
+    def top(counts: Counter[str]) -> str:
+        return join((f"@{name}" for name, _ in counts.most_common(PARTICIPANTS_SHOWN)), language)
+
+    if not reviewers:
+        return say("report.participants.no_reviews", language, authors=len(authors), top_authors=top(authors))
+    return say(
+        "report.participants",
+        language,
+        authors=len(authors),
+        top_authors=top(authors),
+        reviewers=len(reviewers),
+        top_reviewers=top(reviewers),
+    )
+
+
+def _follow_ups(ranked: list[AnalyzedPR], groups: list[_Group], language: Language) -> list[str]:
+    """Breaking changes to check, the must-reads to read, then one suggestion per concern (its most
+    important PR that has one), so no single PR fills the list."""
     follow_ups: list[str] = []
     breaking = [r.number for r in ranked if r.analysis.breaking]
     if breaking:
         follow_ups.append(say("report.follow_up.breaking", language, prs=pr_refs(breaking, language)))
-    high = [n for o in risks if o.severity == "high" for n in o.prs]
-    if high:
-        follow_ups.append(
-            say("report.follow_up.high_risk", language, prs=pr_refs(dict.fromkeys(high), language))
-        )
     must_read = [r.number for r in ranked if r.analysis.verdict == "must-read"][:3]
     if must_read:
         follow_ups.append(say("report.follow_up.read", language, prs=pr_refs(must_read, language)))
-    seen = set(follow_ups)
-    for record in ranked:
-        for suggestion in record.analysis.localized(language).follow_ups[:1]:
-            line = f"#{record.number}: {suggestion}"
-            if suggestion not in seen and len(follow_ups) < FOLLOW_UPS:
-                seen.add(suggestion)
-                follow_ups.append(line)
+    named = Counter([*breaking, *must_read])
+    seen: set[str] = set()
+    for group in groups:
+        candidates = [
+            (record, f)
+            for record in group.records
+            for f in record.analysis.localized(language).follow_ups[:1]
+            if f not in seen and named[record.number] < 2
+        ]
+        # A PR not yet named anywhere first: the list is about the week, not about its biggest PR.
+        candidates.sort(key=lambda c: named[c[0].number] > 0)
+        if candidates:
+            record, suggestion = candidates[0]
+            seen.add(suggestion)
+            named[record.number] += 1
+            follow_ups.append(
+                say(
+                    "report.follow_up.theme",
+                    language,
+                    theme=group.label(language),
+                    pr=record.number,
+                    text=suggestion,
+                )
+            )
+        if len(follow_ups) >= FOLLOW_UPS:
+            break
     return follow_ups[:FOLLOW_UPS]

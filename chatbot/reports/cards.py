@@ -32,6 +32,7 @@ from chatbot.reports.model import KeyPR, ReportItem, Trend, WeeklyReport
 from chatbot.weeks import local_time
 
 CARD_KEY_PRS = 5
+READING_GUIDES = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,8 +216,10 @@ def report_document(report: WeeklyReport, links: ReportLinks | None = None) -> R
         Heading(say("report.section.full", language), 2),
         Heading(say("report.section.summary", language), 3),
         Paragraph(_prose(report.executive_summary, report)),
-        Heading(say("report.section.changes", language), 3),
     ]
+    if report.participants:
+        blocks.append(Context(_prose(report.participants, report)))
+    blocks.append(Heading(say("report.section.changes", language), 3))
     for theme in report.themes:
         blocks += [
             Paragraph(
@@ -235,9 +238,21 @@ def report_document(report: WeeklyReport, links: ReportLinks | None = None) -> R
         _trend_table(report.module_trends, say("report.trend.modules", language), language),
         _trend_table(report.theme_trends, say("report.trend.themes", language), language),
     ]
+    if report.trend_notes:
+        blocks.append(Paragraph(_prose(" ".join(report.trend_notes), report)))
     if report.risks:
         blocks += [Heading(say("report.section.risks", language), 3), _risks(report, severity=True)]
     blocks += [Heading(say("report.section.key_prs", language), 3), _key_pr_table(report.key_prs, report)]
+    guided = [p for p in report.key_prs if p.reading_guide][:READING_GUIDES]
+    if guided:
+        blocks.append(Heading(say("report.section.reading_guides", language), 3))
+        for pr in guided:
+            blocks += [
+                Paragraph(
+                    (link(f"#{pr.number}", pr.url), plain(" "), *_prose(pr.gist or pr.title, report, "bold"))
+                ),
+                BulletList(tuple(_prose(step, report) for step in pr.reading_guide)),
+            ]
     if report.follow_ups:
         blocks += [
             Heading(say("report.section.follow_ups", language), 3),

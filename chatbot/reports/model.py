@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-REPORT_FORMAT_VERSION = 2
+REPORT_FORMAT_VERSION = 3
 
 
 class _Frozen(BaseModel):
@@ -23,13 +23,14 @@ class ReportItem(_Frozen):
 
 
 class RiskObservation(_Frozen):
-    """Risks of one category merged across the week's PRs, naming them all."""
+    """A risk mechanism of one PR (its evidence and what could go wrong), or the line gathering the code
+    PRs without tests."""
 
     category: str
     severity: Literal["high", "medium", "low"]
-    text: str  # the whole observation, PRs and example included (documents)
+    text: str  # the whole observation, PR and evidence included (documents)
     prs: tuple[int, ...]
-    example: str = ""  # the worst instance, e.g. "#6556 大范围改动分布式代码 (path)" (chat answers)
+    example: str = ""  # the mechanism, e.g. "#6556 大范围改动分布式代码（path）" (chat answers)
 
 
 class Theme(_Frozen):
@@ -57,6 +58,8 @@ class KeyPR(_Frozen):
     insight: float
     verdict: str
     key_point: str
+    gist: str = ""
+    reading_guide: tuple[str, ...] = ()  # where to start, the design, what to verify, a follow-up
 
 
 class WeeklyReport(_Frozen):
@@ -86,6 +89,8 @@ class WeeklyReport(_Frozen):
     key_prs: tuple[KeyPR, ...]
     follow_ups: tuple[str, ...]
     prs: tuple[int, ...]  # every PR merged in the week: what any mention is checked against
+    trend_notes: tuple[str, ...] = ()  # what moved among the modules, in sentences
+    participants: str = ""  # authors and reviewers, one line
 
     @property
     def label(self) -> str:

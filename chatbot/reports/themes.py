@@ -1,93 +1,139 @@
-"""Which theme a PR belongs to, from its analysis: the grouping of the report's "key changes"."""
+"""The concern a PR belongs to (memory, hardware, a backend, the training API, dependencies…): what the
+report's highlights and "key changes" gather PRs by.
+
+Concerns are data: each names the words of titles and gists, the modules and the change types that
+claim a PR, tried in order, so docs and CI changes are never "memory" because they mention OOM, and a
+memory fix is memory whichever backend it touches. Words are generic ML-systems and engineering
+vocabulary, not one repository's: module names come from each repository's module map."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from chatbot.analysis.types import Analysis
 
-# Ordered: the first theme that claims a PR gets it. Module names are those of the module maps.
-_STABILITY_WORDS = re.compile(
-    r"\b(oom|crash|hang|deadlock|leak|nan|race|segfault|regression)\b|显存|内存泄漏|死锁|崩溃|卡死",
-    re.IGNORECASE,
-)
-_MODULE_THEMES: tuple[tuple[str, frozenset[str]], ...] = (
-    (
+
+@dataclass(frozen=True, slots=True)
+class Concern:
+    """A concern claims a PR whose change type is in `change_types`, or one of whose modules is in
+    `modules`, or whose title or gist matches `words`."""
+
+    key: str
+    words: re.Pattern[str] | None = None
+    modules: frozenset[str] = frozenset()
+    change_types: frozenset[str] = frozenset()
+
+    def claims(self, text: str, analysis: Analysis) -> bool:
+        return (
+            analysis.change_type in self.change_types
+            or any(m in self.modules for m in analysis.modules)
+            or bool(self.words and self.words.search(text))
+        )
+
+
+def _words(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+CONCERNS: tuple[Concern, ...] = (
+    Concern("docs", change_types=frozenset({"doc"}), modules=frozenset({"doc", "docs"})),
+    Concern("ci", change_types=frozenset({"test"}), modules=frozenset({"ci", "test", "tests"})),
+    Concern(
+        "dependencies",
+        words=_words(
+            r"\b(?:bump|upgrade|pin|unpin|dependenc\w*|requirements?|docker\w*|images?|wheels?|uv|pip|"
+            r"conda|packag\w*|release|version)\b|依赖|镜像|升级"
+        ),
+        modules=frozenset({"deps", "docker", "build", "release"}),
+    ),
+    Concern(
+        "memory",
+        words=_words(
+            r"\b(?:oom|out of memory|memory|leaks?|offload\w*|peak|empty_cache|activation checkpointing|"
+            r"gradient checkpointing|recompute|summon)\b|显存|内存|泄漏"
+        ),
+    ),
+    Concern(
+        "hardware",
+        words=_words(
+            r"\b(?:npu|ascend|rocm|amd|mi\d{3}|xpu|mlu|hpu|gaudi|tpu|mps|910b|a2|a3|cann)\b|昇腾|国产"
+        ),
+        modules=frozenset({"hardware", "npu", "ascend", "rocm", "amd", "xpu"}),
+    ),
+    Concern(
+        "algorithm",
+        words=_words(
+            r"\b(?:loss|advantages?|kl|entropy|rewards?|off-?policy|on-?policy|importance sampling|baseline|"
+            r"estimator|critic|value model|curriculum|objective)\b|算法|奖励"
+        ),
+        modules=frozenset({"algo", "algorithm", "reward", "reward_model"}),
+    ),
+    Concern(
+        "performance",
+        words=_words(
+            r"\b(?:speed ?up|faster|throughput|latency|overlap\w*|perf\w*|optimi[sz]\w*)\b|加速|吞吐"
+        ),
+        modules=frozenset({"perf"}),
+        change_types=frozenset({"perf"}),
+    ),
+    Concern(
+        "rollout",
+        words=_words(
+            r"\b(?:rollout|generation|generate|inference|sampling|kv ?cache|weight sync\w*|server|serving|"
+            r"agent|tool|multi-?turn|vllm|sglang|trtllm|tensorrt)\b|推理|采样"
+        ),
+        modules=frozenset(
+            {"rollout", "vllm", "sglang", "trtllm", "agent", "agent_loop", "inference", "serving", "tool"}
+        ),
+    ),
+    Concern(
         "training",
-        frozenset(
+        words=_words(
+            r"\b(?:train\w*|worker|engine|checkpoint\w*|ckpt|optimizer|fsdp\d?|megatron|deepspeed|parallel\w*|"
+            r"lora|peft|sharding|resharding|api|primitives?|rpc|controller)\b|训练"
+        ),
+        modules=frozenset(
             {
-                "megatron",
-                "fsdp",
                 "trainer",
-                "training_utils",
-                "ckpt",
-                "model",
-                "veomni",
                 "worker",
+                "workers",
+                "engine",
+                "ckpt",
+                "checkpoint",
+                "fsdp",
+                "megatron",
+                "veomni",
                 "single_controller",
                 "ray",
                 "parallel",
                 "distributed",
-                "checkpoint",
+                "training_utils",
+                "optim",
             }
         ),
     ),
-    (
-        "rollout",
-        frozenset(
-            {
-                "rollout",
-                "vllm",
-                "sglang",
-                "inference",
-                "serving",
-                "env",
-                "tool",
-                "agent",
-                "fully_async",
-                "one_step_off",
-                "multiturn",
-            }
+    Concern(
+        "models",
+        words=_words(
+            r"\b(?:models?|qwen\w*|llama\w*|deepseek\w*|gemma\w*|mistral\w*|vlm|vision|multimodal|moe)\b"
         ),
+        modules=frozenset({"model", "models"}),
     ),
-    ("algorithm", frozenset({"algo", "reward", "recipe", "data", "dataset"})),
-    (
-        "infra",
-        frozenset(
-            {
-                "ci",
-                "docker",
-                "deps",
-                "test",
-                "scripts",
-                "deployment",
-                "hardware",
-                "bench",
-                "cfg",
-                "misc",
-                "build",
-                "perf_test",
-            }
-        ),
-    ),
-    ("docs", frozenset({"doc", "example"})),
+    Concern("fixes", change_types=frozenset({"fix"})),
 )
-THEMES = ("stability", "performance", "training", "rollout", "algorithm", "infra", "docs", "other")
+THEMES = (*(c.key for c in CONCERNS), "other")
+
+
+def concern_of(title: str, analysis: Analysis, gist: str = "") -> str:
+    """The first concern that claims the PR (by its title and gist, modules and type), else "other"."""
+    text = f"{title}\n{gist}"
+    for concern in CONCERNS:
+        if concern.claims(text, analysis):
+            return concern.key
+    return "other"
 
 
 def theme_of(title: str, analysis: Analysis) -> str:
-    """A PR's theme: fixes of crashes/OOM/hangs are stability, perf changes are performance, else the
-    theme of its first module that has one."""
-    if analysis.change_type == "fix" and (
-        _STABILITY_WORDS.search(title) or any(r.category in ("memory", "concurrency") for r in analysis.risks)
-    ):
-        return "stability"
-    if analysis.change_type == "perf" or "perf" in analysis.modules:
-        return "performance"
-    if analysis.change_type == "doc":
-        return "docs"
-    for module in analysis.modules:
-        for theme, modules in _MODULE_THEMES:
-            if module in modules:
-                return theme
-    return "other"
+    """The PR's concern from its title and analysis alone (trends compare these across weeks)."""
+    return concern_of(title, analysis, analysis.localized("en").gist)

@@ -1,44 +1,220 @@
-"""Composing a report from analysed PRs, without a database: which texts and which PRs it shows."""
+"""Composing a report from analysed PRs, without a database: highlights are themes, risks are
+mechanisms, the reading list agrees with the chat's verdicts, follow-ups spread over concerns. Asserted
+on structure, on a trl-like week written here and on weeks of the verl export (skipped where absent)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import gzip
+import json
+import re
+from collections import Counter
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import pytest
+
+from adapters.github.rest import pull_request_from_rest
 from chatbot.analysis.heuristic import HeuristicAnalyzer
+from chatbot.messages import say
+from chatbot.models import PullRequest
 from chatbot.reports.builder import AnalyzedPR, compose_weekly_report
+from chatbot.reports.model import WeeklyReport
+from chatbot.reports.themes import concern_of
 from chatbot.weeks import Week
 from tests.analysis.builders import changed, code, make_pr
+from tests.analysis.test_verl_data import DATA
 
-WEEK = Week.containing(datetime(2026, 3, 4, tzinfo=UTC), ZoneInfo("UTC"))
+UTC_ZONE = ZoneInfo("UTC")
+WEEK = Week.containing(datetime(2026, 3, 4, tzinfo=UTC), UTC_ZONE)
 NOW = datetime(2026, 3, 9, tzinfo=UTC)
+ANALYZER = HeuristicAnalyzer(language="zh")
+PR_MENTION = re.compile(r"#(\d+)")
 
 
-def _week() -> list[AnalyzedPR]:
-    analyzer = HeuristicAnalyzer(language="zh")
+def trl_like_week() -> list[AnalyzedPR]:
+    """Plain titles, Chinese and bullet-only bodies, the default module map: two memory fixes, two
+    dependency bumps, a capability, a rename, docs."""
     prs = [
         make_pr(
-            "[trainer] feat: add gradient checkpointing option",
-            body="Adds an option to enable gradient checkpointing in the trainer.",
-            files=[
-                code("verl/trainer/main_ppo.py", 260),
-                changed("verl/trainer/config/ppo_trainer.yaml", ["  enable_gradient_checkpointing: false"]),
-            ],
+            "Fix OOM in DPOTrainer with gradient checkpointing",
+            body="- reference logits stayed on GPU for the whole epoch\n- free them after each step",
+            files=[code("trl/trainer/dpo_trainer.py", 60)],
             number=11,
         ),
-        make_pr("[doc] fix: typo", files=[changed("docs/index.md", ["ok"], ["okk"])], number=12),
+        make_pr(
+            "Reduce peak memory of GRPO generation",
+            body="本 PR 分块生成，避免一次性占用全部显存。\n\n峰值显存由 71GB 降至 52GB。",
+            files=[code("trl/trainer/grpo_trainer.py", 80), code("tests/test_grpo.py", 10)],
+            number=12,
+        ),
+        make_pr(
+            "Bump transformers to 4.57",
+            files=[changed("setup.py", ['"transformers>=4.57"'], ['"transformers>=4.56"'])],
+            number=13,
+        ),
+        make_pr(
+            "Pin numpy below 2 for the NPU image",
+            files=[changed("requirements-npu.txt", ["numpy<2"])],
+            number=14,
+        ),
+        make_pr(
+            "Add vision-language model support to GRPOTrainer",
+            files=[
+                changed(
+                    "trl/trainer/grpo_trainer.py",
+                    ["class VisionCollator:", *[f"    x_{i} = {i}" for i in range(200)]],
+                )
+            ],
+            number=15,
+        ),
+        make_pr(
+            "Rename args to training_args in SFTTrainer",
+            body="BREAKING CHANGE: `SFTTrainer(args=...)` is now `SFTTrainer(training_args=...)`.",
+            files=[code("trl/trainer/sft_trainer.py", 150)],
+            number=16,
+        ),
+        make_pr("Fix typo in README", files=[changed("README.md", ["trainer"], ["trainre"])], number=17),
     ]
-    return [AnalyzedPR(pr, analyzer.analyze(pr)) for pr in prs]
+    return [AnalyzedPR(pr, ANALYZER.analyze(pr)) for pr in prs]
+
+
+def verl_weeks() -> list[list[AnalyzedPR]]:
+    """Three busy weeks of the verl export (never June 2026, which is kept aside)."""
+    if not DATA.is_file():
+        return []
+    with gzip.open(DATA, "rt", encoding="utf-8") as lines:
+        prs = [pull_request_from_rest(json.loads(line), "verl-project/verl") for line in lines]
+    by_week: dict[tuple[int, int], list[PullRequest]] = {}
+    for pr in prs:
+        assert pr.header.merged_at is not None
+        year, week, _ = pr.header.merged_at.isocalendar()
+        if not (year == 2026 and 23 <= week <= 27):
+            by_week.setdefault((year, week), []).append(pr)
+    busiest = sorted(by_week, key=lambda k: -len(by_week[k]))[:3]
+    return [[AnalyzedPR(pr, ANALYZER.analyze(pr)) for pr in by_week[k]] for k in busiest]
+
+
+VERL_WEEKS = verl_weeks()
+
+
+def weeks() -> list[object]:
+    cases = [pytest.param(trl_like_week(), id="trl-like")]
+    cases += [pytest.param(w, id=f"verl-{i}") for i, w in enumerate(VERL_WEEKS)]
+    return cases
+
+
+def compose(records: list[AnalyzedPR], language: str = "zh") -> WeeklyReport:
+    return compose_weekly_report("acme/x", WEEK, records, [], language=language, generated_at=NOW)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("records", weeks())
+def test_highlights_are_themes_gathering_prs_that_share_a_concern(records: list[AnalyzedPR]) -> None:
+    report = compose(records)
+    concern = {r.number: concern_of(r.pr.title, r.analysis, r.analysis.localized("en").gist) for r in records}
+    assert report.highlights
+    for item in report.highlights:
+        assert len({concern[n] for n in item.prs}) == 1  # one concern per highlight
+    shared = Counter(concern.values())
+    for item in report.highlights:
+        if shared[concern[item.prs[0]]] >= 2:
+            assert len(item.prs) >= 2, item  # PRs that share a concern are gathered
+    assert len({concern[item.prs[0]] for item in report.highlights}) == len(report.highlights)
+
+
+@pytest.mark.parametrize("records", weeks())
+def test_risks_are_mechanisms_naming_at_most_two_prs_except_the_missing_tests_line(
+    records: list[AnalyzedPR],
+) -> None:
+    report = compose(records)
+    by_number = {r.number: r.analysis for r in records}
+    for risk in report.risks:
+        if risk.category == "missing-tests":
+            assert all(any(x.category == "missing-tests" for x in by_number[n].risks) for n in risk.prs)
+        else:
+            assert 1 <= len(risk.prs) <= 2
+            assert {int(n) for n in PR_MENTION.findall(risk.text)} <= set(risk.prs)
+
+
+@pytest.mark.parametrize("records", weeks())
+def test_the_reading_list_in_the_summary_is_the_chats(records: list[AnalyzedPR]) -> None:
+    report = compose(records, "en")
+    listed = [r for r in records if r.analysis.verdict != "skim"]
+    if listed:
+        assert f"reading list has {len(listed)}" in report.executive_summary
+
+
+@pytest.mark.parametrize("records", weeks())
+def test_follow_ups_spread_over_prs_and_every_cited_pr_is_of_the_week(records: list[AnalyzedPR]) -> None:
+    report = compose(records)
+    mentions = Counter(int(n) for f in report.follow_ups for n in set(PR_MENTION.findall(f)))
+    assert all(count <= 2 for count in mentions.values()), mentions
+    week = set(report.prs)
+    texts = [report.headline, report.executive_summary, *report.follow_ups, *report.trend_notes]
+    texts += [i.text for i in report.highlights] + [r.text for r in report.risks]
+    assert {int(n) for t in texts for n in PR_MENTION.findall(t)} <= week
+
+
+@pytest.mark.parametrize("records", weeks())
+def test_trends_come_with_a_sentence_and_participants_with_a_line(records: list[AnalyzedPR]) -> None:
+    report = compose(records)
+    assert report.trend_notes and all(report.trend_notes)
+    assert report.participants.startswith("参与者")
+    busiest = Counter(r.pr.header.author for r in records).most_common(1)[0][0]
+    assert f"@{busiest}" in report.participants
+
+
+@pytest.mark.parametrize("records", weeks())
+def test_key_prs_worth_reading_carry_their_reading_guide(records: list[AnalyzedPR]) -> None:
+    report = compose(records)
+    for row in report.key_prs:
+        if row.verdict != "skim":
+            assert row.reading_guide and row.gist
+
+
+def test_a_breaking_rename_is_not_the_first_highlight_of_a_week_with_real_changes() -> None:
+    report = compose(trl_like_week())
+    assert 16 not in report.highlights[0].prs
+
+
+def test_memory_fixes_and_dependency_bumps_each_make_one_highlight() -> None:
+    report = compose(trl_like_week(), "en")
+    gathered = {tuple(sorted(item.prs)) for item in report.highlights}
+    assert (11, 12) in gathered
+    assert (13, 14) in gathered
 
 
 def test_an_english_report_of_prs_analysed_in_chinese_reads_the_english_texts() -> None:
-    records = _week()
-    report = compose_weekly_report("acme/widgets", WEEK, records, [], language="en", generated_at=NOW)
-
+    records = trl_like_week()
+    report = compose(records, "en")
     by_number = {r.number: r.analysis for r in records}
     for row in report.key_prs:
         english = by_number[row.number].localized("en")
         assert row.key_point in (*english.key_points, english.verdict_reason)
-    english_risks = {t for r in records for t in r.analysis.localized("en").risks}
-    assert report.risks
-    assert all(any(t in risk.text for t in english_risks) for risk in report.risks)
+        assert row.reading_guide == english.reading_guide
+    english_risks = {t.rstrip(".") for r in records for t in r.analysis.localized("en").risks}
+    for risk in report.risks:
+        if risk.category != "missing-tests":
+            assert any(t in risk.text for t in english_risks)
+    untested = [r for r in report.risks if r.category == "missing-tests"]
+    assert all(
+        r.text.startswith(say("report.risk.untested", "en", n=len(r.prs), prs="")[:10]) for r in untested
+    )
+
+
+def test_a_quiet_week_is_one_line() -> None:
+    report = compose([])
+    assert report.quiet and not report.highlights and not report.risks
+
+
+def test_previous_week_moves_the_trend_sentence() -> None:
+    records = trl_like_week()
+    earlier = [
+        AnalyzedPR(
+            make_pr("Update docs", files=[changed("docs/a.md", ["x"])], number=1),
+            ANALYZER.analyze(make_pr("Update docs", files=[changed("docs/a.md", ["x"])], number=1)),
+        )
+    ]
+    report = compose_weekly_report(
+        "acme/x", WEEK, records, earlier, language="en", generated_at=NOW + timedelta(days=1)
+    )
+    assert any("appears this week" in note or "rose" in note or "fell" in note for note in report.trend_notes)

@@ -42,7 +42,8 @@ def test_the_card_reads_top_to_bottom():
     assert lines[0] == report.title
     assert lines[1] == report.headline
     assert say("report.section.highlights", "zh") in lines
-    assert "• megatron：pipeline parallel for Qwen3 (#101)" in lines
+    first = report.highlights[0]
+    assert f"• {first.text} ({'、'.join(f'#{n}' for n in first.prs)})" in lines
     assert f"→ {say('report.button.full', 'zh')}: {links(report).page}" in lines
 
 
