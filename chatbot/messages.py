@@ -188,6 +188,8 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "report.risk.other.one": ("", "1 PR carries other risks: {prs}"),
     "qa.count.one": ("", "1 PR"),
     "qa.empty.offer.one": ("", "The last complete week, {week} ({period}), merged 1 PR; try: “{example}”"),
+    "report.theme_heading": ("{name} · {n} 个 PR", "{name} · {n} PRs"),
+    "report.theme_heading.one": ("", "{name} · 1 PR"),
     "report.severity.high": ("高", "high"),
     "report.severity.medium": ("中", "medium"),
     "report.severity.low": ("低", "low"),

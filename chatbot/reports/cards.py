@@ -222,15 +222,8 @@ def report_document(report: WeeklyReport, links: ReportLinks | None = None) -> R
     blocks.append(Heading(say("report.section.changes", language), 3))
     for theme in report.themes:
         blocks += [
-            Paragraph(
-                (
-                    bold(
-                        f"{theme.name}（{len(theme.items)}）"
-                        if language == "zh"
-                        else f"{theme.name} ({len(theme.items)})"
-                    ),
-                )
-            ),
+            # "性能（sglang） · 1 个 PR": a count in parentheses would double the name's own
+            Paragraph((bold(say("report.theme_heading", language, name=theme.name, n=len(theme.items))),)),
             BulletList(tuple(_item(i, report) for i in theme.items)),
         ]
     blocks += [
