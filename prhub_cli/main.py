@@ -31,7 +31,8 @@ from chatbot.models import Message
 from chatbot.ports import Clock
 from chatbot.qa.compose import Answer
 from chatbot.reports.cards import ReportLinks, report_document
-from chatbot.store.analyses import current_analysis
+from chatbot.reports.model import WeeklyReport
+from chatbot.store.analyses import current_analysis, window_tokens
 from chatbot.store.db import Database, current_revision, make_engine, upgrade
 from chatbot.store.index import PRIndex, to_pull_request
 from chatbot.untrusted import clean_text
@@ -374,6 +375,9 @@ def _print_analysis(report: AnalyzeReport, setup: AnalyzerSetup, dry_run: bool) 
             f"; tokens {report.prompt_tokens:,} in / {report.completion_tokens:,} out, "
             f"estimated cost ${cost:.2f}"
         )
+        requested = report.analyzed + report.fell_back
+        if requested:
+            line += f" (≈ ${cost / requested:.4f} per PR)"
     console.print(line)
     for repo, number, error in report.errors[:10]:
         err_console.print(f"  [yellow]{escape(repo)}#{number}[/yellow] {escape(error)}")
@@ -460,6 +464,25 @@ def run() -> None:
         sys.exit(130)
 
 
+def _print_report_cost(settings: Settings, db: Database, report: WeeklyReport) -> None:
+    """The week's LLM cost (its PRs' analyses and the report's prose), on stderr; nothing when no LLM
+    was used."""
+    with db.session() as session:
+        repo_row = PRIndex(session).repo(report.repo)
+        spent = window_tokens(session, repo_row, report.start, report.end) if repo_row else None
+    price_in, price_out = settings.llm_price_input / 1e6, settings.llm_price_output / 1e6
+    prose_in, prose_out = report.prose_tokens
+    analyses = spent.prompt_tokens * price_in + spent.completion_tokens * price_out if spent else 0.0
+    prose = prose_in * price_in + prose_out * price_out
+    if not (analyses or prose):
+        return
+    per_pr = f" (≈ ${analyses / spent.prs:.4f} per PR over {spent.prs})" if spent and spent.prs else ""
+    err_console.print(
+        f"LLM cost of {report.label}: analyses ${analyses:.2f}{per_pr}, report prose ${prose:.4f} "
+        f"({prose_in:,} in / {prose_out:,} out); total ${analyses + prose:.2f}"
+    )
+
+
 REPORT_FORMATS = ("terminal", "text", "md", "html", "pdf", "json", "slack", "feishu")
 
 
@@ -492,6 +515,7 @@ def report(
         span = parse_week(week, settings.tz) if week else last_complete_week(clock.now(), settings.tz)
         db = open_db(settings)
         built = build_report(settings, db, repo, span, language, rebuild=rebuild)
+        _print_report_cost(settings, db, built.report)
     payload = render_report(built.report, output_format, settings.public_url)
     if output is not None:
         output.parent.mkdir(parents=True, exist_ok=True)

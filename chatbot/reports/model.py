@@ -91,6 +91,7 @@ class WeeklyReport(_Frozen):
     prs: tuple[int, ...]  # every PR merged in the week: what any mention is checked against
     trend_notes: tuple[str, ...] = ()  # what moved among the modules, in sentences
     participants: str = ""  # authors and reviewers, one line
+    prose_tokens: tuple[int, int] = (0, 0)  # prompt and completion tokens the LLM prose cost
 
     @property
     def label(self) -> str:

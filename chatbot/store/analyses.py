@@ -164,3 +164,32 @@ def pull_requests_to_analyze(
     if since is not None:
         statement = statement.where(PullRequestRow.merged_at >= since)
     return session.scalars(statement.order_by(PullRequestRow.merged_at, PullRequestRow.id)).all()
+
+
+@dataclass(frozen=True, slots=True)
+class WindowTokens:
+    """LLM tokens spent on the current analyses of a window's PRs, and how many PRs spent any."""
+
+    prompt_tokens: int
+    completion_tokens: int
+    prs: int
+
+
+def window_tokens(session: Session, repo: RepoRow, start: datetime, end: datetime) -> WindowTokens:
+    """The tokens of the newest analysis of each PR merged in [start, end) (its current content)."""
+    rows = session.execute(
+        select(AnalysisRow.pr_id, AnalysisRow.prompt_tokens, AnalysisRow.completion_tokens)
+        .join(PullRequestRow, PullRequestRow.id == AnalysisRow.pr_id)
+        .where(
+            PullRequestRow.repo_id == repo.id,
+            PullRequestRow.merged_at >= start,
+            PullRequestRow.merged_at < end,
+            AnalysisRow.content_hash == PullRequestRow.content_hash,
+        )
+        .order_by(AnalysisRow.pr_id, AnalysisRow.created_at.desc(), AnalysisRow.id.desc())
+    ).all()
+    newest: dict[int, tuple[int, int]] = {}
+    for pr_id, prompt, completion in rows:
+        newest.setdefault(pr_id, (prompt, completion))
+    spent = [t for t in newest.values() if t[0] or t[1]]
+    return WindowTokens(sum(t[0] for t in spent), sum(t[1] for t in spent), len(spent))
