@@ -543,6 +543,10 @@ def answer_json(answer: Answer) -> dict[str, object]:
         "repo": query.repo,
         "window": {"start": window.start.isoformat(), "end": window.end.isoformat()} if window else None,
         "language": query.language,
+        # Who read the question (the rules, or the LLM for a phrasing they could not place), and the
+        # words the answer searched for.
+        "read_by": query.parser,
+        "searched_for": list(query.understood),
         "pull_requests": list(answer.cited),
         "text": answer.reply.plain_text(),
         "reply": answer.reply.to_dict(),

@@ -23,6 +23,7 @@ from chatbot.analysis.llm import strict_json_schema
 from chatbot.models import Heading, Paragraph, Reply, plain
 from chatbot.ports import LLM, LLMError
 from chatbot.qa.compose import Answer
+from chatbot.qa.glossary import default_glossary
 from chatbot.qa.parse import ParseContext
 from chatbot.qa.query import INTENTS, Intent, Query, Window
 from chatbot.weeks import Week
@@ -37,8 +38,18 @@ PARSE_SYSTEM = (
     f"one of: {', '.join(INTENTS)}. repo is one of the indexed repos listed, or null. window_start and "
     "window_end are dates (YYYY-MM-DD, end inclusive) of the time window the question asks about, relative "
     "to today, or null. modules are only names from the known list. author is a GitHub login or null. "
-    "search_text is the free text to search for (intent search) or null. pr_number is a PR number or null."
+    "search_text is what the PRs must be about (topic words, space-separated, English or Chinese) or null. "
+    "pr_number is a PR number or null. paths are file or directory paths the PRs must touch. limit is how "
+    "many PRs the user wants at most, or null. breaking is true when only breaking changes are asked for."
 )
+_PATH_SEGMENT = re.compile(r"[\w.-]+")
+
+
+def _is_path(text: str) -> bool:
+    """A relative path inside a repo: word segments, none of them `.` or `..`."""
+    segments = text.strip("/").split("/")
+    return all(_PATH_SEGMENT.fullmatch(s) and s not in (".", "..") for s in segments)
+
 
 PHRASE_SYSTEM = {
     "zh": (
@@ -63,6 +74,9 @@ class ParsedQuestion(BaseModel):
     modules: list[str]
     author: str | None
     search_text: str | None
+    paths: list[str] = Field(default_factory=list)
+    limit: int | None = Field(default=None, ge=1, le=50)
+    breaking: bool = False
 
 
 class Phrase(BaseModel):
@@ -112,6 +126,11 @@ class LLMQueryParser:
             week = Week.containing(first, context.tz)
             window = Window(first, after, week if (week.start, week.end) == (first, after) else None)
         intent: Intent = parsed.intent
+        # The model's search words go through the glossary like the rules' ("显存" finds "OOM" too).
+        words = (parsed.search_text or "").lower()
+        concepts = default_glossary().find(words, repo)
+        taken = {words[start:end] for _, spans in concepts for start, end in spans}
+        terms = tuple(w for w in dict.fromkeys(words.split()) if w not in taken)
         return Query(
             text=guess.text,
             language=guess.language,
@@ -122,15 +141,15 @@ class LLMQueryParser:
             window_named=window is not None,
             pr_number=parsed.pr_number if intent == "pr" else None,
             modules=tuple(m for m in parsed.modules if m in context.modules),
-            topics=guess.topics,
             change_types=guess.change_types,
             author=parsed.author or guess.author,
             search_text=parsed.search_text or guess.search_text,
-            terms=tuple(parsed.search_text.lower().split()) if parsed.search_text else guess.terms,
+            topics=tuple(dict.fromkeys((*guess.topics, *(name for name, _ in concepts)))),
+            terms=terms if parsed.search_text else guess.terms,
             understood=tuple(parsed.search_text.split()) if parsed.search_text else guess.understood,
-            paths=guess.paths,
-            limit=guess.limit,
-            breaking=guess.breaking,
+            paths=tuple(p.strip("/") for p in parsed.paths if _is_path(p)) or guess.paths,
+            limit=parsed.limit or guess.limit,
+            breaking=parsed.breaking or guess.breaking,
             parser="llm",
             confidence=0.9,
         )

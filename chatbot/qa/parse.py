@@ -1157,6 +1157,10 @@ def parse_query(text: str, context: ParseContext) -> Query:
             intent, confidence = "highlights", min(confidence, 0.6)
         else:
             intent, confidence = "unknown", 0.2
+    if intent == "topic" and not matched and any(_HAN.match(t) for t in terms):
+        # Chinese words no slot, glossary entry or intent word placed ("训练后端出了啥幺蛾子"): searched
+        # as they are, but an LLM, when configured, may read the question better.
+        confidence = min(confidence, 0.45)
     named_repo = repo is not None or unknown_repo is not None
     repo_named = repo is not None
     if _GREETING.match(norm) or (

@@ -115,6 +115,13 @@ def test_ask_prints_the_structured_answer(env):
     assert "https://github.com/acme/widgets/pull/102" in json.dumps(answer["reply"])
 
 
+def test_ask_json_says_who_read_the_question_and_what_it_searched_for(env):
+    result = prhub(env, "ask", "上周 widgets 有哪些 Qwen3 相关的改动？", "--as-of", AS_OF, "--json")
+    answer = json.loads(result.output)
+    assert (answer["read_by"], answer["searched_for"]) == ("rules", ["Qwen3"])
+    assert 101 in answer["pull_requests"]  # "[megatron] feat: pipeline parallel for Qwen3"
+
+
 def test_ask_in_english_answers_in_english(env):
     result = prhub(env, "ask", "what changed last week?", "--as-of", AS_OF, "--repo", REPO)
     assert result.exit_code == 0, result.output

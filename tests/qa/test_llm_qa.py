@@ -72,9 +72,21 @@ def test_an_unsure_question_is_re_read_by_the_model(db, fake):
     )
     answer = bot(db, fake, phrase=False).handle(Message("那个训练后端上次出了啥幺蛾子"))
     assert (answer.query.intent, answer.query.repo, answer.query.modules) == ("risks", REPO, ("megatron",))
+    assert answer.query.parser == "llm"
     assert answer.window is not None and answer.window.start == datetime(2026, 6, 15, tzinfo=SHANGHAI)
     [request] = fake.requests
     assert "<question>" in request["messages"][-1]["content"]
+
+
+def test_the_models_search_words_go_through_the_glossary_and_its_slots_are_kept(db, fake):
+    seed(db)
+    fake.answer = lambda body: parsed(
+        intent="topic", repo=REPO, search_text="显存 qwen3", paths=["verl/rollout", "../../etc"], limit=2
+    )
+    answer = bot(db, fake, phrase=False).handle(Message("那个训练后端上次出了啥幺蛾子"))
+    query = answer.query
+    assert (query.topics, query.terms, query.limit) == (("memory",), ("qwen3",), 2)
+    assert query.paths == ("verl/rollout",)  # "../../etc" is no path of a repo
 
 
 def test_a_sure_question_never_reaches_the_model(db, fake):
