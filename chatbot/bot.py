@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time as _time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from zoneinfo import ZoneInfo
@@ -36,6 +36,7 @@ from chatbot.store.index import PRIndex
 from chatbot.store.schema import PullRequestRow, RepoRow
 from chatbot.subscriptions.service import SubscriptionService
 from chatbot.subscriptions.service import channel_repo as subscribed_repo
+from chatbot.subscriptions.service import channel_repos as subscribed_repos
 from chatbot.weeks import Week, last_complete_week
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,7 @@ class ChatBot:
         *,
         writer: ReportWriter | None = None,
         channel_repo: Callable[[Message], str | None] | None = None,
+        channel_repos: Callable[[Message], Sequence[str]] | None = None,
         subscriptions: SubscriptionService | None = None,
         query_parser: Callable[[str, ParseContext, Query], Query] | None = None,
         phraser: Callable[[Answer], Answer] | None = None,
@@ -74,6 +76,8 @@ class ChatBot:
         self.observers: list[Callable[[Message, Answer], None]] = []
         # The channel's repo (its one subscription) answers questions that name none.
         self.channel_repo = channel_repo or (lambda message: subscribed_repo(db, message))
+        # A channel's several subscriptions: the choice offered when a question there names no repo.
+        self.channel_repos = channel_repos or (lambda message: subscribed_repos(db, message))
         self._vocabulary_cache: tuple[float, frozenset[str], frozenset[str]] | None = None
 
     def handle(self, message: Message) -> Answer:
@@ -113,6 +117,10 @@ class ChatBot:
         key = conversation_key(message)
         if key is not None:
             query = self._in_conversation(key, query)
+        if query.repo is None and query.unknown_repo is None and query.intent not in ("help", "unknown"):
+            subscribed = tuple(self.channel_repos(message))
+            if len(subscribed) > 1:
+                query = replace(query, repo_candidates=subscribed)
         answer = self._answer_question(query)
         if key is not None and answer.query.intent not in ("help", "unknown"):
             now = self.clock.now()

@@ -22,9 +22,13 @@ from chatbot.reports.builder import AnalyzedPR
 from chatbot.store.analyses import ANALYSIS_MARK, current_analysis
 from chatbot.store.index import PRIndex, to_pull_request
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow
-from chatbot.store.search import search_pull_requests
+from chatbot.store.search import search_any
 
 SEARCH_LIMIT = 200
+# A window of at most WINDOW_SCAN PRs has all its search documents scored; a bigger one is narrowed by
+# the search index first (at most WINDOW_CANDIDATES PRs per word).
+WINDOW_SCAN = 400
+WINDOW_CANDIDATES = 2000
 # How many of the most important PRs a list answer shows, and a comparison.
 LIST_LIMIT = 8
 COMPARE_SHOWN = 5
@@ -170,17 +174,19 @@ def bm25(documents: dict[int, str], groups: list[_Group]) -> dict[int, float]:
     lengths = {n: len(d) for n, d in documents.items()}
     average = sum(lengths.values()) / len(lengths) or 1.0
     frequencies = [{n: group.frequency(d) for n, d in documents.items()} for group in groups]
+    idfs = []
+    for freq in frequencies:
+        df = sum(1 for f in freq.values() if f)
+        idfs.append(math.log(1 + (len(documents) - df + 0.5) / (df + 0.5)))
     scores: dict[int, float] = {}
     for number in documents:
         if not all(freq[number] for freq in frequencies):
             continue
-        score = 0.0
-        for freq in frequencies:
-            df = sum(1 for f in freq.values() if f)
-            idf = math.log(1 + (len(documents) - df + 0.5) / (df + 0.5))
-            tf = freq[number]
-            score += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[number] / average))
-        scores[number] = score
+        norm = K1 * (1 - B + B * lengths[number] / average)
+        scores[number] = sum(
+            idf * freq[number] * (K1 + 1) / (freq[number] + norm)
+            for idf, freq in zip(idfs, frequencies, strict=True)
+        )
     return scores
 
 
@@ -202,16 +208,33 @@ def _documents(
     return {number: document.lower() for number, document in session.execute(statement)}
 
 
-def _candidates(session: Session, repo: RepoRow, groups: list[_Group]) -> set[int]:
-    """Ids of the PRs (all time) that may match every group, from the search index: a few hundred at
-    most, scored afterwards."""
+def _candidates(session: Session, repo: RepoRow, groups: list[_Group], window: Window | None) -> set[int]:
+    """Ids of the PRs (in the window, or all time) that may match every group, from the search index
+    (a substring match, so a superset of the word match scored afterwards)."""
     found: set[int] | None = None
+    start, end = (window.start, window.end) if window is not None else (None, None)
+    limit = SEARCH_LIMIT if window is None else WINDOW_CANDIDATES
     for group in groups:
-        ids: set[int] = set()
-        for word in group.words:
-            ids.update(search_pull_requests(session, word, repo_id=repo.id, limit=SEARCH_LIMIT))
+        ids = set(search_any(session, list(group.words), repo_id=repo.id, start=start, end=end, limit=limit))
         found = ids if found is None else found & ids
+        if not found:
+            break
     return found or set()
+
+
+def _window_size(session: Session, repo: RepoRow, window: Window) -> int:
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(PullRequestRow)
+            .where(
+                PullRequestRow.repo_id == repo.id,
+                PullRequestRow.merged_at >= window.start,
+                PullRequestRow.merged_at < window.end,
+            )
+        )
+        or 0
+    )
 
 
 def text_scores(
@@ -223,11 +246,12 @@ def text_scores(
     module_group = _Group.of(query.modules) if query.modules else None
     if not groups and module_group is None:
         return None, None
-    if window is not None:
+    if window is not None and _window_size(session, repo, window) <= WINDOW_SCAN:
         documents = _documents(session, repo, window, None)
     else:
-        ids = _candidates(session, repo, groups or [module_group])  # type: ignore[list-item]
-        documents = _documents(session, repo, None, ids) if ids else {}
+        # All time, or a window of months on a busy repo: the search index narrows the PRs to score.
+        ids = _candidates(session, repo, groups or [module_group], window)  # type: ignore[list-item]
+        documents = _documents(session, repo, window, ids) if ids else {}
     module_hits = (
         {n for n, d in documents.items() if any(w in d for w in module_group.words)}
         if module_group is not None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from sqlalchemy import Float, Integer, and_, column, select, text
+from sqlalchemy import Float, Integer, and_, column, or_, select, text
 from sqlalchemy.orm import Session
 
 from chatbot.store.schema import PullRequestRow, SearchDocumentRow
@@ -92,4 +92,49 @@ def search_pull_requests(
     else:  # SQLite's LIKE is already case-insensitive for ASCII (and CJK has no case)
         like = [document.like(f"%{_escape_like(t)}%", escape="\\") for t in terms]
     statement = base.where(and_(*like), *conditions).order_by(PullRequestRow.merged_at.desc()).limit(limit)
+    return list(session.scalars(statement))
+
+
+def search_any(
+    session: Session,
+    phrases: list[str],
+    *,
+    repo_id: int,
+    start: datetime | None = None,
+    end: datetime | None = None,
+    limit: int = 200,
+) -> list[int]:
+    """Ids of the PRs of one repo (optionally merged in [start, end)) whose search document contains any
+    of `phrases`, each as a whole (case-insensitive): one query for a word and all its synonyms. Best
+    first on SQLite FTS (bm25) when every phrase has trigrams, else newest merge first."""
+    phrases = [p.strip().lower() for p in phrases if p.strip()]
+    if not phrases:
+        return []
+    conditions = [SearchDocumentRow.repo_id == repo_id]
+    if start is not None:
+        conditions.append(PullRequestRow.merged_at >= start)
+    if end is not None:
+        conditions.append(PullRequestRow.merged_at < end)
+    base = select(SearchDocumentRow.pr_id).join(PullRequestRow, PullRequestRow.id == SearchDocumentRow.pr_id)
+    dialect = session.get_bind().dialect.name
+    if dialect == "sqlite" and all(len(p) >= MIN_TRIGRAM_TERM for p in phrases):
+        match = " OR ".join('"' + p.replace('"', '""') + '"' for p in phrases)
+        fts = text(
+            "SELECT rowid AS pr_id, bm25(pr_search_fts) AS rank FROM pr_search_fts WHERE pr_search_fts MATCH :m"
+        )
+        ranked = fts.columns(column("pr_id", Integer), column("rank", Float)).subquery("fts")
+        statement = (
+            base.join(ranked, ranked.c.pr_id == SearchDocumentRow.pr_id)
+            .where(*conditions)
+            .order_by(ranked.c.rank, PullRequestRow.merged_at.desc())
+            .limit(limit)
+        )
+        return list(session.scalars(statement, {"m": match}))
+    document = SearchDocumentRow.document
+    matches = (
+        [document.ilike(f"%{_escape_like(p)}%", escape="\\") for p in phrases]
+        if dialect == "postgresql"
+        else [document.like(f"%{_escape_like(p)}%", escape="\\") for p in phrases]
+    )
+    statement = base.where(or_(*matches), *conditions).order_by(PullRequestRow.merged_at.desc()).limit(limit)
     return list(session.scalars(statement))

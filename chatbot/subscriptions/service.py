@@ -324,15 +324,24 @@ def _text(text: str) -> Reply:
 
 def channel_repo(db: Database, message: Message) -> str | None:
     """The repo a channel is subscribed to, when it is exactly one: questions there may omit it."""
-    with db.session() as session:
-        names = session.scalars(
-            select(RepoRow.full_name)
-            .join(SubscriptionRow, SubscriptionRow.repo_id == RepoRow.id)
-            .where(
-                SubscriptionRow.platform == message.platform,
-                SubscriptionRow.workspace == (message.workspace or ""),
-                SubscriptionRow.channel == (message.channel or ""),
-                SubscriptionRow.active.is_(True),
-            )
-        ).all()
+    names = channel_repos(db, message)
     return names[0] if len(names) == 1 else None
+
+
+def channel_repos(db: Database, message: Message) -> list[str]:
+    """Every repo the channel is subscribed to: what a question there that names none may be about."""
+    with db.session() as session:
+        return list(
+            session.scalars(
+                select(RepoRow.full_name)
+                .join(SubscriptionRow, SubscriptionRow.repo_id == RepoRow.id)
+                .where(
+                    SubscriptionRow.platform == message.platform,
+                    SubscriptionRow.workspace == (message.workspace or ""),
+                    SubscriptionRow.channel == (message.channel or ""),
+                    SubscriptionRow.active.is_(True),
+                )
+                .distinct()
+                .order_by(RepoRow.full_name)
+            ).all()
+        )

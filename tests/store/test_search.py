@@ -10,7 +10,7 @@ from chatbot.analysis.types import Analysis, Risk
 from chatbot.store.analyses import current_analysis, has_analysis, input_hash, save_analysis
 from chatbot.store.index import PRIndex
 from chatbot.store.schema import PullRequestRow
-from chatbot.store.search import search_pull_requests, search_terms
+from chatbot.store.search import search_any, search_pull_requests, search_terms
 from tests.store.test_index import make_pr
 
 NOW = datetime(2026, 6, 22, 1, 0, tzinfo=UTC)
@@ -118,3 +118,14 @@ def test_the_current_analysis_follows_the_pr_content(indexed):
         assert has_analysis(session, row.id, input_hash(row.content_hash, "heuristic", "1", "zh"))
         row.content_hash = "changed"
         assert current_analysis(session, row) is None
+
+
+def test_search_any_finds_a_document_with_any_of_the_phrases_in_one_repo(indexed):
+    db, repo_id, ids = indexed
+    with db.session() as session:
+        synonyms = search_any(session, ["显存溢出", "qwen3 moe", "nothing-like-this"], repo_id=repo_id)
+        short = search_any(session, ["错别", "qwen3"], repo_id=repo_id)  # a phrase without trigrams
+        recent = search_any(session, ["checkpoint"], repo_id=repo_id, start=NOW - timedelta(days=2), end=NOW)
+    assert sorted(numbers(synonyms, ids)) == [1, 2]
+    assert sorted(numbers(short, ids)) == [2, 3]
+    assert numbers(recent, ids) == [1]

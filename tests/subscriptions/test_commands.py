@@ -14,6 +14,7 @@ from chatbot.commands import parse_command
 from chatbot.messages import say
 from chatbot.models import Message
 from chatbot.ports import SourceUnavailable
+from chatbot.store.index import PRIndex
 from chatbot.store.schema import SubscriptionEventRow, SubscriptionRow
 from chatbot.subscriptions.service import SubscriptionPolicy, SubscriptionService
 from tests.reports.fixtures import REPO, SHANGHAI, seed
@@ -203,3 +204,20 @@ def test_filters_within_the_caps_are_kept(db):
     with db.session() as session:
         [row] = session.scalars(select(SubscriptionRow)).all()
         assert len(row.filters["modules"]) == 50
+
+
+def test_a_channel_with_several_subscriptions_is_offered_its_own_repos(db):
+    seed(db)
+    with db.session() as session:
+        index = PRIndex(session)
+        for name in ("acme/gadgets", "acme/other"):
+            index.ensure_repo(name, NOW)
+    bot = make_bot(db, validator=Validator({REPO, "acme/gadgets"}))
+    say_in(bot, f"订阅 {REPO}")
+    say_in(bot, "订阅 acme/gadgets")
+
+    here = say_in(bot, "本周有哪些风险？")
+    elsewhere = say_in(bot, "本周有哪些风险？", channel="C2")
+    ours = say("qa.repo.which", "zh", known=f"acme/gadgets、{REPO}", example="gadgets")
+    assert ours in here
+    assert "acme/other" in elsewhere and "acme/other" not in here
