@@ -33,7 +33,7 @@ FORGED_HEADERS = [
 
 def test_an_unsigned_request_is_a_401_whatever_its_body(slack: SlackHarness, caplog):
     """No signature, a timestamp that is not a number (or not ASCII digits), a non-ASCII signature;
-    one server for all the cases (waitress double-closes a pipe fd on stop, so fewer restarts)."""
+    one server for all the cases (fewer server restarts, see BackgroundServer.stop)."""
     caplog.set_level(logging.DEBUG)
     for body in BODIES:
         for headers in FORGED_HEADERS:
