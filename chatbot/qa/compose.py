@@ -191,9 +191,9 @@ class Composer:
             self._cite(linked[:6])
             if observation.example:
                 sep = "；" if self.language == "zh" else "; "
-                spans.append(
-                    plain(sep + say("report.risk.example", self.language, example=observation.example))
-                )
+                example = sep + say("report.risk.example", self.language, example=observation.example)
+                # its code as code spans, the PRs it names as links
+                spans += prose(example, linked[0].pr.repo if linked else None, by_number)
             items.append(tuple(spans))
         blocks.append(BulletList(tuple(items)))
         if source is not None:

@@ -3,6 +3,7 @@ check the facts a reader needs. Sentences are compared through `say(...)`, never
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 
 import pytest
@@ -11,7 +12,7 @@ from rich.console import Console
 from adapters.console import render_console
 from chatbot.bot import ChatBot
 from chatbot.messages import say
-from chatbot.models import Message
+from chatbot.models import BulletList, Message
 from tests.qa.fixture_repo import BY_KEY, INJECTION_PR, VERL, VLLM
 
 
@@ -176,3 +177,15 @@ def test_a_chinese_risk_answer_labels_severity_in_chinese(chat: Transcript) -> N
     reply = chat.ask("本周 verl 有哪些风险？")
     assert f"[{say('report.severity.high', 'zh')}] " in reply
     assert not any(f"[{level}]" in reply for level in ("high", "medium", "low"))
+
+
+@pytest.mark.parametrize(
+    "question", ["本周 verl 有哪些风险？", "上周 verl 有哪些风险？", "what were the risks in verl last week?"]
+)
+def test_every_pr_number_in_a_risk_answer_is_a_link(bot: ChatBot, question: str) -> None:
+    reply = bot.handle(Message(question)).reply
+    items = [item for block in reply.blocks if isinstance(block, BulletList) for item in block.items]
+    assert items
+    for item in items:
+        for span in item:
+            assert span.url or not re.search(r"#\d{3,}", span.text), item
