@@ -188,3 +188,21 @@ def _table_changes(block: Block) -> list[str]:
             after = f"{last.group(1)}{space if unit else ''}{unit}".strip()
             found.append(f"{row[0]}: {show} → {after}")
     return found
+
+
+# Code identifiers in generated text: `code spans` and code-shaped tokens (snake_case, dotted.names,
+# camelCase, --flags). File names are left to the path check (`names_unchanged_file`).
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_CODE_TOKEN = re.compile(
+    r"--[A-Za-z][\w-]*|\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b|\b\w*_\w+\b|\b[a-z]+[A-Z]\w*\b", re.ASCII
+)
+_FILE_SUFFIX = re.compile(
+    r"\.(?:py|pyi|ya?ml|toml|json|sh|cfg|ini|md|rst|txt|cu|cuh|cc|cpp|h|hpp|rs|go|ts|js)$"
+)
+
+
+def code_identifiers(text: str) -> list[str]:
+    """The code identifiers `text` names (code spans and code-shaped tokens), file names left out."""
+    spans = _CODE_SPAN.findall(text)
+    tokens = [m.group(0) for m in _CODE_TOKEN.finditer(_CODE_SPAN.sub(" ", text))]
+    return [t for t in spans + tokens if not _FILE_SUFFIX.search(t) and "/" not in t]

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, FiniteFloat, ValidationError,
 from chatbot.analysis.boilerplate import clean_body
 from chatbot.analysis.features import file_kind
 from chatbot.analysis.heuristic import LANGUAGES, Language
+from chatbot.analysis.lead import code_identifiers
 from chatbot.analysis.types import (
     Analysis,
     ChangeType,
@@ -76,6 +77,7 @@ _LAST = 4
 _WIDE_CHAR = re.compile(r"[^\x00-\u2e7f]")
 _FENCED = re.compile(r"^\s*```(?:json)?\s*\n(.*)\n\s*```\s*$", re.S | re.I)
 _SPACE = re.compile(r"\s+")
+_PR_NUMBER = re.compile(r"(?<![\w&])#(\d+)\b")
 
 
 # --- the answer schema ---------------------------------------------------------------------------------
@@ -554,7 +556,7 @@ class LLMAnalyzer:
         user = self.user_message(pr, hints)
         answer = self._complete(user, tally)
         try:
-            return to_analysis(parse_answer(answer), self.version, self._language)
+            return grounded(to_analysis(parse_answer(answer), self.version, self._language), pr)
         except InvalidAnswer as first:
             boundary = boundary_for(pr)
             repair = self._prompt.repair_template.format(
@@ -566,7 +568,7 @@ class LLMAnalyzer:
             )
             second = self._complete(user + repair.rstrip(), tally)
             try:
-                return to_analysis(parse_answer(second), self.version, self._language)
+                return grounded(to_analysis(parse_answer(second), self.version, self._language), pr)
             except InvalidAnswer as exc:
                 raise InvalidAnswer(f"the answer failed validation twice: {exc}") from None
 
@@ -577,6 +579,43 @@ class LLMAnalyzer:
         tally.completion_tokens += reply.completion_tokens
         tally.model = reply.model
         return reply.text
+
+
+def grounded(analysis: Analysis, pr: PullRequest) -> Analysis:
+    """The analysis, when every PR number and code identifier its texts name occurs in the PR (its own
+    number, numbers and identifiers from its title, description, files, patches and discussion).
+    Raises InvalidAnswer naming what does not, so the model is asked once more."""
+    source = "\n".join(
+        [
+            pr.title,
+            pr.header.body or "",
+            *(f.filename for f in pr.files),
+            *(f.patch or "" for f in pr.files),
+            *(r.body for r in pr.reviews),
+            *(c.body for c in pr.comments),
+        ]
+    )
+    texts = [analysis.summary, *(r.text for r in analysis.risks)]
+    for text in analysis.texts.values():
+        texts += [
+            text.gist,
+            text.verdict_reason,
+            *text.key_points,
+            *text.follow_ups,
+            *text.reading_guide,
+            *text.risks,
+        ]
+    numbers = {int(n) for t in texts for n in _PR_NUMBER.findall(t)} - {pr.number}
+    unknown_numbers = sorted(n for n in numbers if f"#{n}" not in source and f"/{n}" not in source)
+    unknown = sorted({i for t in texts for i in code_identifiers(t) if i not in source})
+    problems = []
+    if unknown_numbers:
+        problems.append("PR numbers not in the PR: " + ", ".join(f"#{n}" for n in unknown_numbers))
+    if unknown:
+        problems.append("identifiers not in the PR: " + ", ".join(unknown[:10]))
+    if problems:
+        raise InvalidAnswer("; ".join(problems))
+    return analysis
 
 
 def _defang(text: str, boundary: str) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError
 
+from chatbot.analysis.lead import code_identifiers
 from chatbot.analysis.llm import strict_json_schema
 from chatbot.analysis.types import RiskCategory, Severity
 from chatbot.ports import LLM, LLMError
@@ -31,12 +32,6 @@ MAX_RISKS = 5
 MAX_FOLLOW_UPS = 6
 MAX_RISK_PRS = 2
 _PR_MENTION = re.compile(r"#(\d+)")
-# What counts as a code identifier in the model's prose: a `code span`, or a token that only code has
-# (snake_case, dotted.names, camelCase, --flags). Plain words are not checked.
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
-_IDENTIFIER = re.compile(
-    r"--[A-Za-z][\w-]*|\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b|\b\w*_\w+\b|\b[a-z]+[A-Z]\w*\b", re.ASCII
-)
 
 
 class _Item(BaseModel):
@@ -123,12 +118,6 @@ def report_facts(report: WeeklyReport) -> dict[str, object]:
     }
 
 
-def identifiers(text: str) -> list[str]:
-    """The code identifiers of `text`: code spans and code-shaped tokens."""
-    spans = _CODE_SPAN.findall(text)
-    return spans + [m.group(0) for m in _IDENTIFIER.finditer(_CODE_SPAN.sub(" ", text))]
-
-
 def problems(answer: ProseAnswer, allowed: set[int], facts: str) -> list[str]:
     """Why the answer cannot be used: PRs outside the week, identifiers not in the facts, a risk naming
     more than two PRs, a blank headline or no highlights. Empty when it can."""
@@ -140,7 +129,7 @@ def problems(answer: ProseAnswer, allowed: set[int], facts: str) -> list[str]:
     mentioned |= {n for r in answer.risks for n in r.prs}
     if mentioned - allowed:
         found.append(f"PRs not in the facts: {', '.join(f'#{n}' for n in sorted(mentioned - allowed))}")
-    unknown = sorted({i for t in texts for i in identifiers(t) if i not in facts})
+    unknown = sorted({i for t in texts for i in code_identifiers(t) if i not in facts})
     if unknown:
         found.append(f"identifiers not in the facts: {', '.join(unknown[:10])}")
     crowded = [r.text[:40] for r in answer.risks if not 1 <= len(r.prs) <= MAX_RISK_PRS]

@@ -118,6 +118,50 @@ def test_a_verdict_label_the_model_puts_in_front_of_its_reason_is_dropped(fake: 
     assert analysis.localized("en").verdict_reason == "changes scheduling"
 
 
+def _citing(**en: Any) -> dict[str, Any]:
+    payload = analysis_payload()
+    return analysis_payload(en={**payload["en"], **en})
+
+
+def test_a_model_naming_an_identifier_it_was_not_given_is_asked_again_and_the_fix_is_used(
+    fake: FakeOpenAI,
+) -> None:
+    answers = iter([_citing(key_points=["Adds `summon_everything` to the scheduler"]), analysis_payload()])
+    fake.answer = lambda body: next(answers)
+
+    result = analyzer_for(fake).analyze(rollout_pr())
+
+    assert not result.fell_back and result.requests == 2
+    assert "summon_everything" in user_message(fake.requests[1])  # the problem is named in the retry
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        {"key_points": ["Calls FSDPModule.set_requires_gradient_sync on every step"]},
+        {"reading_guide": ["Start at build_async_pool"]},
+        {"gist": "Follows up on #4242 by moving the scheduler"},
+    ],
+    ids=["dotted name", "snake_case in a guide", "a PR number"],
+)
+def test_a_model_that_keeps_citing_what_the_pr_does_not_contain_falls_back(
+    fake: FakeOpenAI, claim: dict[str, Any]
+) -> None:
+    fake.answer = lambda body: _citing(**claim)
+
+    result = analyzer_for(fake).analyze(rollout_pr())
+
+    assert result.fell_back and result.requests == 2
+    assert "not in the PR" in (result.fallback_reason or "")
+    assert result.analysis.analyzer == "heuristic"
+
+
+def test_identifiers_and_prs_that_occur_in_the_pr_are_accepted(fake: FakeOpenAI) -> None:
+    fake.answer = lambda body: _citing(key_points=["async_scheduler.py schedules workers; see #6512"])
+
+    assert not analyzer_for(fake).analyze(rollout_pr()).fell_back
+
+
 def test_the_request_asks_for_the_strict_analysis_schema(fake: FakeOpenAI) -> None:
     analyzer_for(fake).analyze(rollout_pr())
 
