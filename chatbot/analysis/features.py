@@ -612,7 +612,6 @@ _CAUSAL = re.compile(
     re.I,
 )
 _BREAKING_NOTE = re.compile(r"^[ \t>*-]*\**BREAKING[ -]CHANGES?\**\s*[:：]\**\s*(.*)$", re.M | re.I)
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s+|\n")
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -952,15 +951,6 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         words=_word_count(prose),
         review=_review_activity(pr),
     )
-
-
-def measurement_sentence(plain: str) -> str | None:
-    """The first sentence of the description that states a measured result (a %, an x speed-up)."""
-    for sentence in _SENTENCE_END.split(plain):
-        text = sentence.strip()
-        if text and not text.startswith("|") and (_PERCENT.search(text) or _SPEEDUP.search(text)):
-            return text
-    return None
 
 
 def log_scale(value: float) -> float:

@@ -168,7 +168,6 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "Verify: that {test} covers the new behaviour of {name}",
     },
     "guide.follow_up": {"zh": "后续：{text}", "en": "Follow-up: {text}"},
-    "kp.no_tests": {"zh": "未改动测试", "en": "No tests changed"},
     "dep.change": {"zh": "{name} {old} → {new}", "en": "{name} {old} → {new}"},
     "dep.added": {"zh": "新增 {name} {new}", "en": "added {name} {new}"},
     "dep.removed": {"zh": "移除 {name}", "en": "removed {name}"},

@@ -122,7 +122,6 @@ CONCERNS: tuple[Concern, ...] = (
     ),
     Concern("fixes", change_types=frozenset({"fix"})),
 )
-THEMES = (*(c.key for c in CONCERNS), "other")
 
 
 def concern_of(title: str, analysis: Analysis, gist: str = "") -> str:
@@ -132,8 +131,3 @@ def concern_of(title: str, analysis: Analysis, gist: str = "") -> str:
         if concern.claims(text, analysis):
             return concern.key
     return "other"
-
-
-def theme_of(title: str, analysis: Analysis) -> str:
-    """The PR's concern from its title and analysis alone (trends compare these across weeks)."""
-    return concern_of(title, analysis, analysis.localized("en").gist)
