@@ -25,9 +25,10 @@ from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDoc
 from chatbot.store.search import search_any
 
 SEARCH_LIMIT = 200
-# A window of at most WINDOW_SCAN PRs has all its search documents scored; a bigger one is narrowed by
-# the search index first (at most WINDOW_CANDIDATES PRs per word).
-WINDOW_SCAN = 400
+# A window of at most WINDOW_SCAN PRs (months of the busiest repos) has all its search documents
+# scored, which finds every synonym; a bigger one is narrowed by the search index first (at most
+# WINDOW_CANDIDATES PRs per word).
+WINDOW_SCAN = 3000
 WINDOW_CANDIDATES = 2000
 # How many of the most important PRs a list answer shows, and a comparison.
 LIST_LIMIT = 8

@@ -106,10 +106,15 @@ def search_any(
 ) -> list[int]:
     """Ids of the PRs of one repo (optionally merged in [start, end)) whose search document contains any
     of `phrases`, each as a whole (case-insensitive): one query for a word and all its synonyms. Best
-    first on SQLite FTS (bm25) when every phrase has trigrams, else newest merge first."""
+    first on SQLite FTS (bm25) when the phrases have trigrams, else newest merge first."""
     phrases = [p.strip().lower() for p in phrases if p.strip()]
     if not phrases:
         return []
+    # Phrases with trigrams use the index; a one- or two-character synonym beside them ("显存" beside
+    # "out of memory") would turn the query into a scan of every document of the repo, so it is left out
+    # and only searched when no longer phrase is there.
+    indexed = [p for p in phrases if len(p) >= MIN_TRIGRAM_TERM]
+    phrases = indexed or phrases
     conditions = [SearchDocumentRow.repo_id == repo_id]
     if start is not None:
         conditions.append(PullRequestRow.merged_at >= start)
