@@ -14,7 +14,7 @@ from chatbot.clock import FixedClock
 from chatbot.models import PullRequest
 from chatbot.store.analyses import current_analysis
 from chatbot.store.index import PRIndex
-from chatbot.store.search import search_pull_requests
+from chatbot.store.search import search_any
 from tests.reports.fixtures import REPO, WEEK_START, pr
 
 CLOCK = FixedClock(WEEK_START + timedelta(days=8))
@@ -56,8 +56,8 @@ def test_a_changed_pr_is_analysed_again_and_its_search_document_follows(db):
         index = PRIndex(session)
         row = index.pull_request_row(index.repo(REPO), 1)
         assert current_analysis(session, row).analysis.modules == ("trainer",)
-        assert search_pull_requests(session, "resharding") == [row.id]
-        assert search_pull_requests(session, "vLLM") == []
+        assert search_any(session, ["resharding"], repo_id=row.repo_id) == [row.id]
+        assert search_any(session, ["vllm"], repo_id=row.repo_id) == []
 
 
 def test_an_analyzer_that_raises_on_one_pr_fails_only_that_pr(db):
