@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
 from chatbot.commands import Command
@@ -237,12 +237,7 @@ class SubscriptionService:
         statement = (
             select(SubscriptionRow, RepoRow)
             .join(RepoRow, RepoRow.id == SubscriptionRow.repo_id)
-            .where(
-                SubscriptionRow.platform == message.platform,
-                SubscriptionRow.workspace == (message.workspace or ""),
-                SubscriptionRow.channel == (message.channel or ""),
-                SubscriptionRow.active.is_(True),
-            )
+            .where(*_active_in_channel(message))
             .order_by(RepoRow.full_name)
         )
         return [(sub, repo) for sub, repo in session.execute(statement)]
@@ -322,6 +317,16 @@ def _text(text: str) -> Reply:
     return Reply((Paragraph((plain(text),)),))
 
 
+def _active_in_channel(message: Message) -> tuple[ColumnElement[bool], ...]:
+    """The conditions that select the active subscriptions of the channel a message came from."""
+    return (
+        SubscriptionRow.platform == message.platform,
+        SubscriptionRow.workspace == (message.workspace or ""),
+        SubscriptionRow.channel == (message.channel or ""),
+        SubscriptionRow.active.is_(True),
+    )
+
+
 def channel_repo(db: Database, message: Message) -> str | None:
     """The repo a channel is subscribed to, when it is exactly one: questions there may omit it."""
     names = channel_repos(db, message)
@@ -335,12 +340,7 @@ def channel_repos(db: Database, message: Message) -> list[str]:
             session.scalars(
                 select(RepoRow.full_name)
                 .join(SubscriptionRow, SubscriptionRow.repo_id == RepoRow.id)
-                .where(
-                    SubscriptionRow.platform == message.platform,
-                    SubscriptionRow.workspace == (message.workspace or ""),
-                    SubscriptionRow.channel == (message.channel or ""),
-                    SubscriptionRow.active.is_(True),
-                )
+                .where(*_active_in_channel(message))
                 .distinct()
                 .order_by(RepoRow.full_name)
             ).all()
