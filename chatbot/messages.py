@@ -95,9 +95,26 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "report.and_more": ("及其他 {n} 个", "and {n} more"),
     # Themes, mechanisms, trends and participants (issue 13) ------------------------------------------
-    "report.highlight.theme": ("{theme}：{changes}", "{theme}: {changes}"),
+    "report.highlight.theme": (
+        "{theme}：{n} 个 PR，含 {kinds}；先读 #{pr}：{what}",
+        "{theme}: {n} PRs ({kinds}); read #{pr} first: {what}",
+    ),
+    "report.highlight.single": ("{theme}：{what}", "{theme}: {what}"),
+    "report.highlight.kind.feat": ("{n} 个新功能", "{n} features"),
+    "report.highlight.kind.feat.one": ("1 个新功能", "1 feature"),
+    "report.highlight.kind.fix": ("{n} 个修复", "{n} fixes"),
+    "report.highlight.kind.fix.one": ("1 个修复", "1 fix"),
+    "report.highlight.kind.refactor": ("{n} 个重构", "{n} refactors"),
+    "report.highlight.kind.refactor.one": ("1 个重构", "1 refactor"),
+    "report.highlight.kind.perf": ("{n} 个性能优化", "{n} performance changes"),
+    "report.highlight.kind.perf.one": ("1 个性能优化", "1 performance change"),
+    "report.highlight.kind.test": ("{n} 个测试改动", "{n} test changes"),
+    "report.highlight.kind.test.one": ("1 个测试改动", "1 test change"),
+    "report.highlight.kind.doc": ("{n} 个文档改动", "{n} documentation changes"),
+    "report.highlight.kind.doc.one": ("1 个文档改动", "1 documentation change"),
+    "report.highlight.kind.chore": ("{n} 个维护性改动", "{n} maintenance changes"),
+    "report.highlight.kind.chore.one": ("1 个维护性改动", "1 maintenance change"),
     "report.theme.label": ("{theme}（{modules}）", "{theme} ({modules})"),
-    "report.theme.more": ("等 {n} 项", " and {n} more"),
     "report.theme.count": ("{theme}（{n}）", "{theme} ({n})"),
     "report.risk.mechanism": ("#{pr} {text}（{evidence}）", "#{pr}: {text} ({evidence})"),
     "report.risk.mechanism.bare": ("#{pr} {text}", "#{pr}: {text}"),
@@ -459,6 +476,8 @@ def pr_refs(numbers: Iterable[int], language: Language, limit: int = 6) -> str:
     """`#1、#2、#3 及其他 4 个` / `#1, #2, #3 and 4 more`."""
     numbers = list(numbers)
     shown = join((f"#{n}" for n in numbers[:limit]), language)
+    if len(numbers) == limit + 1:
+        return join((f"#{n}" for n in numbers), language)  # "and 1 more" would hide what fits
     if len(numbers) > limit:
         shown += (" " if language == "en" else "") + say("report.and_more", language, n=len(numbers) - limit)
     return shown

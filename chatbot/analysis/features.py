@@ -286,6 +286,13 @@ _SECURITY = re.compile(
     r"verify\s*=\s*False|yaml\.load\((?![^\n]*Loader)|torch\.load\((?![^\n]*weights_only\s*=\s*True)).*)$",
     re.M,
 )
+# Paths whose code does not ship with the product whatever the repository's module map says (example runs,
+# recipes, tutorials, benchmarks, helper scripts): a flag such as `trust_remote_code=True` there is a user's
+# choice in a launch command, not an unsafe call in the product.
+_NOT_SHIPPED = re.compile(
+    r"(?:^|/)(?:examples?|recipes?|tutorials?|notebooks?|demos?|benchmarks?|bench|scripts?|docs?|cookbooks?)/",
+    re.I,
+)
 # Calls (not imports, not prose) that move memory around or synchronise processes and threads.
 _MEMORY_SIGNAL = re.compile(
     r"^[+-](?![+-])(?!\s*(?:from|import|#)\s).*?(?:empty_cache\(|\w*offload\w*\(|pin_memory|memory_allocated\(|"
@@ -742,7 +749,9 @@ def _path_modules(files: Iterable[FileFacts]) -> tuple[str, ...]:
 
 
 def _first_line(patch_line: str, limit: int = 120) -> str:
-    text = patch_line.strip()
+    """One added line as evidence: trimmed, without a shell or Python line-continuation backslash that
+    would leave the quote dangling, clipped to `limit` characters."""
+    text = patch_line.strip().removesuffix("\\").rstrip()
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -842,7 +851,8 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
             deps += _dependency_changes(f, patch, module_map.key_dependencies)
         if f.kind not in ("source", "script"):
             continue
-        security += [LineHit(f.path, _first_line(m.group(1))) for m in _SECURITY.finditer(patch)]
+        if f.kind == "source" and f.tier != "peripheral" and not _NOT_SHIPPED.search(f.path):
+            security += [LineHit(f.path, _first_line(m.group(1))) for m in _SECURITY.finditer(patch)]
         if f.tier == "peripheral":
             continue  # examples and recipes: their TODOs and platform branches are not the product's
         cli += [LineHit(f.path, m.group(1)) for m in _CLI_ARG.finditer(patch)]

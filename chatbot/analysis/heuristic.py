@@ -558,13 +558,11 @@ def _patch_markers(f: PRFeatures, change_type: ChangeType, language: Language, o
         follow = say("fu.tests_removed", language, path=f.tests_removed[0])
         out.add(Risk("missing-tests", "medium", text, f.tests_removed[0]), follow)
     if f.security_hits:
-        # An unsafe call in shipped code is medium; in an example or recipe, low.
-        peripheral = {x.path for x in f.files if x.tier == "peripheral"}
-        hits = sorted(f.security_hits, key=lambda h: h.path in peripheral)
-        severity: Severity = "low" if hits[0].path in peripheral else "medium"
+        # Hits come from shipped code only (the features leave examples, recipes and scripts out).
+        hits = f.security_hits
         text = say("risk.security", language, n=len(hits))
         out.add(
-            Risk("security", severity, text, _hit(hits[0])), say("fu.security", language, path=hits[0].path)
+            Risk("security", "medium", text, _hit(hits[0])), say("fu.security", language, path=hits[0].path)
         )
     if f.platform_hits:
         text = say("risk.platform", language, n=len(f.platform_hits))

@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "2.1"
+ANALYZER_VERSION = "2.2"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 

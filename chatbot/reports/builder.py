@@ -26,9 +26,10 @@ from chatbot.weeks import Week
 
 HIGHLIGHTS = 6
 HIGHLIGHT_PRS = 4
-HIGHLIGHT_PHRASES = 3
 PHRASE_CHARS = 70
 CHANGE_CHARS = 220
+# The share of a title's words a gist must hold to count as saying the title.
+TITLE_OVERLAP = 0.6
 RISK_OBSERVATIONS = 5
 KEY_PR_ROWS = 10
 THEME_ITEMS = 5
@@ -37,6 +38,8 @@ FOLLOW_UPS = 6
 PARTICIPANTS_SHOWN = 5
 EVIDENCE_CHARS = 90
 _SEVERITY_RANK = {"high": 3, "medium": 2, "low": 1}
+# Words (Latin runs, digits, single Han characters) by which a gist is compared with its title.
+_WORD = re.compile(r"[a-z0-9_]+|[\u4e00-\u9fff]")
 _TITLE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+|^\s*\w+(?:\([^)]*\))?!?:\s*")
 _BOTS = re.compile(
     r"\[bot\]$|^(?:codecov|github-actions|gemini-code-assist|coderabbitai|copilot|mergify)", re.I
@@ -89,12 +92,21 @@ def _phrase(record: AnalyzedPR, language: Language) -> str:
     return _clip(title, PHRASE_CHARS)
 
 
+def _words_of(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
 def _change(record: AnalyzedPR, language: Language) -> str:
-    """A PR in the "key changes" narrative: its gist, after its title when the gist does not repeat it."""
+    """A PR in the "key changes" narrative: its gist, after its title when the gist does not already say
+    the title (most of the title's words in the gist, which covers a gist quoting a clipped or retyped
+    title), so no line says its title twice."""
     title = clean_title(record.pr.title)
     gist = record.analysis.localized(language).gist
-    if not gist or title.lower() in gist.lower():
-        return _clip(gist or title, CHANGE_CHARS)
+    if not gist:
+        return _clip(title, CHANGE_CHARS)
+    words = _words_of(title)
+    if not words or len(words & _words_of(gist)) >= TITLE_OVERLAP * len(words):
+        return _clip(gist, CHANGE_CHARS)
     return _clip(f"{title} — {gist}", CHANGE_CHARS)
 
 
@@ -141,16 +153,35 @@ def _highlighted(groups: list[_Group]) -> list[_Group]:
     return (substantive if len(substantive) >= 3 else groups)[:HIGHLIGHTS]
 
 
+def _kinds(records: Sequence[AnalyzedPR], language: Language) -> str:
+    """What kinds of change a theme holds, most frequent first: `2 个新功能、1 个修复` / `2 features, 1 fix`."""
+    counts = Counter(r.analysis.change_type for r in records)
+    return join(
+        (say(f"report.highlight.kind.{kind}", language, n=n) for kind, n in counts.most_common()), language
+    )
+
+
 def _highlight(group: _Group, language: Language) -> ReportItem:
-    """One theme: its label and what its most important PRs changed."""
+    """One theme in a sentence: how many PRs of which kinds (features, fixes, refactors…), and the one
+    to read first with what it changed; the PRs it names are its most important ones."""
     read = [r for r in group.records if r.analysis.verdict != "skim"]
     rest = [r for r in group.records if r.analysis.verdict == "skim"]
     shown = (read + rest)[: min(HIGHLIGHT_PRS, max(2, len(read)))]
-    phrases = [_phrase(r, language) for r in shown[:HIGHLIGHT_PHRASES]]
-    changes = ("；" if language == "zh" else "; ").join(phrases)
-    if len(shown) > HIGHLIGHT_PHRASES:
-        changes += say("report.theme.more", language, n=len(shown) - HIGHLIGHT_PHRASES)
-    text = say("report.highlight.theme", language, theme=group.label(language), changes=changes)
+    lead = shown[0]
+    if len(group.records) == 1:
+        text = say(
+            "report.highlight.single", language, theme=group.label(language), what=_phrase(lead, language)
+        )
+    else:
+        text = say(
+            "report.highlight.theme",
+            language,
+            theme=group.label(language),
+            n=len(group.records),
+            kinds=_kinds(group.records, language),
+            pr=lead.number,
+            what=_phrase(lead, language),
+        )
     return ReportItem(text=text, prs=tuple(r.number for r in shown))
 
 

@@ -363,12 +363,46 @@ def test_platform_and_version_specific_branches_are_compatibility_risks(line: st
 
 
 @pytest.mark.parametrize(
-    ("path", "severity"), [("verl/workers/rollout/loader.py", "medium"), ("examples/sft/prepare.py", "low")]
+    ("path", "line"),
+    [
+        (
+            "verl/workers/rollout/loader.py",
+            "    model = AutoModel.from_pretrained(path, trust_remote_code=True)",
+        ),
+        ("trl/trainer/utils.py", "    state = torch.load(ckpt_path)"),
+        ("src/pkg/io.py", "    data = pickle.loads(blob)"),
+        ("pkg/cli.py", "    subprocess.run(cmd, shell=True)"),
+    ],
 )
-def test_unsafe_calls_are_security_risks_lower_in_examples(path: str, severity: str) -> None:
-    line = "    model = AutoModel.from_pretrained(path, trust_remote_code=True)"
-    analysis = analyze(make_pr("[rollout] feat: x", files=[changed(path, [line])]))
-    assert risk(analysis, "security")[::2] == (severity, f"{path}: {line.strip()}")
+def test_unsafe_calls_in_shipped_code_are_security_risks(path: str, line: str) -> None:
+    analysis = analyze(make_pr("feat: load things", files=[changed(path, [line])]))
+    assert risk(analysis, "security")[::2] == ("medium", f"{path}: {line.strip()}")
+
+
+@pytest.mark.parametrize(
+    ("path", "line"),
+    [
+        ("examples/sft/gsm8k/run_qwen3.sh", "    model.trust_remote_code=True \\"),
+        ("examples/sft/prepare.py", "    model = AutoModel.from_pretrained(path, trust_remote_code=True)"),
+        ("recipe/dapo/main.py", "    state = torch.load(path)"),
+        ("scripts/convert_ckpt.py", "    state = torch.load(path)"),
+        ("docs/source/conf.py", "    exec(open('version.py').read())"),
+        ("benchmarks/run.py", "    subprocess.run(cmd, shell=True)"),
+        ("tests/test_loader.py", "    model = AutoModel.from_pretrained(path, trust_remote_code=True)"),
+        ("run_training.sh", "python train.py trust_remote_code=True \\"),
+    ],
+)
+def test_flags_in_examples_scripts_docs_and_tests_are_not_security_risks(path: str, line: str) -> None:
+    """A launch flag or a call in an example run is the user's choice, not an unsafe call in the product."""
+    analysis = analyze(make_pr("[sft] feat: add an example", files=[changed(path, [line])]))
+    assert "security" not in categories(analysis)
+
+
+def test_evidence_does_not_end_with_a_line_continuation() -> None:
+    line = "    model = load(path, trust_remote_code=True,  \\"
+    analysis = analyze(make_pr("feat: loader", files=[changed("pkg/loader.py", [line, "    )"])]))
+    evidence = risk(analysis, "security")[2]
+    assert evidence == "pkg/loader.py: model = load(path, trust_remote_code=True,"
 
 
 def test_a_performance_claim_without_measurements_is_a_risk() -> None:

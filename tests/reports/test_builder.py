@@ -8,6 +8,7 @@ import gzip
 import json
 import re
 from collections import Counter
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -15,9 +16,9 @@ import pytest
 
 from adapters.github.rest import pull_request_from_rest
 from chatbot.analysis.heuristic import HeuristicAnalyzer
-from chatbot.messages import say
+from chatbot.messages import pr_refs, say
 from chatbot.models import PullRequest
-from chatbot.reports.builder import AnalyzedPR, compose_weekly_report
+from chatbot.reports.builder import AnalyzedPR, clean_title, compose_weekly_report
 from chatbot.reports.model import WeeklyReport
 from chatbot.reports.themes import concern_of
 from chatbot.weeks import Week
@@ -218,3 +219,65 @@ def test_previous_week_moves_the_trend_sentence() -> None:
         "acme/x", WEEK, records, earlier, language="en", generated_at=NOW + timedelta(days=1)
     )
     assert any("appears this week" in note or "rose" in note or "fell" in note for note in report.trend_notes)
+
+
+_ONE_MORE = re.compile(r"等 ?1 ?项|及其他 ?1 ?个|and 1 more", re.I)
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+@pytest.mark.parametrize("records", weeks())
+def test_highlights_are_sentences_not_title_lists_and_never_hide_one_item(
+    records: list[AnalyzedPR], language: str
+) -> None:
+    """A theme of several PRs says how many of which kinds and which to read first: it quotes at most
+    one PR's title and never ends in "and 1 more"."""
+    report = compose(records, language)
+    titles = {r.number: clean_title(r.pr.title).lower() for r in records}
+    for item in report.highlights:
+        text = item.text.lower()
+        assert not _ONE_MORE.search(item.text), item.text
+        assert sum(titles[n][:40] in text for n in item.prs) <= 1, item.text
+    for line in [report.executive_summary, *report.follow_ups, *(r.text for r in report.risks)]:
+        assert not _ONE_MORE.search(line), line
+
+
+def test_refs_name_a_single_remaining_pr_instead_of_saying_one_more() -> None:
+    assert pr_refs(range(1, 8), "zh") == "#1、#2、#3、#4、#5、#6、#7"
+    assert pr_refs(range(1, 8), "en") == "#1, #2, #3, #4, #5, #6, #7"
+    assert pr_refs(range(1, 9), "en").endswith("and 2 more")
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+@pytest.mark.parametrize("records", weeks())
+def test_no_key_change_says_its_title_twice(records: list[AnalyzedPR], language: str) -> None:
+    report = compose(records, language)
+    titles = {r.number: clean_title(r.pr.title).lower() for r in records}
+    for theme in report.themes:
+        for item in theme.items:
+            title = titles[item.prs[0]]
+            assert item.text.lower().count(title[: min(len(title), 30)]) <= 1, item.text
+
+
+@pytest.mark.parametrize(
+    "gist",
+    [
+        "rollout 修复：fix some compatibility issue with qwen vl seris support of trtllm…",
+        "rollout fix: Fix some compatibility issues with Qwen VL series support of TRTLLM rollout",
+        "Fixes some compatibility issue with qwen vl seris support in the trtllm rollout path",
+    ],
+)
+def test_a_gist_quoting_a_clipped_or_retyped_title_is_not_prefixed_by_it(gist: str) -> None:
+    pr = make_pr(
+        "[rollout] fix: fix some compatibility issue with qwen vl seris support of trtllm rollout",
+        files=[code("pkg/rollout/trtllm.py", 30)],
+        number=21,
+    )
+    analysis = ANALYZER.analyze(pr)
+    texts = {k: replace(v, gist=gist) for k, v in analysis.texts.items()}
+    record = AnalyzedPR(pr, replace(analysis, texts=texts))
+    (item,) = compose([record]).themes[0].items
+    assert item.text == gist
+    other = AnalyzedPR(
+        pr, replace(analysis, texts={k: replace(v, gist="提升多模态兼容性") for k, v in texts.items()})
+    )
+    assert compose([other]).themes[0].items[0].text.startswith("fix some compatibility")
