@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 _IMG_TAG = re.compile(r"<img\b[^>]*>?", re.I)
@@ -274,8 +275,10 @@ def _render(blocks: list[Block]) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=512)
 def clean_body(body: str | None) -> CleanBody:
-    """The author's part of a PR description (see the module docstring for what is removed)."""
+    """The author's part of a PR description (see the module docstring for what is removed). Cached (the
+    result is immutable): the analyzer and the search document both read a PR's body, a batch apart."""
     text = (body or "").replace("\r\n", "\n").replace("\r", "\n")
     text = _HTML_COMMENT.sub("", text)
     images = len(_IMG_TAG.findall(text)) + len(_MD_IMAGE.findall(text)) + len(_VIDEO.findall(text))

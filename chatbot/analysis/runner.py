@@ -21,11 +21,11 @@ from sqlalchemy import select
 from chatbot.analysis.types import Analysis
 from chatbot.models import PullRequest
 from chatbot.ports import Clock
-from chatbot.store.analyses import input_hash, save_analysis
+from chatbot.store.analyses import NewAnalysis, input_hash, save_analyses, search_document
 from chatbot.store.db import Database
 from chatbot.store.events import claim_leases, release_leases
 from chatbot.store.index import PRIndex, to_pull_request
-from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow
+from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow
 
 CHUNK = 100
 LEASE_KIND = "analysis-lease"  # rows in processed_events: one per PR being analysed right now
@@ -250,8 +250,8 @@ def _store(
     now: datetime,
     report: AnalyzeReport,
 ) -> None:
-    """Store a batch of outcomes in one transaction (the PR rows and search documents read in two
-    queries, not two per PR)."""
+    """Store a batch of outcomes in one transaction: the PRs' ids and content hashes read in one query per
+    repo (not the whole rows again), then `save_analyses`."""
     stored: list[tuple[Outcome, Analysis]] = []
     for outcome in outcomes:
         report.prompt_tokens += outcome.prompt_tokens
@@ -267,44 +267,55 @@ def _store(
         return
     with db.session() as session:
         index = PRIndex(session)
-        rows: dict[tuple[str, int], PullRequestRow] = {}
+        rows: dict[tuple[str, int], tuple[int, int, str]] = {}
         for repo in {o.pr.repo for o, _ in stored}:
             repo_row = index.repo(repo)
             if repo_row is None:
                 continue
             numbers = [o.pr.number for o, _ in stored if o.pr.repo == repo]
-            found = session.scalars(
-                select(PullRequestRow).where(
-                    PullRequestRow.repo_id == repo_row.id, PullRequestRow.number.in_(numbers)
-                )
+            found = session.execute(
+                select(
+                    PullRequestRow.number,
+                    PullRequestRow.id,
+                    PullRequestRow.repo_id,
+                    PullRequestRow.content_hash,
+                ).where(PullRequestRow.repo_id == repo_row.id, PullRequestRow.number.in_(numbers))
             )
-            rows.update({(repo, row.number): row for row in found})
-        documents = {
-            doc.pr_id: doc
-            for doc in session.scalars(
-                select(SearchDocumentRow).where(SearchDocumentRow.pr_id.in_([r.id for r in rows.values()]))
+            rows.update(
+                {(repo, number): (pr_id, repo_id, content) for number, pr_id, repo_id, content in found}
             )
-        }
+        items: list[NewAnalysis] = []
         for outcome, analysis in stored:
             pr = outcome.pr
             row = rows.get((pr.repo, pr.number))
-            if row is None or row.content_hash != pr.content_hash:
+            if row is None or row[2] != pr.content_hash:
                 continue  # the PR changed (or went away) while it was analysed: the next run takes the new one
-            save_analysis(
-                session,
-                row,
+            # The PR as analysed is the stored one (same content hash): its search document is built from
+            # it, not from the row read again.
+            document = search_document(
+                pr.title,
                 analysis,
-                analyzer=analyzer.name,
-                version=analyzer.version,
-                language=language,
-                now=now,
-                fallback_reason=outcome.fallback_reason,
-                prompt_tokens=outcome.prompt_tokens,
-                completion_tokens=outcome.completion_tokens,
-                documents=documents,
+                body=pr.header.body,
+                paths=[f.filename for f in pr.files],
+                discussion=[r.body or "" for r in pr.reviews] + [c.body or "" for c in pr.comments],
+            )
+            items.append(
+                NewAnalysis(
+                    row[0],
+                    row[1],
+                    pr.content_hash,
+                    analysis,
+                    document,
+                    outcome.fallback_reason,
+                    outcome.prompt_tokens,
+                    outcome.completion_tokens,
+                )
             )
             if outcome.fallback_reason is not None:
                 report.fell_back += 1
                 report.errors.append((pr.repo, pr.number, outcome.fallback_reason))
             else:
                 report.analyzed += 1
+        save_analyses(
+            session, items, analyzer=analyzer.name, version=analyzer.version, language=language, now=now
+        )

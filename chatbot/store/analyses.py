@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import exists, select
+from sqlalchemy import exists, insert, select, update
 from sqlalchemy.orm import Session
 
 from chatbot.analysis.boilerplate import clean_body
@@ -59,32 +60,9 @@ def save_analysis(
     fallback_reason: str | None = None,
     prompt_tokens: int = 0,
     completion_tokens: int = 0,
-    documents: Mapping[int, SearchDocumentRow] | None = None,
 ) -> None:
-    """Store an analysis of the PR's current content and refresh its search document. A batch passes
-    `documents` (the search documents of its PRs by PR id, read in one query), so no save queries the
-    database (and autoflushes) on its own."""
-    session.add(
-        AnalysisRow(
-            pr_id=pr.id,
-            analyzer=analyzer,
-            analyzer_version=version,
-            language=language,
-            content_hash=pr.content_hash,
-            input_hash=input_hash(pr.content_hash, analyzer, version, language),
-            importance=analysis.importance,
-            insight=analysis.insight,
-            verdict=analysis.verdict,
-            change_type=analysis.change_type,
-            breaking=analysis.breaking,
-            modules=list(analysis.modules),
-            fields=analysis.to_dict(),
-            fallback_reason=fallback_reason,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            created_at=now,
-        )
-    )
+    """Store an analysis of the PR's current content and refresh its search document (one PR; a batch
+    of them goes through `save_analyses`)."""
     document = search_document(
         pr.title,
         analysis,
@@ -92,11 +70,103 @@ def save_analysis(
         paths=[str(f.get("filename", "")) for f in pr.files or ()],
         discussion=[str(r.get("body") or "") for r in (*(pr.reviews or ()), *(pr.comments or ()))],
     )
-    row = documents.get(pr.id) if documents is not None else session.get(SearchDocumentRow, pr.id)
+    item = NewAnalysis(
+        pr.id,
+        pr.repo_id,
+        pr.content_hash,
+        analysis,
+        document,
+        fallback_reason,
+        prompt_tokens,
+        completion_tokens,
+    )
+    session.add(AnalysisRow(**_analysis_values(item, analyzer, version, language, now)))
+    row = session.get(SearchDocumentRow, pr.id)
     if row is None:
         session.add(SearchDocumentRow(pr_id=pr.id, repo_id=pr.repo_id, document=document))
     elif row.document != document:
         row.document = document
+
+
+@dataclass(frozen=True, slots=True)
+class NewAnalysis:
+    """One PR's analysis to store, with the PR's ids, the content it analysed and its search document."""
+
+    pr_id: int
+    repo_id: int
+    content_hash: str
+    analysis: Analysis
+    document: str
+    fallback_reason: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+def save_analyses(
+    session: Session,
+    items: Sequence[NewAnalysis],
+    *,
+    analyzer: str,
+    version: str,
+    language: str,
+    now: datetime,
+) -> None:
+    """Store a batch of analyses and refresh their search documents in a few statements whatever the
+    batch size (one multi-row insert of analyses, one read of the current documents, one insert of the
+    new ones and one update of the changed ones), not an ORM object and a flush per PR."""
+    if not items:
+        return
+    session.execute(
+        insert(AnalysisRow), [_analysis_values(i, analyzer, version, language, now) for i in items]
+    )
+    latest = {i.pr_id: i for i in items}  # the same PR twice in a batch: its last analysis wins
+    current: dict[int, str] = {
+        pr_id: document
+        for pr_id, document in session.execute(
+            select(SearchDocumentRow.pr_id, SearchDocumentRow.document).where(
+                SearchDocumentRow.pr_id.in_(list(latest))
+            )
+        )
+    }
+    added = [
+        {"pr_id": i.pr_id, "repo_id": i.repo_id, "document": i.document}
+        for i in latest.values()
+        if i.pr_id not in current
+    ]
+    changed = [
+        {"pr_id": i.pr_id, "document": i.document}
+        for i in latest.values()
+        if i.pr_id in current and current[i.pr_id] != i.document
+    ]
+    if added:
+        session.execute(insert(SearchDocumentRow), added)
+    if changed:
+        session.execute(update(SearchDocumentRow), changed)
+
+
+def _analysis_values(
+    item: NewAnalysis, analyzer: str, version: str, language: str, now: datetime
+) -> dict[str, Any]:
+    analysis = item.analysis
+    return {
+        "pr_id": item.pr_id,
+        "analyzer": analyzer,
+        "analyzer_version": version,
+        "language": language,
+        "content_hash": item.content_hash,
+        "input_hash": input_hash(item.content_hash, analyzer, version, language),
+        "importance": analysis.importance,
+        "insight": analysis.insight,
+        "verdict": analysis.verdict,
+        "change_type": analysis.change_type,
+        "breaking": analysis.breaking,
+        "modules": list(analysis.modules),
+        "fields": analysis.to_dict(),
+        "fallback_reason": item.fallback_reason,
+        "prompt_tokens": item.prompt_tokens,
+        "completion_tokens": item.completion_tokens,
+        "created_at": now,
+    }
 
 
 # How much of a description and of its review discussion the search reads: enough for what a PR is

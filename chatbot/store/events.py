@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -44,8 +44,12 @@ def claim_leases(db: Database, kind: str, keys: Iterable[str], now: datetime, le
         )
         free = [k for k in wanted if k not in taken]
         try:
-            with session.begin_nested():
-                session.add_all(ProcessedEventRow(platform=kind, event_id=k, received_at=now) for k in free)
+            if free:  # one multi-row INSERT, not an ORM object per key
+                with session.begin_nested():
+                    session.execute(
+                        insert(ProcessedEventRow),
+                        [{"platform": kind, "event_id": k, "received_at": now} for k in free],
+                    )
             held.update(wanted[k] for k in free)
         except IntegrityError:
             taken.update(free)  # a race with another worker: decide key by key below
