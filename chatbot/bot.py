@@ -87,7 +87,7 @@ class ChatBot:
         except Exception:
             log.exception("failed to answer %r", message.text[:200])
             query = parse_query("", ParseContext(self.clock.now(), self.config.tz))
-            answer = Answer(query, _paragraph(say("qa.unknown", query.language)))
+            answer = Answer(query, _paragraph(say("qa.failed", language_of(message.text))))
         for observe in self.observers:
             observe(message, answer)
         return answer

@@ -324,8 +324,14 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "Which repo? Indexed: {known}. For example: “what are this week's risks in {example}?”",
     ),
     "qa.unknown": (
-        "抱歉，我没太明白这个问题。我可以回答已合并 PR 的问题，例如：",
-        "Sorry, I did not understand that. I answer questions about merged PRs, for example:",
+        "我是 prhub：我根据已合并 PR 的索引回答问题（风险、改动、值得精读的 PR），并附上每个 PR 的链接。可以这样问：",
+        "I'm prhub: I answer questions about merged pull requests (risks, changes, what deserves a close "
+        "read) and link every PR I cite. Ask for example:",
+    ),
+    "qa.failed": (
+        "抱歉，这次没能回答这个问题（内部错误，已记录）。请稍后再试，或换个问法。",
+        "Sorry, I could not answer that this time (an internal error, now logged). Please try again later "
+        "or ask it another way.",
     ),
     "qa.help.title": ("prhub 能回答这些问题", "What prhub can answer"),
     "qa.help.intro": (

@@ -11,6 +11,7 @@ from pypdf import PdfReader
 from slack_sdk.models.blocks import Block
 from typer.testing import CliRunner
 
+from chatbot.messages import say
 from chatbot.store.db import open_database
 from chatbot.store.index import PRIndex
 from prhub_cli.main import REPORT_FORMATS, app
@@ -133,7 +134,7 @@ def test_chat_reads_questions_from_a_pipe(env):
     assert result.exit_code == 0, result.output
     assert "prhub 能回答这些问题" in result.output
     assert "OOM in vLLM rollout" in result.output
-    assert "Sorry, I did not understand" in result.output
+    assert say("qa.unknown", "en") in result.output
     assert INJECTION not in result.output or "<!channel>" in result.output  # text, never markup
 
 

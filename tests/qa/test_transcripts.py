@@ -10,10 +10,12 @@ import pytest
 from rich.console import Console
 
 from adapters.console import render_console
-from chatbot.bot import ChatBot
+from chatbot.analysis.heuristic import HeuristicAnalyzer
+from chatbot.bot import BotConfig, ChatBot
 from chatbot.messages import say
 from chatbot.models import BulletList, Message
-from tests.qa.fixture_repo import BY_KEY, INJECTION_PR, VERL, VLLM
+from tests.qa.conftest import PUBLIC_URL
+from tests.qa.fixture_repo import BY_KEY, INJECTION_PR, SHANGHAI, VERL, VLLM, fixture_clock
 
 
 class Transcript:
@@ -189,3 +191,22 @@ def test_every_pr_number_in_a_risk_answer_is_a_link(bot: ChatBot, question: str)
     for item in items:
         for span in item:
             assert span.url or not re.search(r"#\d{3,}", span.text), item
+
+
+def test_a_failure_inside_the_bot_gets_a_polite_reply_not_a_trace(fixture_db, caplog) -> None:
+    def unreachable(message: Message) -> str | None:
+        raise ConnectionError("the subscriptions database went away")
+
+    bot = ChatBot(
+        fixture_db,
+        BotConfig(SHANGHAI, PUBLIC_URL),
+        fixture_clock(),
+        HeuristicAnalyzer().analyze,
+        channel_repo=unreachable,
+    )
+
+    reply = bot.handle(Message("本周有哪些风险？", channel="C1")).reply.plain_text()
+
+    assert reply == say("qa.failed", "zh")
+    assert "went away" not in reply
+    assert "the subscriptions database went away" in caplog.text
