@@ -11,8 +11,9 @@ import hashlib
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -47,18 +48,17 @@ class BuiltReport:
     fingerprint: str = ""
 
 
-def window_records(
-    session: Session,
+def _window(
     repo: RepoRow,
     start: datetime,
     end: datetime,
-    fallback: Callable[[PullRequest], Analysis],
-    numbers: Collection[int] | None = None,
-) -> tuple[list[AnalyzedPR], list[str]]:
-    """The PRs merged in [start, end) (optionally only `numbers`) with their current analyses (the
-    offline analysis for one not analysed yet), oldest first, and a fingerprint of those inputs."""
-    rows = session.execute(
-        select(PullRequestRow, AnalysisRow)
+    numbers: Collection[int] | None,
+    *columns: Any,
+) -> Select[Any]:
+    """`columns` of the PRs merged in [start, end) joined with their analyses of the current content,
+    oldest PR first and its newest analysis first."""
+    return (
+        select(*columns)
         .outerjoin(
             AnalysisRow,
             (AnalysisRow.pr_id == PullRequestRow.id)
@@ -76,7 +76,47 @@ def window_records(
             AnalysisRow.created_at.desc(),
             AnalysisRow.id.desc(),
         )
-    ).all()
+    )
+
+
+def _part(number: int, content_hash: str, analysis_id: int | None) -> str:
+    """One PR's share of a report's fingerprint: its content and the analysis the report reads."""
+    return f"{number}:{content_hash}:{analysis_id if analysis_id is not None else '-'}"
+
+
+def window_inputs(session: Session, repo: RepoRow, start: datetime, end: datetime) -> list[str]:
+    """The fingerprint parts of the window, as `window_records` gives them, from four columns: checking
+    that a stored report is current must not decode every PR's files and analysis."""
+    query = _window(
+        repo,
+        start,
+        end,
+        None,
+        PullRequestRow.id,
+        PullRequestRow.number,
+        PullRequestRow.content_hash,
+        AnalysisRow.id,
+    )
+    parts: list[str] = []
+    seen: set[int] = set()
+    for pr_id, number, content_hash, analysis_id in session.execute(query):
+        if pr_id not in seen:
+            seen.add(pr_id)
+            parts.append(_part(number, content_hash, analysis_id))
+    return parts
+
+
+def window_records(
+    session: Session,
+    repo: RepoRow,
+    start: datetime,
+    end: datetime,
+    fallback: Callable[[PullRequest], Analysis],
+    numbers: Collection[int] | None = None,
+) -> tuple[list[AnalyzedPR], list[str]]:
+    """The PRs merged in [start, end) (optionally only `numbers`) with their current analyses (the
+    offline analysis for one not analysed yet), oldest first, and a fingerprint of those inputs."""
+    rows = session.execute(_window(repo, start, end, numbers, PullRequestRow, AnalysisRow)).all()
     records: list[AnalyzedPR] = []
     parts: list[str] = []
     seen: set[int] = set()
@@ -87,7 +127,7 @@ def window_records(
         pr = to_pull_request(repo, pr_row)
         analysis = Analysis.from_dict(analysis_row.fields) if analysis_row is not None else fallback(pr)
         records.append(AnalyzedPR(pr, analysis))
-        parts.append(f"{pr_row.number}:{pr_row.content_hash}:{analysis_row.id if analysis_row else '-'}")
+        parts.append(_part(pr_row.number, pr_row.content_hash, analysis_row.id if analysis_row else None))
     return records, parts
 
 
@@ -130,15 +170,21 @@ def _build(
         repo_row = index.repo(repo)
         if repo_row is None:
             raise UnknownRepo(repo, [r.full_name for r in index.repos()])
-        records, parts = window_records(session, repo_row, week.start, week.end, fallback)
         previous_week = Week.containing(week.start - timedelta(days=1), week.tz)
-        previous, previous_parts = window_records(
-            session, repo_row, previous_week.start, previous_week.end, fallback
-        )
-        material = "|".join(
-            [f"v{REPORT_FORMAT_VERSION}", language, str(writer is not None), *parts, "--", *previous_parts]
-        )
-        fingerprint = hashlib.sha256(material.encode()).hexdigest()
+
+        def fingerprint_of(parts: list[str], previous_parts: list[str]) -> str:
+            material = "|".join(
+                [
+                    f"v{REPORT_FORMAT_VERSION}",
+                    language,
+                    str(writer is not None),
+                    *parts,
+                    "--",
+                    *previous_parts,
+                ]
+            )
+            return hashlib.sha256(material.encode()).hexdigest()
+
         stored = session.scalar(
             select(WeeklyReportRow).where(
                 WeeklyReportRow.repo_id == repo_row.id,
@@ -147,8 +193,19 @@ def _build(
                 WeeklyReportRow.language == language,
             )
         )
-        if stored is not None and stored.fingerprint == fingerprint and not rebuild:
-            return BuiltReport(WeeklyReport.model_validate(stored.content), True, fingerprint)
+        if stored is not None and not rebuild:
+            # Whether the stored report is current is known from the inputs' ids, before loading them.
+            fingerprint = fingerprint_of(
+                window_inputs(session, repo_row, week.start, week.end),
+                window_inputs(session, repo_row, previous_week.start, previous_week.end),
+            )
+            if stored.fingerprint == fingerprint:
+                return BuiltReport(WeeklyReport.model_validate(stored.content), True, fingerprint)
+        records, parts = window_records(session, repo_row, week.start, week.end, fallback)
+        previous, previous_parts = window_records(
+            session, repo_row, previous_week.start, previous_week.end, fallback
+        )
+        fingerprint = fingerprint_of(parts, previous_parts)
         version = stored.version + 1 if stored is not None else 1
         report = compose_weekly_report(
             repo_row.full_name,

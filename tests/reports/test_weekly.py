@@ -168,3 +168,37 @@ def test_documents_render_every_section_and_keep_pr_text_inert(db):
         parsed.text
     )  # shown, if at all, as text
     assert "table" in parsed.tags and report.title in "".join(parsed.text)
+
+
+def test_the_reuse_check_reads_the_same_inputs_as_a_build(db):
+    """The stored report is checked from ids alone (no PR files or analyses decoded); that check must
+    agree with the build, including a PR analysed on the fly, or a stale report would be served."""
+    from chatbot.reports.weekly import window_inputs, window_records
+    from chatbot.store.index import PRIndex
+    from tests.reports.fixtures import pr
+
+    seed(db)
+    with db.session() as session:
+        index = PRIndex(session)
+        index.upsert(
+            index.repo(REPO),
+            pr(110, "fix: crash on empty batch", WEEK_START + timedelta(days=1)),
+            CLOCK.now(),
+        )
+    week = parse_week("2026-W25", SHANGHAI)
+    with db.session() as session:
+        repo = PRIndex(session).repo(REPO)
+        assert repo is not None
+        for start, end in [(week.start, week.end), (week.start - timedelta(days=7), week.start)]:
+            assert (
+                window_inputs(session, repo, start, end)
+                == window_records(session, repo, start, end, FALLBACK)[1]
+            )
+    fresh = build(db, rebuild=True)
+    reused = build(db)
+    assert reused.reused and reused.fingerprint == fresh.fingerprint and reused.report == fresh.report
+    seed(
+        db, rows=[(111, "perf: faster sampling", WEEK_START + timedelta(days=2), analysis(("rollout",), 4.0))]
+    )
+    late = build(db)
+    assert not late.reused and 111 in late.report.prs
