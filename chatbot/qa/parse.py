@@ -840,7 +840,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "compare",
         re.compile(
-            r"对比|比较|相比|比上上?周|比上个?月|环比|同比|比起来|相较|(?:和|跟|与|同)\s*(?:上上?|这|本|前一|上一)个?(?:周|星期|礼拜|月)\S{0,4}?比|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)|week over week|month over month"
+            r"对比|比较|相比|比上上?周|比上个?月|环比|同比|比起来|相较|(?:和|跟|与|同)\s*(?:上上?|这|本|前一|上一)个?(?:周|星期|礼拜|月)\S{0,4}?比|(?:和|跟|与|同)[^，。？?！!]{1,24}?(?:相比|比较|对比|比起来|比一下|比怎么样|比如何|比呢)|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)|week over week|month over month"
         ),
     ),
     (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from typing import Literal, get_args
 
 from chatbot.messages import Language
@@ -26,6 +26,15 @@ Intent = Literal[
 INTENTS: tuple[Intent, ...] = get_args(Intent)
 
 
+def _is_calendar_month(start: datetime, end: datetime) -> bool:
+    """Whether [start, end) is one whole calendar month, midnight to midnight in start's timezone."""
+    if start.day != 1 or start.time() != time() or start.tzinfo is None:
+        return False
+    following = (start.replace(day=28) + timedelta(days=4)).replace(day=1)
+    local_end = end.astimezone(start.tzinfo)
+    return (local_end.date(), local_end.time()) == (following.date(), time())
+
+
 @dataclass(frozen=True, slots=True)
 class Window:
     """A span of merge times [start, end) in the configured timezone; `week` when it is one ISO week."""
@@ -38,10 +47,14 @@ class Window:
         return now >= self.end
 
     def previous(self) -> Window:
-        """The window of the same length just before this one (the previous ISO week for a week)."""
+        """The window just before this one: the previous ISO week for a week, the previous calendar
+        month for a calendar month, else the span of the same length."""
         if self.week is not None:
             week = Week.containing(self.week.start - timedelta(days=1), self.week.tz)
             return Window(week.start, week.end, week)
+        if _is_calendar_month(self.start, self.end):
+            last_day = self.start - timedelta(days=1)
+            return Window(self.start.replace(year=last_day.year, month=last_day.month), self.start)
         length = self.end - self.start
         return Window(self.start - length, self.start)
 

@@ -201,6 +201,10 @@ def test_breaking_changes_are_a_filter(bot: ChatBot, question: str) -> None:
         "trl 上周跟上上周相比",
         "how does trl's last week compare with the week before?",
         "trl 上周比上上周多了多少",
+        "trl 2026-W25 和 W24 比怎么样",
+        "trl 第25周跟第24周相比有什么变化",
+        "trl W25 与 W24 对比一下",
+        "compare trl W25 with W24",
     ],
 )
 def test_a_comparison_gives_both_windows_figures(bot: ChatBot, question: str) -> None:

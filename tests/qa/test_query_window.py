@@ -1,0 +1,40 @@
+"""`Window.previous`: what a comparison sets beside the window asked about."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from chatbot.qa.query import Window
+from chatbot.weeks import Week
+
+
+def month(year: int, number: int, tz: ZoneInfo) -> Window:
+    start = datetime(year, number, 1, tzinfo=tz)
+    following = datetime(year + number // 12, number % 12 + 1, 1, tzinfo=tz)
+    return Window(start, following)
+
+
+@pytest.mark.parametrize("zone", ["Asia/Shanghai", "America/New_York", "UTC"])
+@pytest.mark.parametrize("number", range(1, 13))
+def test_the_window_before_a_calendar_month_is_the_month_before(zone: str, number: int) -> None:
+    tz = ZoneInfo(zone)
+    before = month(2026, number, tz).previous()
+    expected = month(2026 if number > 1 else 2025, number - 1 if number > 1 else 12, tz)
+    assert (before.start, before.end) == (expected.start, expected.end)
+
+
+def test_the_window_before_a_week_is_the_iso_week_before() -> None:
+    tz = ZoneInfo("Asia/Shanghai")
+    week = Week(2026, 12, tz)
+    before = Window(week.start, week.end, week).previous()
+    assert before.week == Week(2026, 11, tz)
+
+
+def test_the_window_before_any_other_span_has_its_length() -> None:
+    tz = ZoneInfo("Asia/Shanghai")
+    start = datetime(2026, 3, 5, 0, 0, tzinfo=tz)
+    before = Window(start, start + timedelta(days=3)).previous()
+    assert (before.start, before.end) == (start - timedelta(days=3), start)
