@@ -786,8 +786,10 @@ def _key_points(f: PRFeatures, author: AuthorText, reviews: list[str], language:
     """Up to MAX_KEY_POINTS: the author's lead (quoted), a measured result, then the diff's user-visible
     facts, then the first review remark; where none of these exist, the function the change centres on."""
     points: list[str] = []
-    if f.breaking:
-        note = f.breaking_note or f.title.description
+    # What breaks, when the author says it; a title tag alone ("[BREAKING]") would only restate the
+    # title here, while the diff points below name what was removed or renamed.
+    note = f.breaking_note
+    if note and note != "BREAKING CHANGE" and not _restates(note, f.title.description):
         points.append(say("kp.breaking", language, note=_clip(note, POINT_CHARS)))
     opening = author.opening if author.opening and not _opening_is_gist(author.opening, language) else None
     lead = [t for t in (opening, *author.items) if t and not _restates(t, f.title.description)]

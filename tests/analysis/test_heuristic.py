@@ -118,6 +118,31 @@ def test_breaking_changes_are_recognised_in_every_spelling(title: str, body: str
     assert "wrap" in evidence
 
 
+@pytest.mark.parametrize("language", ["zh", "en"])
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[BREAKING][fsdp] feat: new wrap policy",
+        "feat(fsdp)!: new wrap policy",
+        "Breaking: new FSDP wrap policy",
+        "[fsdp] feat: new wrap policy",
+    ],
+)
+def test_a_breaking_key_point_says_what_breaks_never_the_title_again(title: str, language: str) -> None:
+    bare = analyze(make_pr(title, "Adds a policy.", files=[TRAINER_CODE, TRAINER_TEST]), language)
+    noted = analyze(
+        make_pr(
+            title,
+            "Adds a policy.\n\nBREAKING CHANGE: `fsdp.wrap` is now `fsdp.wrap_policy`; old configs fail.",
+            files=[TRAINER_CODE, TRAINER_TEST],
+        ),
+        language,
+    )
+    description = title.split(":", 1)[-1].strip()
+    assert not any(description in point for point in bare.localized(language).key_points)
+    assert any("fsdp.wrap_policy" in point for point in noted.localized(language).key_points)
+
+
 def test_the_templates_breaking_checkbox_is_not_a_breaking_change() -> None:
     body = "Adds a flag.\n\n- [x] Add `[BREAKING]` to the PR title if it breaks any API.\n"
     assert not analyze(make_pr("[trainer] feat: add a flag", body, files=[TRAINER_CODE])).breaking
