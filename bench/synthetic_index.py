@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy import func, insert, select, text  # noqa: E402
 
 from chatbot.analysis.types import Analysis, Risk  # noqa: E402
-from chatbot.store.analyses import input_hash, search_document  # noqa: E402
+from chatbot.store.analyses import NewAnalysis, analysis_row_values, search_document  # noqa: E402
 from chatbot.store.db import Database, open_database  # noqa: E402
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow  # noqa: E402
 
@@ -175,23 +175,9 @@ def rows(
         }
         stored = {
             "id": pr_id,
-            "pr_id": pr_id,
-            "analyzer": "bench",
-            "analyzer_version": "1",
-            "language": "zh",
-            "content_hash": content_hash,
-            "input_hash": input_hash(content_hash, "bench", "1", "zh"),
-            "importance": analysis.importance,
-            "insight": analysis.insight,
-            "verdict": analysis.verdict,
-            "change_type": analysis.change_type,
-            "breaking": analysis.breaking,
-            "modules": list(analysis.modules),
-            "fields": analysis.to_dict(),
-            "fallback_reason": None,
-            "prompt_tokens": 0,
-            "completion_tokens": 0,
-            "created_at": NOW,
+            **analysis_row_values(
+                NewAnalysis(pr_id, repo_id, content_hash, analysis, ""), "bench", "1", "zh", NOW
+            ),
         }
         text = search_document(title, analysis, body=pr["body"], paths=[f["filename"] for f in pr["files"]])
         document = {"pr_id": pr_id, "repo_id": repo_id, "document": text}

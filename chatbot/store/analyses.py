@@ -80,12 +80,7 @@ def save_analysis(
         prompt_tokens,
         completion_tokens,
     )
-    session.add(AnalysisRow(**_analysis_values(item, analyzer, version, language, now)))
-    row = session.get(SearchDocumentRow, pr.id)
-    if row is None:
-        session.add(SearchDocumentRow(pr_id=pr.id, repo_id=pr.repo_id, document=document))
-    elif row.document != document:
-        row.document = document
+    save_analyses(session, [item], analyzer=analyzer, version=version, language=language, now=now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +112,7 @@ def save_analyses(
     if not items:
         return
     session.execute(
-        insert(AnalysisRow), [_analysis_values(i, analyzer, version, language, now) for i in items]
+        insert(AnalysisRow), [analysis_row_values(i, analyzer, version, language, now) for i in items]
     )
     latest = {i.pr_id: i for i in items}  # the same PR twice in a batch: its last analysis wins
     current: dict[int, str] = {
@@ -144,9 +139,10 @@ def save_analyses(
         session.execute(update(SearchDocumentRow), changed)
 
 
-def _analysis_values(
+def analysis_row_values(
     item: NewAnalysis, analyzer: str, version: str, language: str, now: datetime
 ) -> dict[str, Any]:
+    """The columns of the `pr_analyses` row that stores `item` (also used by benchmarks that bulk-load)."""
     analysis = item.analysis
     return {
         "pr_id": item.pr_id,
