@@ -11,7 +11,7 @@ import logging
 import time as _time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
@@ -27,7 +27,7 @@ from chatbot.qa.compose import Answer, Composer, window_text
 from chatbot.qa.context import follow_up, query_from_dict, query_to_dict
 from chatbot.qa.parse import KnownRepo, ParseContext, language_of, parse_query
 from chatbot.qa.query import Query, Window
-from chatbot.qa.retrieve import gather, known_authors, known_modules, known_repos
+from chatbot.qa.retrieve import Evidence, gather, known_authors, known_modules, known_repos
 from chatbot.reports.cards import ReportLinks, report_card
 from chatbot.reports.weekly import ReportWriter, build_weekly_report
 from chatbot.store.conversations import ConversationKey, recall, remember
@@ -42,6 +42,9 @@ from chatbot.weeks import Week, last_complete_week
 log = logging.getLogger(__name__)
 # How long a conversation's last question is kept for follow-ups.
 CONVERSATION_TTL = timedelta(hours=24)
+# When a topical question finds nothing in the window it did not name (this week), these wider windows
+# (days back from now) are tried in turn: "有没有升级 vllm 版本" means lately, not only since Monday.
+WIDER_DAYS = (30, 90, 365)
 VOCABULARY_TTL = 300.0  # seconds the module and author vocabulary is cached: it changes only on sync
 
 
@@ -214,6 +217,11 @@ class ChatBot:
                 pr_card(evidence.pr.pr, evidence.pr.analysis, query.language, tz=self.config.tz),
                 (evidence.pr.number,),
             )
+        if not evidence.records and query.intent != "compare":
+            relaxed = self._relaxed(query, window, seen, now)
+            if relaxed is not None:
+                query, window, evidence = relaxed
+                composer = Composer(query, window, evidence, now, self.config.tz)
         if not evidence.records and not (query.intent == "compare" and evidence.previous):
             return self.empty(query, window, composer)
         if query.intent == "risks":
@@ -236,6 +244,52 @@ class ChatBot:
                 say("qa.topic.title", query.language, filters=join(filters, query.language))
             )
         return composer.highlights()
+
+    def _relaxed(
+        self, query: Query, window: Window | None, seen: Window | None, now: datetime
+    ) -> tuple[Query, Window | None, Evidence] | None:
+        """When the question as read finds nothing: first its unplaced words become wishes rather than
+        requirements (filler such as "需要注意" or "carefully" must not empty an answer), then a window
+        the asker did not name widens to the past WIDER_DAYS. The first reading that finds PRs is
+        answered, and the answer says what was relaxed; None when none does. `seen` is `window` up to
+        now, what is searched."""
+        attempts: list[tuple[Window | None, bool]] = [(window, True)] if query.terms else []
+        topical = (
+            query.terms or query.modules or query.topics or query.paths or query.author or query.breaking
+        )
+        if window is not None and not query.window_named and topical and query.intent != "stats":
+            for days in WIDER_DAYS:
+                wider = Window(now - timedelta(days=days), now)
+                if wider.start < window.start:
+                    attempts += [(wider, False), *([(wider, True)] if query.terms else [])]
+        for attempt_window, relaxed in attempts:
+            searched = seen if attempt_window is window else attempt_window
+            with self.db.session() as session:
+                evidence = gather(session, query, searched, self.fallback, relaxed=relaxed)
+            if not evidence.records:
+                continue
+            notes: list[str] = []
+            if attempt_window is not window:
+                notes.append(
+                    say(
+                        "qa.widened",
+                        query.language,
+                        window=window_text(window, now, self.config.tz, query.language),
+                        wider=window_text(attempt_window, now, self.config.tz, query.language),
+                    )
+                )
+            dropped = {term.lower() for term in evidence.dropped}
+            if dropped:
+                quoted = join((f"'{t}'" for t in evidence.dropped), query.language)
+                notes.append(say("qa.relaxed.terms", query.language, terms=quoted))
+            read = replace(
+                query,
+                window=attempt_window,
+                understood=tuple(w for w in query.understood if w.lower() not in dropped),
+                notes=tuple(notes),
+            )
+            return read, attempt_window, evidence
+        return None
 
     def _window(self, query: Query) -> Window | None:
         """The window asked for, or the default: none for a PR, a search or an author (all time), the last

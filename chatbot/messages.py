@@ -279,6 +279,14 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "Searching {repo} PRs of {window} for {words}:",
     ),
     "qa.understood.breaking": ("破坏性变更", "breaking changes"),
+    "qa.widened": (
+        "{window} 没有符合条件的 PR，以下是 {wider} 的：",
+        "No matching PRs in {window}; here are those of {wider}:",
+    ),
+    "qa.relaxed.terms": (
+        "没有 PR 提到 {terms}，按问题的其余部分回答。",
+        "No PR mentions {terms}; answering the rest of the question.",
+    ),
     "qa.pr.which_repo": (
         "#{number} 在多个已索引仓库里都有：{known}。请带上仓库名再问一次，例如“{example} #{number} 讲了什么？”",
         "Several indexed repos have a #{number}: {known}. Please name the repo, e.g. “what did {example} #{number} change?”",

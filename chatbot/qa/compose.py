@@ -159,7 +159,8 @@ class Composer:
         return None
 
     def answer(self, blocks: list[Block], count: int | None = None) -> Answer:
-        reply = Reply((self.heading(), *self.understood(), *blocks, self.footer(count)))
+        notes = [Paragraph((plain(note),)) for note in self.query.notes]
+        reply = Reply((self.heading(), *notes, *self.understood(), *blocks, self.footer(count)))
         return Answer(self.query, reply, tuple(self.cited), self.window)
 
     # Intents -----------------------------------------------------------------------------------------

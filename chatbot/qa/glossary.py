@@ -16,10 +16,11 @@ _HAN = re.compile(r"[\u3400-\u9fff]")
 
 def term_pattern(term: str) -> re.Pattern[str]:
     """`term` as it may occur in lower-cased text: a Chinese term anywhere, an English term as whole
-    words (Han characters and punctuation around it count as boundaries)."""
+    words (Han characters, punctuation and the underscores of identifiers around it count as boundaries:
+    "dpo" is in `dpo_config.py`, "grpo" in `grpo_trainer.py`)."""
     if _HAN.search(term):
         return re.compile(re.escape(term))
-    return re.compile(rf"(?<![a-z0-9_]){re.escape(term)}(?![a-z0-9_])")
+    return re.compile(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])")
 
 
 @dataclass(frozen=True, slots=True)

@@ -639,6 +639,7 @@ _LIMIT = re.compile(
     rf"(?:top|first|前|最\S{{0,6}}?的?)\s*{_NUM}\s*(?:个|条|项|篇|prs?\b|pull requests?\b|changes?\b)?"
     r"|(?<![\d.])(\d{1,2}|[一二两三四五六七八九十]+)\s*(?:个|条|项|篇)(?!月)"
     rf"|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:most|top|key|biggest|important|prs?\b|pull requests?\b|changes?\b)"
+    r"|\b(?:just|only|at most|no more than|max)\s+(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\b(?!\s*(?:days?|weeks?|months?))"
 )
 # Words that look like author names or modules but are not.
 _STOP = frozenset(
@@ -877,6 +878,7 @@ _HAN_FUNCTION_WORDS = (
     "|风险|隐患|亮点|总结|概要|摘要|概况|周报|报告|统计|数量|多少|几个|排行|排名|对比|比较|相比|比"
     "|只看|只要|仅看|只|仅|麻烦|谢谢|多谢|感谢|您好|你好|能不能|能否|可以|能|帮|作者|提交的|写的|发的|合并的"
     "|支持|一共|总共|共|合计|目前|现在|已经|所有|全部|整体|具体|详细|大概|本身|一般|通常"
+    "|需要|注意|关注|留意|在意|值得一看|一看|了解|知道|看的|读的"
     "|讲了|讲的|做了|干了|说了|改了|发生了|加了|出了|都|了|的|吗|呢|吧|啊|呀|和|与|跟|及|或|在|里|中|上|下|有|是|个|些|把|被|给|让|从|到|对|就|还|也|又|再"
 )
 _HAN_SPLIT = re.compile(rf"(?:{_HAN_FUNCTION_WORDS})+")
@@ -1017,6 +1019,21 @@ _CONTENT_STOP = _STOP | frozenset(
         "detail",
         "expand",
         "show",
+        "carefully",
+        "closely",
+        "careful",
+        "issue",
+        "issues",
+        "problem",
+        "problems",
+        "recent",
+        "recently",
+        "lately",
+        "anyone",
+        "someone",
+        "did",
+        "does",
+        "do",
     ]
 )
 

@@ -100,4 +100,5 @@ class Query:
     parser: Literal["rules", "llm"] = "rules"
     # How sure the rules are (1.0 = an exact pattern); below 0.5 an LLM may re-parse when configured.
     confidence: float = 1.0
+    # What the answer says it relaxed to find PRs at all (a widened window, terms no PR contains).
     notes: tuple[str, ...] = field(default=())

@@ -62,6 +62,8 @@ class Evidence:
     pr: AnalyzedPR | None = None
     # How well each PR matches the question's words (BM25), when it has any: the first sort key.
     scores: dict[int, float] = field(default_factory=dict)
+    # In a relaxed reading, the question's terms that none of the records contains.
+    dropped: tuple[str, ...] = ()
 
     def ranked(self, records: Collection[AnalyzedPR]) -> list[AnalyzedPR]:
         """Best match first when the question has words to match, else most important first."""
@@ -160,35 +162,50 @@ _NEGATION = re.compile(
 def text_groups(query: Query) -> list[_Group]:
     """What the question's words require: each glossary concept (any synonym), each unplaced term, each
     path; all groups must match."""
+    return _required_groups(query) + _term_groups(query)
+
+
+def _required_groups(query: Query) -> list[_Group]:
+    """The glossary concepts and paths of the question: what even a relaxed reading still requires."""
     glossary = default_glossary()
     groups = [_Group.of(glossary.terms(topic, query.repo)) for topic in query.topics]
-    groups += [_Group.of((term,)) for term in query.terms]
     groups += [_Group.of((path,), literal=True) for path in query.paths]
     return [group for group in groups if group.words]
 
 
-def bm25(documents: dict[int, str], groups: list[_Group]) -> dict[int, float]:
-    """PR number → BM25 score over `documents`, for the PRs whose text matches every group (a group's
-    frequency is the sum of its words' occurrences; a word in the title counts TITLE_WEIGHT more)."""
+def _term_groups(query: Query) -> list[_Group]:
+    return [group for group in (_Group.of((term,)) for term in query.terms) if group.words]
+
+
+def bm25(
+    documents: dict[int, str], groups: list[_Group], optional: list[_Group] | None = None
+) -> tuple[dict[int, float], dict[int, int]]:
+    """(PR number → BM25 score over `documents` for the PRs whose text matches every group of `groups`
+    and counts what matches of `optional`; PR number → how many `optional` groups it matches). A group's
+    frequency is the sum of its words' occurrences; a word in the title counts TITLE_WEIGHT more."""
     if not documents:
-        return {}
+        return {}, {}
+    optional = optional or []
     lengths = {n: len(d) for n, d in documents.items()}
     average = sum(lengths.values()) / len(lengths) or 1.0
-    frequencies = [{n: group.frequency(d) for n, d in documents.items()} for group in groups]
+    frequencies = [{n: group.frequency(d) for n, d in documents.items()} for group in [*groups, *optional]]
     idfs = []
     for freq in frequencies:
         df = sum(1 for f in freq.values() if f)
         idfs.append(math.log(1 + (len(documents) - df + 0.5) / (df + 0.5)))
+    required = frequencies[: len(groups)]
     scores: dict[int, float] = {}
+    coordination: dict[int, int] = {}
     for number in documents:
-        if not all(freq[number] for freq in frequencies):
+        if not all(freq[number] for freq in required):
             continue
         norm = K1 * (1 - B + B * lengths[number] / average)
         scores[number] = sum(
             idf * freq[number] * (K1 + 1) / (freq[number] + norm)
             for idf, freq in zip(idfs, frequencies, strict=True)
         )
-    return scores
+        coordination[number] = sum(1 for freq in frequencies[len(groups) :] if freq[number])
+    return scores, coordination
 
 
 def _documents(
@@ -206,6 +223,18 @@ def _documents(
         )
     if ids is not None:
         statement = statement.where(PullRequestRow.id.in_(list(ids)))
+    return {number: document.lower() for number, document in session.execute(statement)}
+
+
+def _documents_of(session: Session, repo: RepoRow, records: list[AnalyzedPR]) -> dict[int, str]:
+    """Search documents (lower-cased) of `records`, by PR number."""
+    if not records:
+        return {}
+    statement = (
+        select(PullRequestRow.number, SearchDocumentRow.document)
+        .join(SearchDocumentRow, SearchDocumentRow.pr_id == PullRequestRow.id)
+        .where(PullRequestRow.repo_id == repo.id, PullRequestRow.number.in_([r.number for r in records]))
+    )
     return {number: document.lower() for number, document in session.execute(statement)}
 
 
@@ -238,27 +267,43 @@ def _window_size(session: Session, repo: RepoRow, window: Window) -> int:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class TextMatch:
+    """How the PRs match a question's words: BM25 scores (None when it has no words), the PRs whose text
+    names one of its modules (None when it names none), and in a relaxed reading how many of its unplaced
+    terms each PR contains."""
+
+    scores: dict[int, float] | None
+    module_hits: set[int] | None
+    coordination: dict[int, int] = field(default_factory=dict)
+
+
 def text_scores(
-    session: Session, repo: RepoRow, query: Query, window: Window | None
-) -> tuple[dict[int, float] | None, set[int] | None]:
-    """(BM25 scores of the PRs that match the question's words, or None when it has none; PR numbers
-    whose text names one of the question's modules, or None when it names none)."""
-    groups = text_groups(query)
+    session: Session, repo: RepoRow, query: Query, window: Window | None, *, relaxed: bool = False
+) -> TextMatch:
+    """How the PRs of `window` (None: all time) match the question's words. Strictly every concept, path
+    and term must match; `relaxed`, the terms only rank and count (see `gather`)."""
+    required = _required_groups(query) if relaxed else text_groups(query)
+    optional = _term_groups(query) if relaxed else []
     module_group = _Group.of(query.modules) if query.modules else None
-    if not groups and module_group is None:
-        return None, None
+    if not required and not optional and module_group is None:
+        return TextMatch(None, None)
     if window is not None and _window_size(session, repo, window) <= WINDOW_SCAN:
         documents = _documents(session, repo, window, None)
     else:
         # All time, or a window of months on a busy repo: the search index narrows the PRs to score.
-        ids = _candidates(session, repo, groups or [module_group], window)  # type: ignore[list-item]
+        narrowing = required or ([_Group.of([w for g in optional for w in g.words])] if optional else [])
+        ids = _candidates(session, repo, narrowing or [module_group], window)  # type: ignore[list-item]
         documents = _documents(session, repo, window, ids) if ids else {}
     module_hits = (
         {n for n, d in documents.items() if any(w in d for w in module_group.words)}
         if module_group is not None
         else None
     )
-    return (bm25(documents, groups) if groups else None), module_hits
+    if not required and not optional:
+        return TextMatch(None, module_hits)
+    scores, coordination = bm25(documents, required, optional)
+    return TextMatch(scores, module_hits, coordination)
 
 
 def _current_rows(
@@ -433,6 +478,39 @@ def score_records(
     return records
 
 
+def has_condition(query: Query) -> bool:
+    """Whether the question narrows or orders the PRs by more than its unplaced terms: a module, concept,
+    path, author, change type, the breaking filter, or an intent with its own order (risks, must-read…)."""
+    return bool(
+        query.modules
+        or query.topics
+        or query.paths
+        or query.author
+        or query.change_types
+        or query.breaking
+        or query.intent not in ("topic", "search")
+    )
+
+
+def _best_matched(records: list[AnalyzedPR], query: Query, match: TextMatch) -> list[AnalyzedPR]:
+    """Of a relaxed reading's records, those containing the most of the question's terms: with another
+    condition they may contain none ("有没有破坏性变更需要我们注意" keeps the breaking PRs when none says
+    "注意"); without one, at least one."""
+    best = max((match.coordination.get(r.number, 0) for r in records), default=0)
+    if best == 0 and not has_condition(query):
+        return []
+    return [r for r in records if match.coordination.get(r.number, 0) == best]
+
+
+def _missing_terms(records: list[AnalyzedPR], query: Query, documents: dict[int, str]) -> tuple[str, ...]:
+    """The question's terms that no record's search document (`documents`, by PR number) contains."""
+    return tuple(
+        term
+        for term, group in zip(query.terms, _term_groups(query), strict=False)
+        if not any(group.frequency(documents.get(r.number, "")) for r in records)
+    )
+
+
 def gather(
     session: Session,
     query: Query,
@@ -440,8 +518,12 @@ def gather(
     fallback: Callable[[PullRequest], Analysis],
     *,
     with_previous: bool = False,
+    relaxed: bool = False,
 ) -> Evidence:
-    """The evidence for `query` over `window` (None: all time). Requires `query.repo` to be indexed."""
+    """The evidence for `query` over `window` (None: all time). Requires `query.repo` to be indexed.
+    `relaxed` reads the question's unplaced terms as wishes rather than requirements: the records are the
+    PRs meeting its other conditions that contain the most of them (for when the strict reading found
+    nothing; `Evidence.dropped` names the terms none contains)."""
     index = PRIndex(session)
     repo = index.repo(query.repo or "")
     if repo is None:
@@ -454,30 +536,39 @@ def gather(
             pr = to_pull_request(repo, row)
             evidence.pr = AnalyzedPR(pr, stored.analysis if stored else fallback(pr))
         return evidence
-    scores, module_hits = text_scores(session, repo, query, window)
-    evidence.scores = scores or {}
-    numbers = set(scores) if scores is not None else None
+    match = text_scores(session, repo, query, window, relaxed=relaxed)
+    module_hits = match.module_hits
+    evidence.scores = match.scores or {}
+    numbers = set(match.scores) if match.scores is not None else None
     start, end = (window.start, window.end) if window else (ALL_TIME_START, ALL_TIME_END)
     shown = SHOWN.get(query.intent)
     if shown is None:
         records = answer_records(session, repo, start, end, fallback, numbers, query.author)
         evidence.records = [r for r in records if _matches(r, query, module_hits)]
+        if relaxed:
+            evidence.records = _best_matched(evidence.records, query, match)
     else:
         # A month of a busy repo holds hundreds of PRs: decode whole analyses of the shown ones only.
         scored = score_records(session, repo, start, end, fallback, query.author, numbers)
         matching = [r for r in scored if _matches(r, query, module_hits)]
+        if relaxed:
+            matching = _best_matched(matching, query, match)
         top = [r.number for r in evidence.ranked(matching)[: min(shown, query.limit or shown)]]
         complete = (
             {r.number: r for r in answer_records(session, repo, start, end, fallback, top)} if top else {}
         )
         evidence.records = [complete.get(r.number, r) for r in matching]
+    if relaxed and query.terms:
+        evidence.dropped = _missing_terms(
+            evidence.records, query, _documents_of(session, repo, evidence.records)
+        )
     if with_previous and window is not None:
         previous = window.previous()
         before = score_records(session, repo, previous.start, previous.end, fallback, query.author)
-        if scores is not None or module_hits is not None:
-            previous_scores, previous_modules = text_scores(session, repo, query, previous)
-            if previous_scores is not None:
-                before = [r for r in before if r.number in previous_scores]
-            module_hits = previous_modules
+        if match.scores is not None or module_hits is not None:
+            earlier = text_scores(session, repo, query, previous)
+            if earlier.scores is not None:
+                before = [r for r in before if r.number in earlier.scores]
+            module_hits = earlier.module_hits
         evidence.previous = [r for r in before if _matches(r, query, module_hits)]
     return evidence

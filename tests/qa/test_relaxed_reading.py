@@ -1,0 +1,113 @@
+"""When the question as read finds nothing, it is read more loosely, and the answer says so: words no PR
+contains rank rather than filter when something else in the question narrows the PRs, and a window the
+asker did not name widens. Over the repos of tests/qa/other_repos.py (clock: Wednesday 2026-06-24), on
+SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot.bot import ChatBot
+from chatbot.messages import join, say
+from chatbot.models import Message
+from chatbot.qa.compose import Answer, window_text
+from chatbot.qa.query import Window
+from tests.qa.other_repos import FACTORY, NOW, SHANGHAI, TRL
+from tests.qa.test_any_repo import bot, day, other_db  # noqa: F401  (the shared fixtures)
+
+
+def ask(bot: ChatBot, question: str) -> Answer:  # noqa: F811
+    return bot.handle(Message(question))
+
+
+@pytest.mark.parametrize(
+    ("question", "cited"),
+    [
+        ("trl 六月有没有需要团队留心的破坏性变更", {3455}),
+        ("any breaking changes in trl in June our downstream team should worry about?", {3455}),
+        ("trl 六月下游用户会受影响的不兼容改动", {3455}),
+    ],
+)
+def test_words_no_pr_contains_do_not_empty_a_filtered_answer(
+    bot: ChatBot,  # noqa: F811
+    question: str,
+    cited: set[int],
+) -> None:
+    answer = ask(bot, question)
+    assert answer.query.breaking
+    assert set(answer.cited) == cited
+
+
+@pytest.mark.parametrize(
+    ("question", "missing"),
+    [
+        ("trl 六月 GRPO 熵正则相关的改动", ("熵正则",)),
+        ("GRPO entropy bonus work in trl in June", ("entropy", "bonus")),
+    ],
+)
+def test_the_terms_some_pr_contains_are_kept_and_the_others_named(
+    bot: ChatBot,  # noqa: F811
+    question: str,
+    missing: tuple[str, ...],
+) -> None:
+    answer = ask(bot, question)
+    assert set(answer.cited) == {3422, 3425, 3440, 3444, 3461}  # not #3465, #3466: merged after now
+    language = answer.query.language
+    quoted = join((f"'{word}'" for word in missing), language)
+    assert say("qa.relaxed.terms", language, terms=quoted) in answer.reply.plain_text()
+    assert not set(missing) & set(answer.query.understood)
+
+
+@pytest.mark.parametrize(
+    ("question", "repo", "cited"),
+    [
+        ("trl 有没有改 DPO 的 PR", TRL, {3433, 3452, 3455}),
+        ("has trl changed anything about DPO?", TRL, {3433, 3452, 3455}),
+        ("llamafactory 有没有 reward 相关的修复", FACTORY, {7013}),
+    ],
+)
+def test_a_topic_absent_from_this_week_is_answered_from_the_past_month(
+    bot: ChatBot,  # noqa: F811
+    question: str,
+    repo: str,
+    cited: set[int],
+) -> None:
+    answer = ask(bot, question)
+    assert (answer.query.repo, set(answer.cited)) == (repo, cited)
+    assert answer.window is not None
+    assert (NOW - answer.window.start).days == 30 and answer.window.end == NOW
+    language = answer.query.language
+    this_week = Window(day(6, 22), day(6, 29))
+    wider = window_text(answer.window, NOW, SHANGHAI, language)
+    widened = say("qa.widened", language, window=window_text(this_week, NOW, SHANGHAI, language), wider=wider)
+    assert widened in answer.reply.plain_text()
+
+
+@pytest.mark.parametrize("question", ["trl 本周 DPO 相关的改动", "trl DPO changes this week"])
+def test_a_window_the_asker_named_is_not_widened(bot: ChatBot, question: str) -> None:  # noqa: F811
+    answer = ask(bot, question)
+    assert answer.cited == ()
+    assert answer.window is not None and answer.window.start.date().isoformat() == "2026-06-22"
+
+
+@pytest.mark.parametrize("question", ["trl 有没有 mixtral 相关的改动", "anything about mixtral in trl?"])
+def test_a_word_no_pr_ever_contains_still_gets_an_empty_answer(bot: ChatBot, question: str) -> None:  # noqa: F811
+    assert ask(bot, question).cited == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "limit"),
+    [
+        ("which trl PRs from June should I read thoroughly, just 2", "must_read", 2),
+        ("trl June highlights, only three please", "highlights", 3),
+        ("llamafactory 六月哪些 PR 值得团队精读，给我两个", "must_read", 2),
+    ],
+)
+def test_a_filler_word_and_a_count_keep_the_intent_and_the_count(
+    bot: ChatBot,  # noqa: F811
+    question: str,
+    intent: str,
+    limit: int,
+) -> None:
+    answer = ask(bot, question)
+    assert (answer.query.intent, answer.query.limit, len(answer.cited)) == (intent, limit, limit)
