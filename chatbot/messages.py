@@ -100,6 +100,16 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "{theme}: {n} PRs ({kinds}); read #{pr} first: {what}",
     ),
     "report.highlight.single": ("{theme}：{what}", "{theme}: {what}"),
+    "report.highlight.theme.point": (
+        "{theme}：{n} 个 PR，含 {kinds}；先读 #{pr}（{what}）：{point}",
+        "{theme}: {n} PRs ({kinds}); read #{pr} first ({what}): {point}",
+    ),
+    "report.highlight.single.point": (
+        "{theme}：#{pr}（{what}）：{point}",
+        "{theme}: #{pr} ({what}): {point}",
+    ),
+    "report.highlight.also": ("；另见 #{pr}：{point}", "; also #{pr}: {point}"),
+    "report.change.point": ("{change}。{point}", "{change}. {point}"),
     "report.highlight.kind.feat": ("{n} 个新功能", "{n} features"),
     "report.highlight.kind.feat.one": ("1 个新功能", "1 feature"),
     "report.highlight.kind.fix": ("{n} 个修复", "{n} fixes"),

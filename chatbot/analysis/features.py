@@ -77,16 +77,20 @@ _TYPE_ONLY_WORDS = frozenset(
         "enhancement",
     }
 )
+# A title that cuts a cost ("Reduce peak memory of…", "lower latency", "avoid redundant copies", "减少显存")
+# announces a performance change, whatever its conventional-commit type says about features.
+_COST_CUT = (
+    r"\b(?:reduc\w*|lower\w*|cut\w*|sav(?:e|es|ed|ing)|decreas\w*|minimi[sz]\w*|avoid\w*|eliminat\w*)\s+"
+    r"(?:[\w-]+\s+){0,3}?(?:memory|vram|latency|overhead|footprint|copies|copy|allocations?|"
+    r"(?:startup|step|sync|load(?:ing)?|compile|wall[- ]?clock) time)\b|"
+    r"(?:减少|降低|节省|减小).{0,12}?(?:显存|内存|延迟|开销|耗时)"
+)
 # Verbs that start an untyped title (`Add model merger…`), tried in this order.
 _TITLE_VERBS: tuple[tuple[ChangeType, re.Pattern[str]], ...] = (
     ("doc", re.compile(r"\b(?:docs?|documentation|readme|typos?)\b|文档", re.I)),
+    ("perf", re.compile(rf"^(?:{_COST_CUT})", re.I)),  # "Avoid redundant copies…" before "avoid" as a fix
     ("fix", re.compile(r"^(?:fix|fixed|fixes|fixing|resolve|correct|avoid|prevent|handle)\b|修复", re.I)),
-    (
-        "perf",
-        re.compile(
-            r"\b(?:speed ?up|optimi[sz]e|accelerat\w*|faster|reduce (?:memory|latency))\b|优化|加速", re.I
-        ),
-    ),
+    ("perf", re.compile(rf"\b(?:speed ?up|optimi[sz]e|accelerat\w*|faster)\b|{_COST_CUT}|优化|加速", re.I)),
     (
         "refactor",
         re.compile(r"^(?:refactor|clean ?up|simplify|rename|move|remove|deprecate|unify)\b|重构", re.I),
@@ -96,7 +100,7 @@ _TITLE_VERBS: tuple[tuple[ChangeType, re.Pattern[str]], ...] = (
     ("feat", re.compile(r"^(?:add|support|introduce|implement|enable|allow|new)\b|支持|新增", re.I)),
 )
 _PERF_HINT = re.compile(
-    r"\b(?:speed ?up|optimi[sz](?:e[sd]?|ing|ation)|accelerat\w*|faster|throughput|latency|reduce (?:memory|overhead)|perf)\b",
+    rf"\b(?:speed ?up|optimi[sz](?:e[sd]?|ing|ation)|accelerat\w*|faster|throughput|latency|perf)\b|{_COST_CUT}",
     re.I,
 )
 
@@ -796,6 +800,8 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
     core = 0.0
     for f in files:
         lines = w.KIND_WEIGHTS.get(f.kind, w.KIND_WEIGHTS["other"]) * w.TIER_WEIGHTS[f.tier] * f.lines
+        if f.status == "removed" or not f.additions:
+            lines *= w.REMOVED_FILE_LINE_WEIGHT
         weighted += lines
         core += lines if f.tier == "core" else 0.0
     # Files past GitHub's 3,000-file listing still count, at the weight of an average peripheral line.

@@ -24,7 +24,13 @@ from chatbot.analysis.features import (
     log_scale,
     valid_text,
 )
-from chatbot.analysis.lead import AuthorText, names_unchanged_file, read_author_text
+from chatbot.analysis.lead import (
+    AuthorText,
+    balanced,
+    join_unbalanced,
+    names_unchanged_file,
+    read_author_text,
+)
 from chatbot.analysis.modules import ModuleMap, load_module_map
 from chatbot.analysis.types import (
     Analysis,
@@ -57,7 +63,8 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "{title} ({type} in {modules}; {files} files, +{add}/−{dele}).",
     },
     "summary.no_modules": {"zh": "未识别模块", "en": "unidentified modules"},
-    "gist": {"zh": "{modules} {type}：{what}", "en": "{modules} {type}: {what}"},
+    "gist": {"zh": "{module} {type}：{what}", "en": "{module} {type}: {what}"},
+    "gist.bare": {"zh": "{type}：{what}", "en": "{type}: {what}"},
     # verdict reasons (without the verdict's label: renderers put "必读" / "Must read" in front)
     "reason.join": {"zh": "；", "en": "; "},
     "why.type": {"zh": "{type}", "en": "a {type}"},
@@ -316,7 +323,7 @@ def _clip(text: str, limit: int) -> str:
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
-    ends = [m.end() for m in _SENTENCE_CUT.finditer(text, 0, limit)]
+    ends = [m.end() for m in _SENTENCE_CUT.finditer(text, 0, limit) if balanced(text[: m.end()])]
     if ends and ends[-1] >= limit // 2:
         return text[: ends[-1]]
     cut = text.rfind(" ", limit // 2, limit - 1)
@@ -381,8 +388,11 @@ def importance_parts(f: PRFeatures, change_type: ChangeType, modules: tuple[str,
         parts.append(Contribution("trivial", w.TRIVIAL))
     parts += _substance_parts(f, change_type)
     total = sum(p.points for p in parts)
-    if w.RELOCATION_TITLE.search(f.title.description) and total > w.RELOCATION_CAP:
+    removal = f.deletions >= max(w.REMOVAL_MIN_LINES, w.REMOVAL_RATIO * f.additions)
+    if (removal or w.RELOCATION_TITLE.search(f.title.description)) and total > w.RELOCATION_CAP:
         parts.append(Contribution("relocation", w.RELOCATION_CAP - total))
+    elif total > w.IMPORTANCE_KNEE:
+        parts.append(Contribution("saturation", (total - w.IMPORTANCE_KNEE) * (w.ABOVE_KNEE - 1.0)))
     return parts
 
 
@@ -821,18 +831,17 @@ def _gist(
     f: PRFeatures, author: AuthorText, change_type: ChangeType, modules: tuple[str, ...], language: Language
 ) -> str:
     """One line in `language`: the author's own statement of what the PR does when it opens with one and
-    is written in that language, else the kind of change, where, and what the title says."""
+    is written in that language, else the kind of change, its main module, and what the title says."""
     opening = author.opening or ""
     if _opening_is_gist(opening, language):
         what = _ACTION_OPENING.sub("", opening, count=1).strip()
         return _clip(what[:1].upper() + what[1:], GIST_CHARS).rstrip("。.")
-    return say(
-        "gist",
-        language,
-        type=say(f"type.{change_type}", language),
-        modules=_join(modules, language, limit=2) if modules else say("summary.no_modules", language),
-        what=_clip(f.title.description, POINT_CHARS),
-    )
+    kind = say(f"type.{change_type}", language)
+    what = _clip(f.title.description, POINT_CHARS)
+    if not modules:
+        return say("gist.bare", language, type=kind[:1].upper() + kind[1:], what=what)
+    # The main module only: a list of module names ("fsdp、megatron等 5 项") says nothing of the change.
+    return say("gist", language, module=modules[0], type=kind, what=what)
 
 
 def _design_sentence(f: PRFeatures) -> str | None:
@@ -844,7 +853,7 @@ def _design_sentence(f: PRFeatures) -> str | None:
     design = [s for s in f.body.sections if s.heading in f.design_sections]
     for sections in (design, f.body.sections):
         for section in sections:
-            for sentence in _SENTENCE_SPLIT.split(section.plain.replace("\n", " ")):
+            for sentence in join_unbalanced(_SENTENCE_SPLIT.split(section.plain.replace("\n", " "))):
                 sentence = sentence.strip()
                 if (
                     len(sentence) >= 30

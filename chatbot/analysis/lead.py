@@ -82,8 +82,29 @@ class AuthorText:
     measured: tuple[str, ...]
 
 
+def balanced(text: str) -> bool:
+    """Whether every bracket opened in `text` is closed and its code spans are complete: a sentence or a
+    clip may end there without cutting a parenthesis ("(Megatron sends through Ray; FSDP …)") in two."""
+    opened = text.count("(") + text.count("（") + text.count("[") + text.count("【")
+    closed = text.count(")") + text.count("）") + text.count("]") + text.count("】")
+    return opened <= closed and text.count("`") % 2 == 0
+
+
+def join_unbalanced(pieces: Iterable[str], separator: str = " ") -> list[str]:
+    """Sentence pieces with each piece that ends inside brackets or a code span joined to the next."""
+    merged: list[str] = []
+    carry = ""
+    for piece in pieces:
+        carry = f"{carry}{separator}{piece}" if carry else piece
+        if balanced(carry):
+            merged.append(carry)
+            carry = ""
+    return [*merged, carry] if carry else merged
+
+
 def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if s.strip()]
+    pieces = [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if s.strip()]
+    return join_unbalanced(pieces)
 
 
 def _substantive(text: str) -> bool:

@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "2.3"
+ANALYZER_VERSION = "2.4"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 
@@ -138,6 +138,19 @@ RELOCATION_TITLE = re.compile(
     r"重命名|改名|迁移|移动",
     re.I,
 )
+
+# Removing code is not adding it: the lines of a file the PR deletes (or only deletes from) count at this
+# share of a changed line (what users lose is counted by the removed public definitions and config keys, not by the size).
+REMOVED_FILE_LINE_WEIGHT = 0.15
+# A diff that mostly deletes (this many times more lines removed than added, at least this many) is a
+# removal: like a move, its readers learn what is gone from the key points, so it takes the same cap.
+REMOVAL_RATIO = 3.0
+REMOVAL_MIN_LINES = 100
+# Importance saturates: past this many points each further point counts this share, so a PR that ticks
+# every box (breaking, new API, config keys, semantics) stays above the must-read line without crowding
+# out the top of the scale, where a week's most consequential change belongs.
+IMPORTANCE_KNEE = 7.0
+ABOVE_KNEE = 0.5
 
 # --- insight: how much a reader learns from it ------------------------------------------------------
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from chatbot.analysis.heuristic import TEXT
 from chatbot.analysis.types import Analysis, Risk, Severity
 from chatbot.messages import Language, join, pr_refs, say
 from chatbot.models import PullRequest
@@ -30,6 +31,28 @@ PHRASE_CHARS = 70
 CHANGE_CHARS = 220
 # The share of a title's words a gist must hold to count as saying the title.
 TITLE_OVERLAP = 0.6
+# A text says something its title does not when it has this many words (Latin words or Han characters,
+# fillers left out) that the title lacks; a point quoted in a highlight or a change is clipped to this.
+NEW_WORDS = 3
+# A text holding this many leading characters of the title quotes it.
+TITLE_QUOTE = 30
+POINT_CHARS = 110
+# Words (Latin runs, digits, single Han characters) by which a gist is compared with its title.
+_WORD = re.compile(r"[a-z0-9_]+|[\u4e00-\u9fff]")
+_URL = re.compile(r"https?://\S+")
+# The words of the analyzer's names for change types ("新功能", "performance change"): a gist built from
+# the title's type and module says nothing new.
+_TYPE_WORDS = frozenset(
+    word
+    for key, names in TEXT.items()
+    if key.startswith("type.")
+    for name in names.values()
+    for word in _WORD.findall(name.lower())
+)
+_FILLER = frozenset(
+    {"a", "an", "the", "this", "that", "pr", "to", "for", "of", "in", "and", "with", "on", "it", "is", "be"}
+    | set("的了在和与为把将对")
+)
 RISK_OBSERVATIONS = 5
 KEY_PR_ROWS = 10
 THEME_ITEMS = 5
@@ -38,8 +61,6 @@ FOLLOW_UPS = 6
 PARTICIPANTS_SHOWN = 5
 EVIDENCE_CHARS = 90
 _SEVERITY_RANK = {"high": 3, "medium": 2, "low": 1}
-# Words (Latin runs, digits, single Han characters) by which a gist is compared with its title.
-_WORD = re.compile(r"[a-z0-9_]+|[\u4e00-\u9fff]")
 _TITLE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+|^\s*\w+(?:\([^)]*\))?!?:\s*")
 _BOTS = re.compile(
     r"\[bot\]$|^(?:codecov|github-actions|gemini-code-assist|coderabbitai|copilot|mergify)", re.I
@@ -96,18 +117,47 @@ def _words_of(text: str) -> set[str]:
     return set(_WORD.findall(text.lower()))
 
 
+def _adds_to(text: str, title: str, known: frozenset[str] = frozenset()) -> bool:
+    """Whether `text` says something `title` does not: enough words of its own beyond the title's, links,
+    fillers and the `known` words (the PR's modules, the names of change types) left out."""
+    own = _words_of(_URL.sub(" ", text)) - _words_of(title) - _FILLER - known
+    return len(own) >= NEW_WORDS
+
+
+def point_of(record: AnalyzedPR, language: Language) -> str | None:
+    """What a reader learns about one PR beyond its title: its gist when the gist says more than the
+    title (not merely its module and kind of change), else its first key point that does (the author's
+    lead, a measured result, what the diff adds, removes or renames); None when every text only repeats
+    the title."""
+    texts = record.analysis.localized(language)
+    title = clean_title(record.pr.title).lower()
+    for text in (texts.gist, *texts.key_points):
+        shown = _clip(text, POINT_CHARS).rstrip("。.;； ")
+        # A text quoting the whole title is the title again with something after it.
+        if shown and _says_more(shown.rstrip("…"), record) and title[:TITLE_QUOTE] not in shown.lower():
+            return shown
+    return None
+
+
+def _says_more(text: str, record: AnalyzedPR) -> bool:
+    """Whether `text` says more about the PR than its title, its modules and its kind of change."""
+    return _adds_to(text, record.pr.title, _TYPE_WORDS | _words_of(" ".join(record.analysis.modules)))
+
+
 def _change(record: AnalyzedPR, language: Language) -> str:
     """A PR in the "key changes" narrative: its gist, after its title when the gist does not already say
     the title (most of the title's words in the gist, which covers a gist quoting a clipped or retyped
-    title), so no line says its title twice."""
+    title), so no line says its title twice; then what the PR says beyond its title, when the gist does
+    not already."""
     title = clean_title(record.pr.title)
-    gist = record.analysis.localized(language).gist
-    if not gist:
-        return _clip(title, CHANGE_CHARS)
+    gist = record.analysis.localized(language).gist or title
     words = _words_of(title)
-    if not words or len(words & _words_of(gist)) >= TITLE_OVERLAP * len(words):
-        return _clip(gist, CHANGE_CHARS)
-    return _clip(f"{title} — {gist}", CHANGE_CHARS)
+    if words and len(words & _words_of(gist)) < TITLE_OVERLAP * len(words):
+        gist = f"{title} — {gist}"
+    point = point_of(record, language)
+    if point and point != _clip(gist, POINT_CHARS) and not _says_more(gist, record):
+        gist = say("report.change.point", language, change=gist.rstrip("。."), point=point)
+    return _clip(gist, CHANGE_CHARS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,20 +218,22 @@ def _highlight(group: _Group, language: Language) -> ReportItem:
     rest = [r for r in group.records if r.analysis.verdict == "skim"]
     shown = (read + rest)[: min(HIGHLIGHT_PRS, max(2, len(read)))]
     lead = shown[0]
+    point = point_of(lead, language)
+    values: dict[str, object] = dict(
+        theme=group.label(language), pr=lead.number, what=_phrase(lead, language), point=point
+    )
     if len(group.records) == 1:
         text = say(
-            "report.highlight.single", language, theme=group.label(language), what=_phrase(lead, language)
+            "report.highlight.single.point" if point else "report.highlight.single", language, **values
         )
     else:
-        text = say(
-            "report.highlight.theme",
-            language,
-            theme=group.label(language),
-            n=len(group.records),
-            kinds=_kinds(group.records, language),
-            pr=lead.number,
-            what=_phrase(lead, language),
-        )
+        kinds = _kinds(group.records, language)
+        key = "report.highlight.theme.point" if point else "report.highlight.theme"
+        text = say(key, language, n=len(group.records), kinds=kinds, **values)
+    # A second PR worth reading in the theme is named by what it says beyond its title, never its title.
+    second = next(((r, p) for r in shown[1:] if (p := point_of(r, language))), None)
+    if second is not None and second[0].analysis.verdict != "skim":
+        text += say("report.highlight.also", language, pr=second[0].number, point=second[1])
     return ReportItem(text=text, prs=tuple(r.number for r in shown))
 
 

@@ -96,3 +96,77 @@ def test_the_week_top_is_never_the_rename() -> None:
 
 def test_version_bumps_ci_and_docs_are_skimmed() -> None:
     assert all(a.verdict == "skim" for a in analysed(BUMP, CI, DOCS))
+
+
+REMOVALS = [
+    pr(
+        title,
+        body,
+        *[
+            changed(path, [], [f"class Layer{i}_{j}(nn.Module):" for j in range(400)], status=status)
+            for i, path in enumerate(paths)
+        ],
+        changed("trl/models/__init__.py", ["from .auto import AutoModel"], ["from .llama import LlamaModel"]),
+        number=20 + n,
+    )
+    for n, (title, body, status, paths) in enumerate(
+        [
+            (
+                "[models] fix: remove llama and qwen2 files",
+                "",
+                "removed",
+                ["trl/models/llama.py", "trl/models/qwen2.py"],
+            ),
+            (
+                "Drop the legacy PPO trainer",
+                "It has been deprecated for two releases.",
+                "modified",
+                ["trl/trainer/ppo_v1.py"],
+            ),
+            (
+                "删除旧版的 reward 模型实现",
+                "已由新的 RewardModel 取代。",
+                "removed",
+                ["trl/rewards/old_reward.py", "trl/rewards/old_head.py"],
+            ),
+            (
+                "chore: clean up unused megatron utils",
+                "",
+                "modified",
+                ["trl/utils/megatron_utils.py", "trl/utils/legacy.py"],
+            ),
+        ]
+    )
+]
+
+
+def test_removing_code_ranks_below_capabilities_and_fixes_whatever_its_size() -> None:
+    """Deleting thousands of lines is not a large change to read: a removal (by its title or by a diff that
+    mostly deletes, in any phrasing) stays below the must-read line and below real changes."""
+    real = analysed(CAPABILITY, OOM_FIX, CORRECTNESS_FIX)
+    for removal in analysed(*REMOVALS):
+        assert removal.verdict != "must-read"
+        assert removal.importance < min(a.importance for a in real)
+
+
+def test_a_pr_that_ticks_every_box_stays_below_the_top_of_the_scale() -> None:
+    """Importance saturates: breaking + new API + config keys + semantics is must-read, not 9.5."""
+    everything = pr(
+        "[BREAKING] feat: add FP8 weight sync to the rollout engine",
+        "This PR adds FP8 refit: weights are quantized during sync.",
+        changed(
+            "trl/rollout/weight_sync.py",
+            [
+                "def quantize_fp8(tensor):",
+                "class FP8Quantizer:",
+                "def sync_weights(model, engine, dtype):",
+                *lines("fp8", 300),
+            ],
+            ["def sync_weights(model, engine):", "def quant_weights_by_name(name):", *lines("old", 80)],
+        ),
+        changed("trl/config/rollout.yaml", ["  fp8: true", "  moe_tp_size: 1"], ["  legacy_sync: true"]),
+        number=30,
+    )
+    analysis = ANALYZER.analyze(everything)
+    assert analysis.verdict == "must-read"
+    assert analysis.importance <= 9.0

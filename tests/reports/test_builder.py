@@ -18,7 +18,7 @@ from adapters.github.rest import pull_request_from_rest
 from chatbot.analysis.heuristic import HeuristicAnalyzer
 from chatbot.messages import pr_refs, say
 from chatbot.models import PullRequest
-from chatbot.reports.builder import AnalyzedPR, clean_title, compose_weekly_report
+from chatbot.reports.builder import AnalyzedPR, clean_title, compose_weekly_report, point_of
 from chatbot.reports.model import WeeklyReport
 from chatbot.reports.themes import concern_of
 from chatbot.weeks import Week
@@ -281,3 +281,27 @@ def test_a_gist_quoting_a_clipped_or_retyped_title_is_not_prefixed_by_it(gist: s
         pr, replace(analysis, texts={k: replace(v, gist="提升多模态兼容性") for k, v in texts.items()})
     )
     assert compose([other]).themes[0].items[0].text.startswith("fix some compatibility")
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+@pytest.mark.parametrize("records", weeks())
+def test_a_highlight_says_something_its_titles_do_not(records: list[AnalyzedPR], language: str) -> None:
+    """A highlight names its PRs by what they do beyond their titles (the gist, the author's lead, a
+    measured result, what the diff adds or removes) whenever the analysis has such a text."""
+    report = compose(records, language)
+    by_number = {r.number: r for r in records}
+    for item in report.highlights:
+        lead = by_number[item.prs[0]]
+        point = point_of(lead, language)  # type: ignore[arg-type]
+        if point:
+            assert point in item.text, item.text
+            title_words = set(re.findall(r"[a-z0-9_]+", lead.pr.title.lower()))
+            shown = point.rstrip("…")
+            point_words = set(re.findall(r"[a-z0-9_]+|[\u4e00-\u9fff]", shown.lower()))
+            assert len(point_words - title_words) >= 3, point
+
+
+def test_a_highlight_quotes_the_measured_result_of_a_pr_whose_title_says_only_what() -> None:
+    report = compose(trl_like_week(), "zh")
+    memory = next(item for item in report.highlights if 12 in item.prs)
+    assert "71GB" in memory.text or "分块生成" in memory.text, memory.text

@@ -1,0 +1,98 @@
+"""What the analyzer says must be true and say more than the title, on PRs of many shapes: conventional
+titles, plain titles, Chinese bodies, no template. Change types follow what the title announces; gists
+are sentences, never lists of modules; sentences are never cut inside a parenthesis."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from chatbot.analysis import HeuristicAnalyzer
+
+from .builders import changed, code, make_pr
+
+ANALYZER = HeuristicAnalyzer()
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Reduce peak memory of FSDP LoRA summon",
+        "feat: reduce memory usage of the reference model",
+        "[rollout] feat: lower the weight sync time with bucketed broadcast",
+        "Avoid redundant tensor copies in weight sync",
+        "Cut activation memory in long-sequence entropy",
+        "减少 rollout 阶段的显存占用",
+        "降低权重同步的延迟",
+        "refactor(trainer): minimize host memory footprint when loading checkpoints",
+    ],
+)
+def test_a_title_that_cuts_a_cost_is_a_performance_change(title: str) -> None:
+    pr = make_pr(title, files=[code("pkg/trainer/core.py", 40)], repo="acme/plain")
+    assert ANALYZER.analyze(pr).change_type == "perf"
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("Avoid OOM when saving checkpoints", "fix"),
+        ("fix: reduce memory leak in dataloader", "fix"),
+        ("Add a memory profiler to the trainer", "feat"),
+        ("Save checkpoints to HDFS", "feat"),
+    ],
+)
+def test_fixes_and_features_that_mention_memory_keep_their_type(title: str, expected: str) -> None:
+    pr = make_pr(title, files=[code("pkg/trainer/core.py", 40)], repo="acme/plain")
+    assert ANALYZER.analyze(pr).change_type in (expected, "feat" if expected == "feat" else expected)
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[megatron, fsdp, rollout, trainer, ci] feat: unify weight sync",
+        "feat(megatron,fsdp,vllm,sglang): one weight-sync path",
+        "Unify weight sync across backends",
+        "统一各后端的 weight sync 路径",
+    ],
+)
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_gist_is_never_a_list_of_module_names(title: str, language: str) -> None:
+    files = [
+        code(p, 50) for p in ("verl/workers/megatron/a.py", "verl/workers/fsdp/b.py", "verl/rollout/c.py")
+    ]
+    gist = ANALYZER.analyze(make_pr(title, files=files), language=language).localized(language).gist
+    assert not re.search(r"等 \d+ 项|and \d+ more|、.*、", gist), gist
+    assert "weight" in gist.lower()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Replaces the two sync paths (Megatron gathered to rank 0 and sent through Ray; FSDP used "
+        "`full_state_dict` per rank) with one bucketed NCCL broadcast from the trainer ranks to the rollout "
+        "engines, which disaggregated rollout needs.",
+        "This PR moves the plan (computed once; cached per step) into the engine, so that every backend "
+        "shares one code path and the per-step cost is only the broadcast of the buckets it packs.",
+        "本 PR 把两条同步路径（Megatron 汇聚到 rank 0；FSDP 逐 rank 取 full_state_dict）合并为一次分桶的 NCCL "
+        "广播，非共置的 rollout 需要它，也让共置场景更快。",
+    ],
+)
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_no_sentence_is_cut_inside_a_parenthesis(body: str, language: str) -> None:
+    pr = make_pr("[trainer] feat: unified weight sync", body=body, files=[code("verl/trainer/sync.py", 80)])
+    texts = ANALYZER.analyze(pr, language=language).localized(language)
+    for text in (texts.gist, *texts.key_points):
+        opened = text.count("(") + text.count("（")
+        closed = text.count(")") + text.count("）")
+        assert opened == closed or text.endswith("…"), text
+
+
+def test_deleted_lines_weigh_less_than_added_ones() -> None:
+    """The same 2,000 lines added as a new module rank above the same lines removed."""
+    added = make_pr("Models for Llama", files=[code("pkg/models/llama.py", 2000, status="added")])
+    removed = make_pr(
+        "Models for Llama",
+        files=[changed("pkg/models/llama.py", [], [f"x_{i} = {i}" for i in range(2000)], status="removed")],
+    )
+    assert ANALYZER.analyze(added).importance > ANALYZER.analyze(removed).importance
