@@ -54,6 +54,13 @@ class Settings(BaseSettings):
     sync_max_wait: int = Field(900, validation_alias="PRHUB_SYNC_MAX_WAIT", ge=0)
     sync_default_weeks: int = Field(8, validation_alias="PRHUB_SYNC_DEFAULT_WEEKS", ge=1)
 
+    # GitHub App (an organisation's installation instead of, or beside, GITHUB_TOKEN): the app id and its
+    # private key (a PEM file's path, or the PEM itself); accounts (org or user logins) whose new
+    # installations start following their repos, comma-separated.
+    github_app_id: str | None = Field(None, validation_alias="GITHUB_APP_ID")
+    github_app_private_key: SecretStr | None = Field(None, validation_alias="GITHUB_APP_PRIVATE_KEY")
+    autofollow: str = Field("", validation_alias="PRHUB_AUTOFOLLOW")
+
     # Analysis: `auto` uses the LLM when OPENAI_API_KEY is set, else the offline heuristic analyzer.
     analyzer: Literal["auto", "heuristic", "llm"] = Field("auto", validation_alias="PRHUB_ANALYZER")
     module_map_dir: Path | None = Field(None, validation_alias="PRHUB_MODULE_MAP_DIR")
@@ -133,6 +140,19 @@ class Settings(BaseSettings):
         return frozenset(r.strip().lower() for r in self.allowed_repos.split(",") if r.strip())
 
     @property
+    def autofollow_accounts(self) -> frozenset[str]:
+        return frozenset(a.strip().lower() for a in self.autofollow.split(",") if a.strip())
+
+    @property
+    def github_app_configured(self) -> bool:
+        return bool(self.github_app_id and self.github_app_private_key is not None)
+
+    @property
+    def github_configured(self) -> bool:
+        """Whether prhub can read GitHub: a token, a GitHub App, or both."""
+        return self.github_token is not None or self.github_app_configured
+
+    @property
     def llm_configured(self) -> bool:
         """Whether an LLM key is set (placeholders included: using one then fails loudly)."""
         return bool(self.openai_api_key and self.openai_api_key.get_secret_value().strip())
@@ -142,6 +162,33 @@ class Settings(BaseSettings):
         return require_secret(
             self.github_token, "GITHUB_TOKEN", "a GitHub token with read access to the repo"
         )
+
+    def require_github_app(self) -> tuple[str, str]:
+        """(app id, private key PEM) of the GitHub App. GITHUB_APP_PRIVATE_KEY is the PEM itself (newlines
+        may be written `\\n`, as in one-line environment values) or the path of the .pem file."""
+        app_id = (self.github_app_id or "").strip()
+        if not app_id.isdigit():
+            raise ConfigError(
+                "GITHUB_APP_ID must be the GitHub App's numeric id (its settings page shows it)"
+            )
+        value = require_secret(
+            self.github_app_private_key, "GITHUB_APP_PRIVATE_KEY", "the app's private key (.pem) or its path"
+        )
+        if "-----BEGIN" in value:
+            pem = value.replace("\\n", "\n")
+        else:
+            path = Path(value).expanduser()
+            try:
+                pem = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ConfigError(
+                    f"GITHUB_APP_PRIVATE_KEY: cannot read the key file {path} ({exc.__class__.__name__})"
+                ) from exc
+        if "PRIVATE KEY-----" not in pem:
+            raise ConfigError(
+                "GITHUB_APP_PRIVATE_KEY is not a PEM private key (-----BEGIN … PRIVATE KEY-----)"
+            )
+        return app_id, pem.strip() + "\n"
 
     def sqlite_path(self) -> Path | None:
         """The database file when the store is a file-backed SQLite database."""

@@ -23,7 +23,14 @@ from chatbot.config import Settings
 from chatbot.ports import ChatSender, Clock
 from chatbot.store.db import Database
 from prhub_cli.common import cli_context, console, open_db, user_errors
-from prhub_cli.wiring import chat_senders, heuristic, make_analyzer, make_bot, report_writer
+from prhub_cli.wiring import (
+    backfill_in_background,
+    chat_senders,
+    heuristic,
+    make_analyzer,
+    make_bot,
+    report_writer,
+)
 
 if TYPE_CHECKING:
     from adapters.web.app import Mount
@@ -93,10 +100,10 @@ def _github_webhook(settings: Settings, db: Database, service: Service) -> None:
     missing = [
         name
         for name, value in (
-            ("GITHUB_WEBHOOK_SECRET", settings.github_webhook_secret),
-            ("GITHUB_TOKEN", settings.github_token),
+            ("GITHUB_WEBHOOK_SECRET", settings.github_webhook_secret is not None),
+            ("GITHUB_TOKEN or GITHUB_APP_ID + GITHUB_APP_PRIVATE_KEY", settings.github_configured),
         )
-        if value is None
+        if not value
     ]
     if missing:
         service.off.append(f"GitHub webhook (missing {', '.join(missing)})")
@@ -113,6 +120,8 @@ def _github_webhook(settings: Settings, db: Database, service: Service) -> None:
         lambda: make_analyzer(settings).analyzer,
         settings.language,
         settings.allowed_repo_names,
+        autofollow=settings.autofollow_accounts,
+        on_follow=backfill_in_background(settings, db),
     )
     service.mounts.append(webhook.mount)
     service.stops.append(webhook.drain)
@@ -167,16 +176,16 @@ def _scheduler(settings: Settings, db: Database, service: Service) -> None:
     senders = chat_senders(settings, db, have=service.senders)
     context = PushContext(senders, offline.analyze, report_writer(settings), settings.public_url)
     worker_id = f"{os.uname().nodename}:{os.getpid()}"
-    if settings.github_token is not None:
+    if settings.github_configured:
         from adapters.github.source import GitHubSource
 
         sync: Callable[[Clock], object] = SyncJob(
             db, lambda: GitHubSource(settings), lambda: make_analyzer(settings).analyzer, settings.language
         )
-        service.on.append("hourly sync of subscribed repos")
+        service.on.append("hourly sync of subscribed and followed repos")
     else:
         sync = lambda clock: None  # noqa: E731
-        service.off.append("hourly sync (missing GITHUB_TOKEN)")
+        service.off.append("hourly sync (missing GITHUB_TOKEN or GITHUB_APP_ID + GITHUB_APP_PRIVATE_KEY)")
     jobs = Jobs(
         sync=sync,
         rebuild_reports=lambda clock: rebuild_reports(db, clock, offline.analyze, report_writer(settings)),

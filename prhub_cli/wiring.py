@@ -162,8 +162,9 @@ def configured_llm(settings: Settings) -> LLM | None:
 
 
 def backfill_in_background(settings: Settings, db: Database) -> Callable[[str], None] | None:
-    """A function that syncs and analyses a newly subscribed repo on a thread (None without a token)."""
-    if settings.github_token is None:
+    """A function that syncs and analyses a newly subscribed (or followed) repo on a thread (None without
+    GitHub credentials)."""
+    if not settings.github_configured:
         return None
 
     def run(repo: str) -> None:
@@ -202,8 +203,8 @@ def report_writer(settings: Settings) -> LLMReportWriter | None:
 
 
 def repo_validator(settings: Settings) -> RepoValidator | None:
-    """GitHub, to check that a repo a channel subscribes to exists; None without a token."""
-    if settings.github_token is None:
+    """GitHub, to check that a repo a channel subscribes to exists; None without GitHub credentials."""
+    if not settings.github_configured:
         return None
     from adapters.github.source import GitHubSource
 

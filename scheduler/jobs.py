@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import cast
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from chatbot.analysis.runner import BatchAnalyzer, analyze_stored
 from chatbot.analysis.types import Analysis
@@ -32,7 +32,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class SyncJob:
-    """Sync (and analyse) every repo that has an active subscription."""
+    """Sync (and analyse) every repo that has an active subscription or is followed (a GitHub App
+    installation of an autofollowed account grants it)."""
 
     db: Database
     source: Callable[[], PRSource]
@@ -42,12 +43,15 @@ class SyncJob:
     max_wait: float = 300.0
 
     def repos(self) -> Sequence[str]:
+        subscribed = (
+            select(SubscriptionRow.id)
+            .where(SubscriptionRow.repo_id == RepoRow.id, SubscriptionRow.active.is_(True))
+            .exists()
+        )
         with self.db.session() as session:
             return session.scalars(
                 select(RepoRow.full_name)
-                .join(SubscriptionRow, SubscriptionRow.repo_id == RepoRow.id)
-                .where(SubscriptionRow.active.is_(True))
-                .distinct()
+                .where(or_(RepoRow.followed.is_(True), subscribed))
                 .order_by(RepoRow.full_name)
             ).all()
 

@@ -6,6 +6,12 @@ first, before anything of the body is parsed: a bad one is 401, logged by size o
 is not a pull_request event of the expected shape is 400. Other events, unmerged closes and repos that
 are not indexed (or not in PRHUB_ALLOWED_REPOS) are 204. Deliveries are deduplicated by
 `X-GitHub-Delivery`, and the work happens on a worker thread after a 202.
+
+With a GitHub App, the app's one webhook URL receives every repo's events, and also `installation` and
+`installation_repositories`: when the installing account is in PRHUB_AUTOFOLLOW (and the repo in
+PRHUB_ALLOWED_REPOS when that is set), the repos it grants are followed (synced hourly, backfilled at
+once through `on_follow`), and the repos it takes away, or all of them when the app is uninstalled or
+suspended, are no longer followed.
 """
 
 from __future__ import annotations
@@ -16,12 +22,14 @@ import json
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, Response, request
 
 from adapters.github.rest import MalformedPayload, header_from_rest
 from chatbot.analysis.runner import BatchAnalyzer, analyze_stored
+from chatbot.ingest.follow import follow_repos, unfollow_repos
 from chatbot.ports import Clock, PRSource, SourceError
 from chatbot.repos import is_repo_name
 from chatbot.store.db import Database
@@ -46,9 +54,12 @@ class GitHubWebhook:
         language: str,
         allowed: frozenset[str] = frozenset(),
         workers: int = 2,
+        autofollow: frozenset[str] = frozenset(),
+        on_follow: Callable[[str], None] | None = None,
     ) -> None:
         self.db, self.clock, self.secret, self.source, self.analyzer = db, clock, secret, source, analyzer
         self.language, self.allowed = language, allowed
+        self.autofollow, self.on_follow = autofollow, on_follow
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="prhub-webhook")
 
     def mount(self, app: Flask) -> None:
@@ -60,7 +71,10 @@ class GitHubWebhook:
         if not (given.isascii() and hmac.compare_digest(given, signature_of(self.secret, body))):
             log.warning("github webhook: refused a request without a valid signature (%d bytes)", len(body))
             return Response("bad signature", status=401)
-        if request.headers.get("X-GitHub-Event") != "pull_request":
+        kind = request.headers.get("X-GitHub-Event")
+        if kind in ("installation", "installation_repositories"):
+            return self.installation(kind, body)
+        if kind != "pull_request":
             return Response(status=204)
         event = pull_request_event(body)
         if event is None:
@@ -76,6 +90,29 @@ class GitHubWebhook:
         if not claim_event(self.db, "github", delivery[:200], self.clock.now()):
             return Response(status=204)  # a redelivery: already taken
         self.executor.submit(self.ingest, repo, pull)
+        return Response(status=202)
+
+    def installation(self, kind: str, body: bytes) -> Response:
+        """Follow or stop following the repos an installation of an autofollowed account changes."""
+        change = installation_event(kind, body)
+        if change is None:
+            return Response("malformed payload", status=400)
+        if change.account.lower() not in self.autofollow:
+            return Response(status=204)
+        delivery = request.headers.get("X-GitHub-Delivery") or f"{kind}:{change.installation_id}:{body!r}"
+        if not claim_event(self.db, "github", delivery[:200], self.clock.now()):
+            return Response(status=204)
+        if change.removed or change.uninstalled:
+            stopped = unfollow_repos(
+                self.db, change.removed, change.installation_id if change.uninstalled else None
+            )
+            log.info("github app: no longer following %s", ", ".join(stopped) or "any repo")
+        added = [r for r in change.added if not self.allowed or r in self.allowed]
+        started = follow_repos(self.db, added, change.installation_id, self.clock.now())
+        for repo in started:
+            log.info("github app: %s installed on %s; following it", change.account, repo)
+            if self.on_follow is not None:
+                self.executor.submit(self.on_follow, repo)
         return Response(status=202)
 
     def follows(self, repo: str) -> bool:
@@ -130,3 +167,62 @@ def pull_request_event(body: bytes) -> tuple[str, str, dict[str, Any]] | None:
     if not (isinstance(repo, str) and is_repo_name(repo) and type(pull.get("number")) is int):
         return None
     return str(payload.get("action")), repo.lower(), pull
+
+
+@dataclass(frozen=True, slots=True)
+class InstallationChange:
+    """What an `installation` or `installation_repositories` event changes."""
+
+    installation_id: int
+    account: str
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    uninstalled: bool = False
+
+
+_UNINSTALLED = frozenset({"deleted", "suspend"})
+
+
+def installation_event(kind: str, body: bytes) -> InstallationChange | None:
+    """The change an installation event makes; None when the body is not one (an installation object
+    with an integer id and an account login, repo lists of valid names)."""
+    try:
+        payload = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(payload, dict) or not isinstance(payload.get("installation"), dict):
+        return None
+    installation = payload["installation"]
+    account = installation.get("account")
+    login = account.get("login") if isinstance(account, dict) else None
+    if type(installation.get("id")) is not int or not isinstance(login, str):
+        return None
+    action = payload.get("action")
+    if kind == "installation":
+        lists = {"created": "repositories", "unsuspend": "repositories"}
+        added = _repo_names(payload.get(lists.get(str(action), ""), []))
+        removed: tuple[str, ...] | None = ()
+    else:
+        added = _repo_names(payload.get("repositories_added", []))
+        removed = _repo_names(payload.get("repositories_removed", []))
+    if added is None or removed is None:
+        return None
+    return InstallationChange(
+        installation["id"],
+        login,
+        added,
+        removed,
+        uninstalled=kind == "installation" and action in _UNINSTALLED,
+    )
+
+
+def _repo_names(items: Any) -> tuple[str, ...] | None:
+    if not isinstance(items, list):
+        return None
+    names = []
+    for item in items:
+        name = item.get("full_name") if isinstance(item, dict) else None
+        if not (isinstance(name, str) and is_repo_name(name)):
+            return None
+        names.append(name.lower())
+    return tuple(names)

@@ -7,6 +7,8 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Index,
@@ -15,6 +17,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -65,6 +68,10 @@ class RepoRow(Base):
     # ETag of the first listing page at the last complete sync: an unchanged repo answers 304.
     list_etag: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime]
+    # Followed because a GitHub App installation of an account in PRHUB_AUTOFOLLOW grants it: synced every
+    # hour like a subscribed repo. `installation_id` is the installation that reads it.
+    followed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    installation_id: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class PullRequestRow(Base):

@@ -2,7 +2,14 @@
 reviews and comments, ETags and 304s, rate-limit headers and 403 "API rate limit exceeded", injected
 5xx bursts, malformed JSON and 404s.
 
+GitHub App mode (`enable_app`): app JWTs verified with the app's public key (RS256, issuer = app id,
+at most 10 minutes long), `/app/installations`, `/repos/{o}/{r}/installation`, installation tokens
+minted at `/app/installations/{id}/access_tokens` with an expiry, refused once expired,
+`/installation/repositories`, and a rate budget of its own per installation; an installation token
+sees only its installation's repos (404 elsewhere), as on GitHub.
+
 Time comes from `now` (the test's clock), so a rate-limit reset happens when the test clock passes it.
+Installation tokens and JWTs expire by the real clock, which is the one PyGithub checks them against.
 """
 
 from __future__ import annotations
@@ -11,15 +18,22 @@ import hashlib
 import json
 import math
 import re
+import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import jwt
+
 from tests.fakes.http import FakeService, Request, Response
 
 _REPO_ROUTE = re.compile(r"^/repos/(?P<owner>[^/]+)/(?P<name>[^/]+)$")
+_INSTALLATION_ROUTE = re.compile(
+    r"^/(?:app/installations(?:/(?P<id>\d+)(?P<tokens>/access_tokens)?)?"
+    r"|repos/(?P<owner>[^/]+)/(?P<name>[^/]+)/installation)$"
+)
 _ROUTE = re.compile(
     r"^/repos/(?P<owner>[^/]+)/(?P<name>[^/]+)/(?:(?P<pulls>pulls)(?:/(?P<number>\d+)(?:/(?P<sub>files|reviews|comments))?)?"
     r"|issues/(?P<issue>\d+)/comments)$"
@@ -37,6 +51,36 @@ class FakePull:
     reviews: list[dict[str, Any]] = field(default_factory=list)
     review_comments: list[dict[str, Any]] = field(default_factory=list)
     issue_comments: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class RateBucket:
+    """One rate budget: the user token's, or one installation's (GitHub counts them apart)."""
+
+    limit: int
+    remaining: int
+    reset_at: datetime
+
+
+@dataclass
+class FakeInstallation:
+    id: int
+    account: str
+    repos: list[str]
+    target_type: str = "Organization"
+    selection: str = "selected"
+    bucket: RateBucket | None = None
+
+    def data(self, app_id: int) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "app_id": app_id,
+            "account": {"login": self.account, "id": self.id * 10, "type": self.target_type},
+            "target_type": self.target_type,
+            "repository_selection": self.selection,
+            "permissions": {"pull_requests": "read", "contents": "read", "metadata": "read"},
+            "events": ["pull_request", "installation", "installation_repositories"],
+        }
 
 
 @dataclass
@@ -68,12 +112,78 @@ class FakeGitHub(FakeService):
         self.token = token
         self.now = now
         self.repos: dict[str, dict[int, FakePull]] = {}
-        self.rate_limit = rate_limit
-        self.remaining = rate_limit
-        self.reset_at = now() + timedelta(hours=1)
+        self.user_bucket = RateBucket(rate_limit, rate_limit, now() + timedelta(hours=1))
+        self.app_id: int | None = None
+        self._public_key: str | None = None
+        self.installations: dict[int, FakeInstallation] = {}
+        # installation token -> (installation id, real expiry); `token_lifetimes` are used up first.
+        self.installation_tokens: dict[str, tuple[int, datetime]] = {}
+        self.token_lifetimes: list[timedelta] = []
+        self.minted: list[str] = []
+        self._bucket = threading.local()
         self._injected: list[Injected] = []
         self._stalls: list[Stall] = []
         self._state = threading.RLock()
+
+    # The user token's budget, as attributes tests set directly -------------------------------------
+
+    @property
+    def rate_limit(self) -> int:
+        return self.user_bucket.limit
+
+    @rate_limit.setter
+    def rate_limit(self, value: int) -> None:
+        self.user_bucket.limit = value
+
+    @property
+    def remaining(self) -> int:
+        return self.user_bucket.remaining
+
+    @remaining.setter
+    def remaining(self, value: int) -> None:
+        self.user_bucket.remaining = value
+
+    @property
+    def reset_at(self) -> datetime:
+        return self.user_bucket.reset_at
+
+    @reset_at.setter
+    def reset_at(self, value: datetime) -> None:
+        self.user_bucket.reset_at = value
+
+    # GitHub App --------------------------------------------------------------------------------------
+
+    def enable_app(self, app_id: int, public_key_pem: str) -> None:
+        """Accept JWTs of app `app_id` signed with the private half of `public_key_pem`."""
+        self.app_id, self._public_key = app_id, public_key_pem
+
+    def add_installation(
+        self,
+        installation_id: int,
+        account: str,
+        repos: list[str],
+        *,
+        target_type: str = "Organization",
+        rate_limit: int = 5000,
+    ) -> FakeInstallation:
+        for repo in repos:
+            self.add_repo(repo)
+        installation = FakeInstallation(
+            installation_id,
+            account,
+            [r.lower() for r in repos],
+            target_type,
+            bucket=RateBucket(rate_limit, rate_limit, self.now() + timedelta(hours=1)),
+        )
+        self.installations[installation_id] = installation
+        return installation
+
+    def expire_tokens(self) -> None:
+        """Every installation token minted so far stops working (401), as after its hour is up."""
+        with self._state:
+            past = datetime.now(UTC) - timedelta(seconds=1)
+            for token, (installation_id, _) in list(self.installation_tokens.items()):
+                self.installation_tokens[token] = (installation_id, past)
 
     # Building the world ------------------------------------------------------------------------------
 
@@ -179,10 +289,12 @@ class FakeGitHub(FakeService):
         self._stalls.append(stall)
         return stall
 
-    def exhaust_rate_limit(self, reset_in: timedelta) -> None:
+    def exhaust_rate_limit(self, reset_in: timedelta, installation: int | None = None) -> None:
+        bucket = self.installations[installation].bucket if installation is not None else self.user_bucket
+        assert bucket is not None
         with self._state:
-            self.remaining = 0
-            self.reset_at = self.now() + reset_in
+            bucket.remaining = 0
+            bucket.reset_at = self.now() + reset_in
 
     def _inject(self, pattern: str, times: int, make: Callable[[], Response]) -> None:
         self._injected.append(Injected(re.compile(pattern), times, make))
@@ -193,7 +305,17 @@ class FakeGitHub(FakeService):
         return [c.request.path for c in self.calls]
 
     def handle(self, request: Request) -> Response:
-        if request.headers.get("authorization") != f"token {self.token}":
+        self._bucket.current = self.user_bucket
+        authorization = request.headers.get("authorization", "")
+        if authorization.startswith("Bearer ") and self.app_id is not None:
+            return self._as_app(request, authorization.removeprefix("Bearer "))
+        installation: FakeInstallation | None = None
+        if authorization.startswith("token ") and authorization != f"token {self.token}":
+            installation = self._installation_of(authorization.removeprefix("token "))
+            if installation is None:
+                return self._limited(Response(401, {"message": "Bad credentials"}), cost=False)
+            self._bucket.current = installation.bucket
+        elif authorization != f"token {self.token}":
             return self._limited(Response(401, {"message": "Bad credentials"}), cost=False)
         for stall in self._stalls:
             if stall.pattern.search(request.path):
@@ -207,10 +329,11 @@ class FakeGitHub(FakeService):
             if injected.remaining > 0 and injected.pattern.search(request.path):
                 injected.remaining -= 1
                 return self._limited(injected.make(), cost=True)
+        bucket: RateBucket = self._bucket.current
         with self._state:
-            if self.now() >= self.reset_at:
-                self.remaining, self.reset_at = self.rate_limit, self.now() + timedelta(hours=1)
-            if self.remaining <= 0:
+            if self.now() >= bucket.reset_at:
+                bucket.remaining, bucket.reset_at = bucket.limit, self.now() + timedelta(hours=1)
+            if bucket.remaining <= 0:
                 return self._limited(
                     Response(
                         403,
@@ -221,6 +344,10 @@ class FakeGitHub(FakeService):
                     ),
                     cost=False,
                 )
+        if request.path == "/installation/repositories" and installation is not None:
+            return self._installation_repositories(request, installation)
+        if installation is not None and not self._sees(installation, request.path):
+            return self._not_found()
         repo_only = _REPO_ROUTE.match(request.path)
         if repo_only:
             full = f"{repo_only['owner']}/{repo_only['name']}".lower()
@@ -250,6 +377,93 @@ class FakeGitHub(FakeService):
         items = {"files": pull.files, "reviews": pull.reviews, "comments": pull.review_comments}[sub]
         return self._page(request, items)
 
+    def _as_app(self, request: Request, token: str) -> Response:
+        """Requests signed with the app's JWT: installations and installation tokens only."""
+        assert self.app_id is not None and self._public_key is not None
+        try:
+            claims = jwt.decode(
+                token, self._public_key, algorithms=["RS256"], options={"require": ["iat", "exp", "iss"]}
+            )
+        except jwt.PyJWTError as exc:
+            return Response(401, {"message": f"A JSON web token could not be decoded ({exc})"})
+        if str(claims["iss"]) != str(self.app_id) or claims["exp"] - claims["iat"] > 660:
+            return Response(401, {"message": "'Issuer' claim ('iss') must be the app id"})
+        match = _INSTALLATION_ROUTE.match(request.path)
+        if match is None:
+            return Response(403, {"message": "A JWT can only be used for the app's own endpoints"})
+        if match["owner"]:
+            repo = f"{match['owner']}/{match['name']}".lower()
+            found = next((i for i in self.installations.values() if repo in i.repos), None)
+            return (
+                Response(200, found.data(self.app_id)) if found else Response(404, {"message": "Not Found"})
+            )
+        if match["id"] is None:
+            per_page = min(100, int(request.query.get("per_page", 30)))
+            page = int(request.query.get("page", 1))
+            listed = [i.data(self.app_id) for i in sorted(self.installations.values(), key=lambda i: i.id)]
+            return Response(200, listed[(page - 1) * per_page : page * per_page])
+        installation = self.installations.get(int(match["id"]))
+        if installation is None:
+            return Response(404, {"message": "Not Found"})
+        if not match["tokens"]:
+            return Response(200, installation.data(self.app_id))
+        if request.method != "POST":
+            return Response(404, {"message": "Not Found"})
+        with self._state:
+            lifetime = self.token_lifetimes.pop(0) if self.token_lifetimes else timedelta(hours=1)
+            minted = "ghs_" + secrets.token_hex(16)
+            expires = datetime.now(UTC).replace(microsecond=0) + lifetime
+            self.installation_tokens[minted] = (installation.id, expires)
+            self.minted.append(minted)
+        return Response(
+            201,
+            {
+                "token": minted,
+                "expires_at": iso(expires),
+                "permissions": installation.data(self.app_id)["permissions"],
+                "repository_selection": installation.selection,
+            },
+        )
+
+    def _installation_of(self, token: str) -> FakeInstallation | None:
+        """The installation an unexpired installation token belongs to."""
+        with self._state:
+            known = self.installation_tokens.get(token)
+        if known is None or known[1] <= datetime.now(UTC):
+            return None
+        return self.installations.get(known[0])
+
+    @staticmethod
+    def _sees(installation: FakeInstallation, path: str) -> bool:
+        parts = path.split("/")
+        return len(parts) < 4 or parts[1] != "repos" or f"{parts[2]}/{parts[3]}".lower() in installation.repos
+
+    def _installation_repositories(self, request: Request, installation: FakeInstallation) -> Response:
+        per_page = min(100, int(request.query.get("per_page", 30)))
+        page = int(request.query.get("page", 1))
+        repos = [
+            {
+                "id": abs(hash(name)) % 10**8,
+                "name": name.split("/")[1],
+                "full_name": name,
+                "private": False,
+                "owner": {"login": name.split("/")[0]},
+            }
+            for name in installation.repos
+        ]
+        chunk = repos[(page - 1) * per_page : page * per_page]
+        body = {
+            "total_count": len(repos),
+            "repository_selection": installation.selection,
+            "repositories": chunk,
+        }
+        headers: dict[str, str] = {}
+        if page * per_page < len(repos):
+            headers["Link"] = (
+                f'<{self.url}/installation/repositories?per_page={per_page}&page={page + 1}>; rel="next"'
+            )
+        return self._limited(Response(200, body, headers), cost=True)
+
     def _not_found(self) -> Response:
         return self._limited(Response(404, {"message": "Not Found"}), cost=True)
 
@@ -278,15 +492,17 @@ class FakeGitHub(FakeService):
 
     def _limited(self, response: Response, cost: bool) -> Response:
         """Add rate-limit headers; a 304 (and refusals) cost nothing, as on GitHub."""
+        bucket: RateBucket = getattr(self._bucket, "current", self.user_bucket)
         with self._state:
-            if cost and self.remaining > 0:
-                self.remaining -= 1
+            if cost and bucket.remaining > 0:
+                bucket.remaining -= 1
             response.headers.update(
                 {
-                    "X-RateLimit-Limit": str(self.rate_limit),
-                    "X-RateLimit-Remaining": str(self.remaining),
-                    "X-RateLimit-Reset": str(int(self.reset_at.timestamp())),
-                    "X-RateLimit-Used": str(self.rate_limit - self.remaining),
+                    "X-RateLimit-Limit": str(bucket.limit),
+                    "X-RateLimit-Remaining": str(bucket.remaining),
+                    "X-RateLimit-Reset": str(int(bucket.reset_at.timestamp())),
+                    "X-RateLimit-Used": str(bucket.limit - bucket.remaining),
+                    "X-RateLimit-Resource": "core",
                 }
             )
         return response
