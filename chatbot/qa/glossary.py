@@ -16,11 +16,14 @@ _HAN = re.compile(r"[\u3400-\u9fff]")
 
 def term_pattern(term: str) -> re.Pattern[str]:
     """`term` as it may occur in lower-cased text: a Chinese term anywhere, an English term as whole
-    words (Han characters, punctuation and the underscores of identifiers around it count as boundaries:
-    "dpo" is in `dpo_config.py`, "grpo" in `grpo_trainer.py`)."""
+    words (Han characters, punctuation and underscores around it count as boundaries, so "sglang" is
+    found in `sglang_rollout.py` and "test" in `test_dpo.py`), with its inflections ("reverted",
+    "tests", "pinning" find "revert", "test", "pin")."""
     if _HAN.search(term):
         return re.compile(re.escape(term))
-    return re.compile(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])")
+    return re.compile(
+        rf"(?<![a-z0-9]){re.escape(term)}(?:s|es|ed|d|ing|{re.escape(term[-1:])}ed|{re.escape(term[-1:])}ing)?(?![a-z0-9])"
+    )
 
 
 @dataclass(frozen=True, slots=True)

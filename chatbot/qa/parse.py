@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 from chatbot.messages import Language
 from chatbot.qa.glossary import default_glossary
-from chatbot.qa.query import Intent, Query, Window
+from chatbot.qa.query import Intent, Query, Window, is_calendar_month
 from chatbot.weeks import FIRST_YEAR, LAST_YEAR, Week, parse_week
 
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -284,6 +284,11 @@ def _blank_pattern(text: str, pattern: re.Pattern[str]) -> str:
     spans = []
     for m in pattern.finditer(text):
         start, end = m.span()
+        # A match that begins or ends with a space ("\s*3月") ends a word there: nothing to widen into.
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
         while start > 0 and text[start - 1].isascii() and text[start - 1].isalnum():
             start -= 1
         while end < len(text) and text[end].isascii() and text[end].isalnum():
@@ -379,6 +384,15 @@ _DAY_BEFORE_YESTERDAY = re.compile(r"前天|day before yesterday")
 _YESTERDAY = re.compile(r"昨天|昨日|yesterday")
 _TODAY = re.compile(r"今天|今日|today")
 _RECENTLY = re.compile(r"最近|近期|recently|lately|recent")
+# A part of a month: 上旬 / 月初 / early (days 1-10), 中旬 / mid (11-20), 下旬 / 月底 / late (21 to the end).
+# English words count only before a month ("early June", "mid-March", "end of last month"): "early
+# stopping" names no window.
+_MONTH_PART = re.compile(
+    r"(上旬|月初|初)|(中旬)|(下旬|月底|月末|底)"
+    rf"|\b(?:(early|beginning of|start of)|(mid|middle of)|(late|end of))[- ]+(?:the\s+)?(?=(?:this|last|previous)\s+month|(?:{_MONTH_NAME})\b)"
+)
+_MONTH_PART_ZH_AFTER = re.compile(rf"(?:\d{{1,2}}|{_CN}|上个?|本|这个?)\s*月(?:份)?\s*$")
+_MONTH_PART_DAYS = ((1, 11), (11, 21), (21, 32))
 # Everything that names a window, so that a search can leave it out of its terms.
 _WINDOW_PATTERNS: tuple[re.Pattern[str], ...] = (
     _DATE,
@@ -397,6 +411,9 @@ _WINDOW_PATTERNS: tuple[re.Pattern[str], ...] = (
     _YESTERDAY,
     _TODAY,
     _RECENTLY,
+    re.compile(
+        r"上旬|中旬|下旬|月初|月底|月末|\b(?:early|mid|middle of|late|beginning of|start of|end of)\b"
+    ),
     re.compile(r"以来|至今|开始|之后|以后|之前|以前|so far|since|between|from|until"),
 )
 
@@ -539,7 +556,36 @@ def _window_in_known_years(text: str, context: ParseContext) -> Window | None:
     return window
 
 
+def _month_part(text: str) -> int | None:
+    """Which third of a month the text names (0: days 1-10, 1: 11-20, 2: 21 to the end), if any. The
+    one-character 初 and 底 count only right after a month ("3月初", "上个月底")."""
+    for m in _MONTH_PART.finditer(text):
+        groups = m.groups()
+        part = next(i for i, g in enumerate(groups) if g) % 3
+        bare = groups[0] == "初" or groups[2] == "底"
+        if bare and not _MONTH_PART_ZH_AFTER.search(text[: m.start()]):
+            continue
+        return part
+    return None
+
+
 def _window(text: str, context: ParseContext) -> Window | None:
+    """The window the text names; a part of a month ("3月中旬", "early June", "月底") narrows the month
+    it names, or this month when it names none."""
+    window = _named_window(text, context)
+    part = _month_part(text)
+    if part is None or (window is not None and not is_calendar_month(window.start, window.end)):
+        return window
+    tz = context.tz
+    if window is None:
+        today = context.now.astimezone(tz).date()
+        window = _month_window(today.year, today.month, tz)
+    first, end = _MONTH_PART_DAYS[part]
+    start = window.start.replace(day=first)
+    return Window(start, window.end if end > 28 else window.start.replace(day=end))
+
+
+def _named_window(text: str, context: ParseContext) -> Window | None:
     now = context.now.astimezone(context.tz)
     tz = context.tz
     today = now.date()

@@ -26,7 +26,7 @@ Intent = Literal[
 INTENTS: tuple[Intent, ...] = get_args(Intent)
 
 
-def _is_calendar_month(start: datetime, end: datetime) -> bool:
+def is_calendar_month(start: datetime, end: datetime) -> bool:
     """Whether [start, end) is one whole calendar month, midnight to midnight in start's timezone."""
     if start.day != 1 or start.time() != time() or start.tzinfo is None:
         return False
@@ -52,7 +52,7 @@ class Window:
         if self.week is not None:
             week = Week.containing(self.week.start - timedelta(days=1), self.week.tz)
             return Window(week.start, week.end, week)
-        if _is_calendar_month(self.start, self.end):
+        if is_calendar_month(self.start, self.end):
             last_day = self.start - timedelta(days=1)
             return Window(self.start.replace(year=last_day.year, month=last_day.month), self.start)
         length = self.end - self.start

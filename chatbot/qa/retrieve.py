@@ -60,14 +60,25 @@ class Evidence:
     records: list[AnalyzedPR] = field(default_factory=list)
     previous: list[AnalyzedPR] = field(default_factory=list)
     pr: AnalyzedPR | None = None
-    # How well each PR matches the question's words (BM25), when it has any: the first sort key.
+    # How well each PR matches the question's words (BM25), and how many of them (and of the modules it
+    # names, by the analysis' tags) its title names, when the question has any.
     scores: dict[int, float] = field(default_factory=dict)
+    titled: dict[int, int] = field(default_factory=dict)
+    modules: tuple[str, ...] = ()
     # In a relaxed reading, the question's terms that none of the records contains.
     dropped: tuple[str, ...] = ()
 
     def ranked(self, records: Collection[AnalyzedPR]) -> list[AnalyzedPR]:
-        """Best match first when the question has words to match, else most important first."""
-        return sorted(records, key=lambda r: (-self.scores.get(r.number, 0.0), *importance_rank(r)))
+        """The PRs whose titles (or module tags) name more of what the question asks about first, most
+        important first among them; the PRs that only discuss it next, best BM25 match first; without
+        words or modules, most important first."""
+
+        def key(record: AnalyzedPR) -> tuple[float, ...]:
+            band = self.titled.get(record.number, 0) + len(set(self.modules) & set(record.analysis.modules))
+            match = 0.0 if band else self.scores.get(record.number, 0.0)
+            return (-band, -match, *importance_rank(record))
+
+        return sorted(records, key=key)
 
 
 def importance_rank(record: AnalyzedPR) -> tuple[float, float, int]:
@@ -111,44 +122,86 @@ def _matches(record: AnalyzedPR, query: Query, module_hits: set[int] | None) -> 
     return not (query.author and record.pr.header.author.lower() != query.author.lower())
 
 
-# BM25 parameters (the usual ones), and how much more a word in the title counts than one in the body.
-K1, B = 1.2, 0.75
+# BM25 parameters, and how much more a word in the title counts than one in the body. Length matters
+# less than in the usual B = 0.75: a PR description's length follows its template and checklists more
+# than how much of it is about the word.
+K1, B = 1.2, 0.3
 TITLE_WEIGHT = 3
 ANALYSIS_WEIGHT = 0.5
-MODULE_BONUS = 1.0
+# The relevance floor: a PR is about a word when the word is in its title, in a file it changed, or
+# said at least SALIENT times in its description, review text and analysis (whose key points and risks
+# are what the analysis found to matter); a single mention only counts for a PR whose description has
+# at most SHORT_TEXT characters, where one sentence is all there is.
+SALIENT = 2.0
+SHORT_TEXT = 400
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    """How often a group's words occur in one PR's search document, and whether the PR is about them."""
+
+    frequency: float
+    salient: bool
+    # The word is in the PR's title (or the analysis' title).
+    titled: bool
 
 
 @dataclass(frozen=True, slots=True)
 class _Group:
-    """Words of which any one must occur in a matching PR's text (a term, a concept's synonyms, a path)."""
+    """Words of which any one must occur in a matching PR's text (a term, a concept's synonyms, a path);
+    a module group is optional (it ranks) and its tag alone also makes a PR match."""
 
     words: tuple[str, ...]
     patterns: tuple[re.Pattern[str], ...]
+    module: bool = False
 
     @classmethod
-    def of(cls, words: Collection[str], *, literal: bool = False) -> _Group:
+    def of(cls, words: Collection[str], *, literal: bool = False, module: bool = False) -> _Group:
         unique = tuple(dict.fromkeys(w.lower() for w in words if w))
-        return cls(unique, tuple(re.compile(re.escape(w)) if literal else term_pattern(w) for w in unique))
+        patterns = tuple(re.compile(re.escape(w)) if literal else term_pattern(w) for w in unique)
+        return cls(unique, patterns, module)
 
-    def frequency(self, document: str) -> float:
+    def occurrence(self, document: str) -> Occurrence:
         """How often the group's words occur in a search document: the PR's own text and the analysis'
         title at full weight (the PR's title TITLE_WEIGHT more), the rest of the analysis at
-        ANALYSIS_WEIGHT and only where it does not negate the word ("未改动测试" is not about tests)."""
+        ANALYSIS_WEIGHT and only where it does not negate the word ("未改动测试" is not about tests);
+        and whether that clears the relevance floor."""
         own, _, written = document.partition(ANALYSIS_MARK)
         translated, _, rest = written.strip("\n").partition("\n")
-        title = own.split("\n", 1)[0]
-        count = 0.0
+        title, _, prose = own.partition("\n")
+        count = evidence = 0.0
+        mentioned = titled = False
         for word, pattern in zip(self.words, self.patterns, strict=True):
             if word not in document:  # cheap test first: most documents lack most words
                 continue
-            count += len(pattern.findall(own)) + len(pattern.findall(translated))
-            count += TITLE_WEIGHT * len(pattern.findall(title))
-            count += ANALYSIS_WEIGHT * sum(
+            in_title = len(pattern.findall(title)) + len(pattern.findall(translated))
+            in_prose = in_paths = 0
+            for match in pattern.finditer(prose):
+                in_prose += 1
+                in_paths += "/" in _token_at(prose, match.start(), match.end())
+            in_analysis = sum(
                 1
                 for m in pattern.finditer(rest)
                 if not _NEGATION.search(rest[max(0, m.start() - 40) : m.start()])
             )
-        return count
+            # Changed files say yes or no: a PR touching twenty files of a directory is not twenty
+            # times more about it than one whose title names it.
+            count += (
+                in_title + in_prose - in_paths + min(in_paths, 1) + TITLE_WEIGHT * len(pattern.findall(title))
+            )
+            count += ANALYSIS_WEIGHT * in_analysis
+            evidence += SALIENT * (in_title + min(in_paths, 1)) + in_prose + in_analysis
+            mentioned = mentioned or in_prose + in_analysis > 0
+            titled = titled or in_title > 0
+        salient = evidence >= SALIENT or (mentioned and len(prose) <= SHORT_TEXT)
+        return Occurrence(count, salient, titled)
+
+
+def _token_at(text: str, start: int, end: int) -> str:
+    """The whitespace-delimited token of `text` around [start, end): a path when it holds a slash."""
+    left = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start)) + 1
+    right = min((i for i in (text.find(" ", end), text.find("\n", end)) if i >= 0), default=len(text))
+    return text[left:right]
 
 
 # A word just after one of these is said not to be there. A negation reaches to the end of its clause,
@@ -177,35 +230,57 @@ def _term_groups(query: Query) -> list[_Group]:
     return [group for group in (_Group.of((term,)) for term in query.terms) if group.words]
 
 
-def bm25(
-    documents: dict[int, str], groups: list[_Group], optional: list[_Group] | None = None
-) -> tuple[dict[int, float], dict[int, int]]:
-    """(PR number → BM25 score over `documents` for the PRs whose text matches every group of `groups`
-    and counts what matches of `optional`; PR number → how many `optional` groups it matches). A group's
-    frequency is the sum of its words' occurrences; a word in the title counts TITLE_WEIGHT more."""
+def _module_groups(query: Query) -> list[_Group]:
+    """One optional group per module the question names: it ranks, and a PR about it by its text matches
+    the module beside those the analysis tagged."""
+    return [_Group.of((module,), module=True) for module in query.modules]
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """The PRs about every required group of words: their BM25 scores (a group's frequency is the sum of
+    its words' occurrences, a word in the title counting TITLE_WEIGHT more), how many groups each one's
+    title names, which are about one of the module groups, and how many optional groups each is about."""
+
+    scores: dict[int, float] = field(default_factory=dict)
+    titled: dict[int, int] = field(default_factory=dict)
+    about_module: set[int] = field(default_factory=set)
+    coordination: dict[int, int] = field(default_factory=dict)
+
+
+def bm25(documents: dict[int, str], groups: list[_Group], optional: list[_Group] | None = None) -> Scored:
+    """The PRs of `documents` that are about every group of `groups` (module groups excepted), scored
+    over those and `optional`, counting how many of `optional` each is about."""
+    scored = Scored()
     if not documents:
-        return {}, {}
+        return scored
     optional = optional or []
+    everything = [*groups, *optional]
     lengths = {n: len(d) for n, d in documents.items()}
     average = sum(lengths.values()) / len(lengths) or 1.0
-    frequencies = [{n: group.frequency(d) for n, d in documents.items()} for group in [*groups, *optional]]
+    occurrences = [{n: group.occurrence(d) for n, d in documents.items()} for group in everything]
     idfs = []
-    for freq in frequencies:
-        df = sum(1 for f in freq.values() if f)
+    for found in occurrences:
+        df = sum(1 for o in found.values() if o.salient)
         idfs.append(math.log(1 + (len(documents) - df + 0.5) / (df + 0.5)))
-    required = frequencies[: len(groups)]
-    scores: dict[int, float] = {}
-    coordination: dict[int, int] = {}
+    required = [found for found, group in zip(occurrences, groups, strict=False) if not group.module]
     for number in documents:
-        if not all(freq[number] for freq in required):
+        if not all(found[number].salient for found in required):
             continue
         norm = K1 * (1 - B + B * lengths[number] / average)
-        scores[number] = sum(
-            idf * freq[number] * (K1 + 1) / (freq[number] + norm)
-            for idf, freq in zip(idfs, frequencies, strict=True)
-        )
-        coordination[number] = sum(1 for freq in frequencies[len(groups) :] if freq[number])
-    return scores, coordination
+        score, titled = 0.0, 0
+        for idf, found, group in zip(idfs, occurrences, everything, strict=True):
+            occurrence = found[number]
+            if not occurrence.salient:
+                continue
+            if group.module:
+                scored.about_module.add(number)
+            titled += occurrence.titled
+            score += idf * occurrence.frequency * (K1 + 1) / (occurrence.frequency + norm)
+        scored.scores[number] = score
+        scored.titled[number] = titled
+        scored.coordination[number] = sum(1 for found in occurrences[len(groups) :] if found[number].salient)
+    return scored
 
 
 def _documents(
@@ -269,41 +344,35 @@ def _window_size(session: Session, repo: RepoRow, window: Window) -> int:
 
 @dataclass(frozen=True, slots=True)
 class TextMatch:
-    """How the PRs match a question's words: BM25 scores (None when it has no words), the PRs whose text
-    names one of its modules (None when it names none), and in a relaxed reading how many of its unplaced
-    terms each PR contains."""
+    """How the PRs match a question's words: scored (best first); when `filters`, only the PRs in
+    `scored.scores` match; `module_hits` are the PRs about a module the question names by their text
+    (None when it names none), beside those the analysis tagged with it."""
 
-    scores: dict[int, float] | None
+    scored: Scored
+    filters: bool
     module_hits: set[int] | None
-    coordination: dict[int, int] = field(default_factory=dict)
 
 
 def text_scores(
     session: Session, repo: RepoRow, query: Query, window: Window | None, *, relaxed: bool = False
-) -> TextMatch:
-    """How the PRs of `window` (None: all time) match the question's words. Strictly every concept, path
-    and term must match; `relaxed`, the terms only rank and count (see `gather`)."""
+) -> TextMatch | None:
+    """How the PRs of `window` (None: all time) match the question's words and modules; None when it has
+    neither. Strictly every concept, path and term must match; `relaxed`, the terms only rank and count
+    (see `gather`)."""
     required = _required_groups(query) if relaxed else text_groups(query)
     optional = _term_groups(query) if relaxed else []
-    module_group = _Group.of(query.modules) if query.modules else None
-    if not required and not optional and module_group is None:
-        return TextMatch(None, None)
+    modules = _module_groups(query)
+    if not required and not optional and not modules:
+        return None
     if window is not None and _window_size(session, repo, window) <= WINDOW_SCAN:
         documents = _documents(session, repo, window, None)
     else:
         # All time, or a window of months on a busy repo: the search index narrows the PRs to score.
-        narrowing = required or ([_Group.of([w for g in optional for w in g.words])] if optional else [])
-        ids = _candidates(session, repo, narrowing or [module_group], window)  # type: ignore[list-item]
+        narrowing = required or [_Group.of([w for g in optional or modules for w in g.words])]
+        ids = _candidates(session, repo, narrowing, window)
         documents = _documents(session, repo, window, ids) if ids else {}
-    module_hits = (
-        {n for n, d in documents.items() if any(w in d for w in module_group.words)}
-        if module_group is not None
-        else None
-    )
-    if not required and not optional:
-        return TextMatch(None, module_hits)
-    scores, coordination = bm25(documents, required, optional)
-    return TextMatch(scores, module_hits, coordination)
+    scored = bm25(documents, required + modules, optional)
+    return TextMatch(scored, bool(required or optional), scored.about_module if modules else None)
 
 
 def _current_rows(
@@ -496,10 +565,11 @@ def _best_matched(records: list[AnalyzedPR], query: Query, match: TextMatch) -> 
     """Of a relaxed reading's records, those containing the most of the question's terms: with another
     condition they may contain none ("有没有破坏性变更需要我们注意" keeps the breaking PRs when none says
     "注意"); without one, at least one."""
-    best = max((match.coordination.get(r.number, 0) for r in records), default=0)
+    coordination = match.scored.coordination
+    best = max((coordination.get(r.number, 0) for r in records), default=0)
     if best == 0 and not has_condition(query):
         return []
-    return [r for r in records if match.coordination.get(r.number, 0) == best]
+    return [r for r in records if coordination.get(r.number, 0) == best]
 
 
 def _missing_terms(records: list[AnalyzedPR], query: Query, documents: dict[int, str]) -> tuple[str, ...]:
@@ -507,7 +577,7 @@ def _missing_terms(records: list[AnalyzedPR], query: Query, documents: dict[int,
     return tuple(
         term
         for term, group in zip(query.terms, _term_groups(query), strict=False)
-        if not any(group.frequency(documents.get(r.number, "")) for r in records)
+        if not any(group.occurrence(documents.get(r.number, "")).frequency for r in records)
     )
 
 
@@ -528,7 +598,7 @@ def gather(
     repo = index.repo(query.repo or "")
     if repo is None:
         raise LookupError(query.repo)
-    evidence = Evidence(repo.full_name, repo.last_synced_at)
+    evidence = Evidence(repo.full_name, repo.last_synced_at, modules=query.modules)
     if query.pr_number is not None:
         row = index.pull_request_row(repo, query.pr_number)
         if row is not None:
@@ -537,21 +607,22 @@ def gather(
             evidence.pr = AnalyzedPR(pr, stored.analysis if stored else fallback(pr))
         return evidence
     match = text_scores(session, repo, query, window, relaxed=relaxed)
-    module_hits = match.module_hits
-    evidence.scores = match.scores or {}
-    numbers = set(match.scores) if match.scores is not None else None
+    if match is not None:
+        evidence.scores, evidence.titled = match.scored.scores, match.scored.titled
+    numbers = set(match.scored.scores) if match is not None and match.filters else None
+    module_hits = match.module_hits if match is not None else None
     start, end = (window.start, window.end) if window else (ALL_TIME_START, ALL_TIME_END)
     shown = SHOWN.get(query.intent)
     if shown is None:
         records = answer_records(session, repo, start, end, fallback, numbers, query.author)
         evidence.records = [r for r in records if _matches(r, query, module_hits)]
-        if relaxed:
+        if relaxed and match is not None:
             evidence.records = _best_matched(evidence.records, query, match)
     else:
         # A month of a busy repo holds hundreds of PRs: decode whole analyses of the shown ones only.
         scored = score_records(session, repo, start, end, fallback, query.author, numbers)
         matching = [r for r in scored if _matches(r, query, module_hits)]
-        if relaxed:
+        if relaxed and match is not None:
             matching = _best_matched(matching, query, match)
         top = [r.number for r in evidence.ranked(matching)[: min(shown, query.limit or shown)]]
         complete = (
@@ -565,10 +636,10 @@ def gather(
     if with_previous and window is not None:
         previous = window.previous()
         before = score_records(session, repo, previous.start, previous.end, fallback, query.author)
-        if match.scores is not None or module_hits is not None:
-            earlier = text_scores(session, repo, query, previous)
-            if earlier.scores is not None:
-                before = [r for r in before if r.number in earlier.scores]
+        earlier = text_scores(session, repo, query, previous)
+        if earlier is not None:
+            if earlier.filters:
+                before = [r for r in before if r.number in earlier.scored.scores]
             module_hits = earlier.module_hits
         evidence.previous = [r for r in before if _matches(r, query, module_hits)]
     return evidence
