@@ -493,7 +493,7 @@ def _missing_tests(f: PRFeatures, change_type: ChangeType, language: Language, o
 
 def _compatibility(f: PRFeatures, language: Language, out: _Findings) -> None:
     if f.breaking:
-        evidence = f"title: {f.title.text}" if f.title.breaking else f"BREAKING CHANGE: {f.breaking_note}"
+        evidence = _breaking_evidence(f)
         text = say("risk.breaking", language)
         out.add(
             Risk("breaking-change", "high", text, _clip(evidence, POINT_CHARS)), say("fu.migration", language)
@@ -519,6 +519,20 @@ def _compatibility(f: PRFeatures, language: Language, out: _Findings) -> None:
     added = [c.key for c in f.config_changes if c.old is None]
     if added and not any(x.kind == "doc" for x in f.files):
         out.add(None, say("fu.doc_config", language, keys=_join(added, language)))
+
+
+def _breaking_evidence(f: PRFeatures) -> str:
+    """What shows the break: the author's BREAKING CHANGE note, else what the diff renames or removes
+    (definitions, config keys, command-line options), else the title that announces it."""
+    note = f.breaking_note
+    if note and note != "BREAKING CHANGE":
+        return f"BREAKING CHANGE: {note}"
+    renamed = [f"{r.path}: {r.old} → {r.new}" for r in f.api_renamed]
+    removed = [f"{h.path}: -{h.line}" for h in (*f.api_removed, *f.cli_removed)]
+    removed += [f"{c.path}: -{c.key}" for c in f.config_changes if c.new is None]
+    changed = [_hit(h) for h in f.api_changed]
+    found = renamed or removed or changed
+    return found[0] if found else f"title: {f.title.text}"
 
 
 def _dependencies(f: PRFeatures, language: Language, out: _Findings) -> None:

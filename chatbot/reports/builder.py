@@ -62,6 +62,8 @@ PARTICIPANTS_SHOWN = 5
 EVIDENCE_CHARS = 90
 _SEVERITY_RANK = {"high": 3, "medium": 2, "low": 1}
 _TITLE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+|^\s*\w+(?:\([^)]*\))?!?:\s*")
+# A login names someone: an export's placeholder for a deleted account ("-", "") is nobody to credit.
+_LOGIN = re.compile(r"[A-Za-z0-9]")
 _BOTS = re.compile(
     r"\[bot\]$|^(?:codecov|github-actions|gemini-code-assist|coderabbitai|copilot|mergify)", re.I
 )
@@ -100,8 +102,16 @@ def _concern(record: AnalyzedPR) -> str:
 
 
 def _clip(text: str, limit: int) -> str:
+    """Text cut before `limit` characters at a word boundary when there is one in its second half, never
+    inside a `code span` (the renderer would show half a name as code)."""
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    if len(text) <= limit:
+        return text
+    space = text.rfind(" ", limit // 2, limit - 1)
+    cut = text[: space if space > 0 else limit - 1]
+    if cut.count("`") % 2:
+        cut = cut[: cut.rfind("`")]
+    return cut.rstrip(" ,;:，；：、(（") + "…"
 
 
 def _phrase(record: AnalyzedPR, language: Language) -> str:
@@ -565,7 +575,7 @@ def _trend_notes(trends: tuple[Trend, ...], ranked: list[AnalyzedPR], language: 
 
 def _participants(records: Sequence[AnalyzedPR], language: Language) -> str:
     """Authors (most PRs first) and reviewers (most reviews first), bots and self-reviews left out."""
-    authors = Counter(r.pr.header.author for r in records if r.pr.header.author)
+    authors = Counter(r.pr.header.author for r in records if _LOGIN.search(r.pr.header.author or ""))
     reviewers = Counter(
         review.author
         for r in records

@@ -96,3 +96,33 @@ def test_deleted_lines_weigh_less_than_added_ones() -> None:
         files=[changed("pkg/models/llama.py", [], [f"x_{i} = {i}" for i in range(2000)], status="removed")],
     )
     assert ANALYZER.analyze(added).importance > ANALYZER.analyze(removed).importance
+
+
+@pytest.mark.parametrize(
+    ("title", "files", "shown"),
+    [
+        (
+            "[BREAKING][trainer] refactor: rename trainer arg",
+            [changed("pkg/trainer/ckpt.py", ["def save(actor_wg, path):"], ["def save(trainer, path):"])],
+            "save",
+        ),
+        (
+            "feat(config)!: drop the legacy rollout section",
+            [changed("pkg/config/base.yaml", ["mode: sync"], ["legacy_rollout: true", "mode: sync"])],
+            "legacy_rollout",
+        ),
+        (
+            "[BREAKING] Remove the --fast flag",
+            [
+                changed(
+                    "pkg/cli/main.py", ["x = 1"], ['    parser.add_argument("--fast", action="store_true")']
+                )
+            ],
+            "--fast",
+        ),
+    ],
+)
+def test_a_breaking_risk_names_what_the_diff_removes_or_renames(title: str, files: list, shown: str) -> None:
+    analysis = ANALYZER.analyze(make_pr(title, files=files, repo="acme/plain"))
+    breaking = next(r for r in analysis.risks if r.category == "breaking-change")
+    assert shown in breaking.evidence and not breaking.evidence.startswith("title:"), breaking.evidence

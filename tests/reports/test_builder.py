@@ -305,3 +305,24 @@ def test_a_highlight_quotes_the_measured_result_of_a_pr_whose_title_says_only_wh
     report = compose(trl_like_week(), "zh")
     memory = next(item for item in report.highlights if 12 in item.prs)
     assert "71GB" in memory.text or "分块生成" in memory.text, memory.text
+
+
+def test_clipped_texts_never_end_inside_a_code_span_or_a_word() -> None:
+    from chatbot.reports.builder import _clip
+
+    text = "Support zero-copy serialization through the environment variable `TQ_ZERO_COPY_SERIALIZATION` for units"
+    for limit in range(40, len(text)):
+        clipped = _clip(text, limit)
+        assert len(clipped) <= limit and clipped.count("`") % 2 == 0, clipped
+        assert clipped == text or (text.startswith(clipped.rstrip("…")) and text[len(clipped) - 1] in " `"), (
+            clipped
+        )
+
+
+def test_participants_leave_out_placeholder_logins() -> None:
+    records = trl_like_week()
+    first = records[0]
+    header = replace(first.pr.header, author="-")
+    records[0] = AnalyzedPR(replace(first.pr, header=header), first.analysis)
+    participants = compose(records, "en").participants
+    assert "@-" not in participants and "@alice" in participants
