@@ -7,9 +7,10 @@ behind the bot's waitress server), answered against the fake Slack Web API, no L
 Each event asks about the written week of tests/reports/fixtures.py in its own channel (so per-channel
 pacing never waits), a quarter of them also arrive a second time with `X-Slack-Retry-Num: 1` in the
 same burst, as Slack's retries do. The fake Slack and the load generator run in child processes, so
-the bot process is measured alone. Prints p50/p95/max time to ack (HTTP 200) and to answer posted
-(fake received chat.postMessage), duplicate answers, apologies and the bot's peak RSS.
-Targets (issue 6): p95 ack <= 100 ms, p95 answer <= 300 ms, 0 duplicates.
+the bot process is measured alone. Prints p50/p95/max time to ack (HTTP 200), to first visible feedback
+(the thinking message: fake received chat.postMessage) and to the answer shown (chat.update of that
+message), duplicate answers, apologies and the bot's peak RSS.
+Targets (issues 6 and 15): p95 ack <= 100 ms, p95 first feedback <= 300 ms, 0 duplicates.
 """
 
 from __future__ import annotations
@@ -56,21 +57,22 @@ from tests.scratch_db import scratch_postgres  # noqa: E402
 
 NOW = datetime(2026, 6, 24, 9, 0, tzinfo=SHANGHAI)
 QUESTIONS = ("上周 widgets 有哪些风险？", "#102 讲了什么？", "what changed in widgets last week?")
-TARGET_ACK_MS, TARGET_ANSWER_MS = 100, 300
+TARGET_ACK_MS, TARGET_FEEDBACK_MS = 100, 300
 
 
 def serve_fake(conn: Connection) -> None:
     """Child process: the fake Slack. Commands: ("wait", n, timeout) → the successful chat.postMessage
-    calls as (channel, text, received at), once there are n (or at the timeout); "stop"."""
+    and chat.update calls as (method, channel, text, received at), once there are n updates (or at the
+    timeout); "stop"."""
     with FakeSlack() as fake:
         assert isinstance(fake, FakeSlack)
         conn.send(fake.api_url)
         while (command := conn.recv()) != "stop":
             _, count, timeout = command
             with contextlib.suppress(AssertionError):  # reported as "answered n/N"
-                fake.wait_for("chat.postMessage", count, timeout=timeout)
-            calls = fake.called("chat.postMessage", ok=True)
-            conn.send([(c.params["channel"], c.params["text"], c.at) for c in calls])
+                fake.wait_for("chat.update", count, timeout=timeout)
+            calls = [c for c in fake.called(ok=True) if c.method in ("chat.postMessage", "chat.update")]
+            conn.send([(c.method, c.params["channel"], c.params["text"], c.at) for c in calls])
 
 
 def fire(url: str, bodies: list[tuple[int, str, int]], rate: float, conn: Connection) -> None:
@@ -190,14 +192,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     acks = [(acked - at) * 1000 for _, at, acked, _ in requests_done]
     statuses = sorted({status for *_, status in requests_done})
     answered: dict[int, float] = {}
+    feedback: dict[int, float] = {}
     duplicates = apologies = 0
-    for channel, text_, at in posts:
+    for method, channel, text_, at in posts:
         index = int(channel[1:])
-        if index in answered:
+        shown = feedback if method == "chat.postMessage" else answered
+        if index in shown:
             duplicates += 1
-        answered.setdefault(index, (at - sent[index]) * 1000)
+        shown.setdefault(index, (at - sent[index]) * 1000)
         apologies += text_ == say("chat.apology", "zh")
-    answers = list(answered.values())
+    answers, firsts = list(answered.values()), list(feedback.values())
     backend = "PostgreSQL" if args.postgres else "SQLite"
     print(
         f"Slack adapter: {args.events} mention events + {len(bodies) - args.events} retries, "
@@ -209,11 +213,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"| time to ack (ms) | {statistics.median(acks):.1f} | {percentile(acks, 0.95):.1f} | {max(acks):.1f} |"
     )
-    if answers:
-        print(
-            f"| time to answer posted (ms) | {statistics.median(answers):.1f} | "
-            f"{percentile(answers, 0.95):.1f} | {max(answers):.1f} |"
-        )
+    for label, values in (("first visible feedback", firsts), ("answer shown", answers)):
+        if values:
+            print(
+                f"| time to {label} (ms) | {statistics.median(values):.1f} | "
+                f"{percentile(values, 0.95):.1f} | {max(values):.1f} |"
+            )
     print(
         f"answered {len(answered)}/{args.events}, duplicate answers {duplicates}, apologies {apologies}, "
         f"peak RSS {after.ru_maxrss / 1024:.0f} MiB ({before.ru_maxrss / 1024:.0f} MiB before the burst)"
@@ -222,13 +227,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000
     print(f"bot CPU {cpu:.0f} ms in all, {cpu / args.events:.1f} ms per event (its acks and answer)")
     ok = (
-        answers
+        firsts
         and len(answered) == args.events
         and duplicates == 0
         and percentile(acks, 0.95) <= TARGET_ACK_MS
-        and percentile(answers, 0.95) <= TARGET_ANSWER_MS
+        and percentile(firsts, 0.95) <= TARGET_FEEDBACK_MS
     )
-    print("targets (p95 ack <= 100 ms, p95 answer <= 300 ms, 0 duplicates): " + ("met" if ok else "MISSED"))
+    print(
+        "targets (p95 ack <= 100 ms, p95 first feedback <= 300 ms, 0 duplicates): "
+        + ("met" if ok else "MISSED")
+    )
     return 0
 
 

@@ -382,6 +382,8 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     # The toast a Feishu card button shows at once; the answer itself follows in the card's thread.
     "feishu.toast.accepted": ("收到，答案马上发到话题里。", "Got it: the answer follows in the thread."),
     "feishu.toast.unknown": ("这个按钮已经失效了。", "This button no longer works."),
+    # Native surfaces: progress while an answer is worked out, the assistant panel, App Home -----------
+    "progress.thinking": ("思考中…", "Thinking…"),
     # Subscriptions ----------------------------------------------------------------------------------
     "sub.subscribed": (
         "已订阅 {repo}：每{weekday} {time}（{tz}）推送上一周的周报，语言：{lang}{filters}。下次推送：{next}。",

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
+from typing import Any
 
 import lark_oapi as lark
 from flask import Flask
@@ -23,12 +24,14 @@ from lark_oapi.event.callback.model.p2_card_action_trigger import (
 )
 from pydantic import SecretStr
 
-from adapters.feishu.card import render_card
+from adapters.feishu.card import render_card, thinking_card
 from adapters.feishu.events import PLATFORM, ButtonClick, to_click, to_question
 from adapters.feishu.sender import FeishuSender, FeishuSendError, Outgoing, bot_open_id, check_credentials
 from adapters.feishu.webhook import EVENTS_PATH, mount_events
 from adapters.feishu.ws import LongConnection
+from adapters.replies import apology, is_private
 from chatbot.bot import ChatBot
+from chatbot.commands import parse_command
 from chatbot.config import ConfigError, Settings, require_secret
 from chatbot.messages import Language, say
 from chatbot.models import Message
@@ -40,6 +43,7 @@ from chatbot.store.events import claim_event
 log = logging.getLogger(__name__)
 
 WORKERS = 8
+FEEDBACK_WORKERS = 4  # claims and thinking cards sent at once (each takes a few ms)
 TIMEOUT = 10.0  # seconds per Open API call (the SDK's default is 30)
 IDENTITY_RETRY = timedelta(minutes=1)  # how often to ask again for the bot's open_id after a failure
 
@@ -68,6 +72,9 @@ class FeishuAdapter:
         self._identity_asked: datetime | None = None
         self._identity_lock = threading.Lock()
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="feishu-answer")
+        # Claims and thinking cards have threads of their own: a question shows it is being worked on
+        # even while every answer worker waits on a slow LLM.
+        self._feedback = ThreadPoolExecutor(FEEDBACK_WORKERS, thread_name_prefix="feishu-feedback")
         self._pending = 0
         self._idle = threading.Condition()
         self._accepting = True  # False once stop() begins: HTTP pushes get a 503 and come again
@@ -108,6 +115,7 @@ class FeishuAdapter:
         if self.connection is not None:
             self.connection.stop(timeout)
         self.wait_idle(timeout)
+        self._feedback.shutdown(wait=False, cancel_futures=True)
         self._pool.shutdown(wait=False, cancel_futures=True)
 
     def wait_idle(self, timeout: float) -> bool:
@@ -118,13 +126,13 @@ class FeishuAdapter:
     # Handlers: translate and queue, nothing slow -------------------------------------------------------
 
     def on_message(self, data: P2ImMessageReceiveV1) -> None:
-        self._submit(self._answer_message, data)
+        self._submit(self._feedback, self._answer_message, data)
 
     def on_card_action(self, data: P2CardActionTrigger) -> P2CardActionTriggerResponse:
         click = to_click(data, self.language)
         if click is None:
             return self._toast("warning", "feishu.toast.unknown")
-        self._submit(self._answer_click, click)
+        self._submit(self._feedback, self._answer_click, click)
         return self._toast("info", "feishu.toast.accepted")
 
     def _toast(self, kind: str, key: str) -> P2CardActionTriggerResponse:
@@ -138,7 +146,7 @@ class FeishuAdapter:
             }
         )
 
-    def _submit(self, work: Callable[..., None], *args: object) -> None:
+    def _submit(self, pool: ThreadPoolExecutor, work: Callable[..., None], *args: object) -> None:
         def run() -> None:
             try:
                 work(*args)
@@ -150,7 +158,7 @@ class FeishuAdapter:
         with self._idle:
             self._pending += 1
         try:
-            self._pool.submit(run)
+            pool.submit(run)
         except RuntimeError:  # stopped: the SDK answers 500 and Feishu pushes the event again later
             self._done()
             raise
@@ -173,14 +181,34 @@ class FeishuAdapter:
         self._answer(click.key, click.message, click.reply_to, click.chat_id, in_thread=True)
 
     def _answer(self, key: str, message: Message, reply_to: str, chat_id: str, in_thread: bool) -> None:
-        """Claim the event, answer it as a card reply, and apologise in a line of text if that fails."""
+        """Claim the event and, for a question, show a thinking card; then queue the answer."""
         if not claim_event(self.db, PLATFORM, key, self.clock.now()):
             log.info("feishu: %s was answered already", key)
             return
+        language = language_of(message.text)
+        try:
+            place = self._show_thinking(key, message, reply_to, chat_id, in_thread, language)
+        except ChannelGone:
+            return  # the bot left the chat: nobody to answer
+        self._submit(self._pool, self._finish, key, message, reply_to, chat_id, in_thread, place)
+
+    def _finish(
+        self, key: str, message: Message, reply_to: str, chat_id: str, in_thread: bool, place: str | None
+    ) -> None:
+        """The answer card in place of the thinking card `place` (or as a reply); a private answer
+        (help, a refusal, a question not understood) to the asker alone in a group. A failure ends in
+        an apology where the answer would have been."""
+        language = language_of(message.text)
         try:
             answer = self.bot.handle(message)
             card = render_card(answer.reply, language=answer.query.language)
-            self.sender.reply(reply_to, chat_id, Outgoing.card(card), in_thread=in_thread, key=key)
+            if (
+                not message.direct
+                and is_private(message, answer)
+                and self._answer_privately(message, chat_id, card, place)
+            ):
+                return
+            self._show(key, reply_to, chat_id, in_thread, card, place)
             return
         except ChannelGone:
             return  # the bot left the chat: nobody to apologise to
@@ -188,11 +216,59 @@ class FeishuAdapter:
             pass  # logged by the sender, with Feishu's code, msg and log id
         except Exception:
             log.exception("feishu: answering %s failed", key)
-        apology = Outgoing.text(say("chat.apology", language_of(message.text)))
         try:
-            self.sender.reply(reply_to, chat_id, apology, in_thread=in_thread, key=f"{key}:apology")
+            if place is not None:
+                self.sender.patch(place, chat_id, render_card(apology(language), language=language))
+            else:
+                apology_text = Outgoing.text(say("chat.apology", language))
+                self.sender.reply(reply_to, chat_id, apology_text, in_thread=in_thread, key=f"{key}:apology")
         except Exception as exc:
             log.warning("feishu: the apology for %s failed too: %s", key, exc)
+
+    def _show_thinking(
+        self, key: str, message: Message, reply_to: str, chat_id: str, in_thread: bool, language: Language
+    ) -> str | None:
+        """The thinking card's message id, for a question (commands answer at once); None when it could
+        not be sent, and the answer is then a reply of its own. Raises ChannelGone."""
+        if parse_command(message.text) is not None:
+            return None
+        thinking = Outgoing.card(thinking_card(language))
+        try:
+            return self.sender.reply(reply_to, chat_id, thinking, in_thread=in_thread, key=f"{key}:thinking")
+        except FeishuSendError:
+            return None
+
+    def _show(
+        self, key: str, reply_to: str, chat_id: str, in_thread: bool, card: dict[str, Any], place: str | None
+    ) -> None:
+        """The answer card in place of the thinking card; as a reply of its own when there is none, or
+        when Feishu refuses the update (a card older than 14 days, or one it cannot patch)."""
+        if place is not None:
+            try:
+                self.sender.patch(place, chat_id, card)
+                return
+            except FeishuSendError as exc:
+                log.warning("feishu: could not update the thinking card of %s (%s); replying", key, exc)
+        self.sender.reply(reply_to, chat_id, Outgoing.card(card), in_thread=in_thread, key=key)
+
+    def _answer_privately(
+        self, message: Message, chat_id: str, card: dict[str, Any], place: str | None
+    ) -> bool:
+        """The card for the asker alone, the thinking card withdrawn; False when Feishu cannot show a
+        per-user card here (a topic group, the permission not granted), and the answer goes in the open."""
+        if not message.user:
+            return False
+        try:
+            self.sender.send_private(chat_id, message.user, card)
+        except FeishuSendError as exc:
+            log.info("feishu: no per-user card in %s (%s); answering in the open", chat_id, exc.code)
+            return False
+        if place is not None:
+            try:
+                self.sender.recall(place, chat_id)
+            except FeishuSendError as exc:
+                log.warning("feishu: could not withdraw the thinking card in %s: %s", chat_id, exc)
+        return True
 
     def bot_open_id(self) -> str | None:
         """The bot's open_id, asked once (again after a minute when Feishu did not say)."""

@@ -309,3 +309,14 @@ def render_text(reply: Reply) -> str:
     if len(encoded) <= MAX_TEXT_BYTES:
         return text
     return encoded[: MAX_TEXT_BYTES - len(ELLIPSIS.encode())].decode(errors="ignore") + ELLIPSIS
+
+
+def thinking_card(language: Language) -> dict[str, Any]:
+    """The small card a question gets at once, patched into the answer card when it is ready (shared
+    with `update_multi`, as every card patched later must be)."""
+    card = _shell("")
+    card["config"]["summary"] = {"content": say("progress.thinking", language)}
+    card["body"]["elements"].append(
+        {"tag": "markdown", "content": escape(say("progress.thinking", language))}
+    )
+    return card

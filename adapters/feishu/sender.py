@@ -24,6 +24,9 @@ import requests
 from lark_oapi.api.im.v1 import (
     CreateMessageRequest,
     CreateMessageRequestBody,
+    DeleteMessageRequest,
+    PatchMessageRequest,
+    PatchMessageRequestBody,
     ReplyMessageRequest,
     ReplyMessageRequestBody,
 )
@@ -221,7 +224,47 @@ class FeishuSender:
         hour returns the message already sent instead of a second one, so None is safe to act on."""
         return None
 
-    def _send(self, chat_id: str, call: Callable[[], Any]) -> str:
+    # In-place updates and per-user cards ------------------------------------------------------------
+
+    def patch(self, message_id: str, chat_id: str, card: dict[str, Any]) -> None:
+        """Replace the card of message `message_id` (a card sent with `update_multi`) by `card`, in place
+        (`PATCH /open-apis/im/v1/messages/{id}`). Raises ChannelGone or FeishuSendError."""
+        request = (
+            PatchMessageRequest.builder()
+            .message_id(message_id)
+            .request_body(
+                PatchMessageRequestBody.builder().content(json.dumps(card, ensure_ascii=False)).build()
+            )
+            .build()
+        )
+        self._send(chat_id, lambda: self.client.im.v1.message.patch(request), _no_id)
+
+    def recall(self, message_id: str, chat_id: str) -> None:
+        """Withdraw the bot's own message (`DELETE /open-apis/im/v1/messages/{id}`): the thinking card
+        when the answer went to one person only. Raises ChannelGone or FeishuSendError."""
+        request = DeleteMessageRequest.builder().message_id(message_id).build()
+        self._send(chat_id, lambda: self.client.im.v1.message.delete(request), _no_id)
+
+    def send_private(self, chat_id: str, open_id: str, card: dict[str, Any]) -> str:
+        """A card only `open_id` sees, in group `chat_id` (`POST /open-apis/ephemeral/v1/send`, no typed
+        helper in lark-oapi). Not possible in topic groups or direct chats, nor without the bot in the
+        group: FeishuSendError then, and the caller answers in the open. Returns the message id."""
+        request = (
+            lark.BaseRequest.builder()
+            .http_method(lark.HttpMethod.POST)
+            .uri("/open-apis/ephemeral/v1/send")
+            .token_types({lark.AccessTokenType.TENANT})
+            .body({"chat_id": chat_id, "open_id": open_id, "msg_type": "interactive", "card": card})
+            .build()
+        )
+        return self._send(chat_id, lambda: self.client.request(request), _raw_message_id)
+
+    def _send(
+        self,
+        chat_id: str,
+        call: Callable[[], Any],
+        result: Callable[[Any], str] = lambda response: str(response.data.message_id),
+    ) -> str:
         refreshed = False
         failure = FeishuSendError(None, "not attempted")
         for attempt in range(1, self.attempts + 1):
@@ -234,7 +277,7 @@ class FeishuSender:
                 failure = FeishuSendError(None, f"{type(exc).__name__}: {exc}")
             else:
                 if response.success():
-                    return str(response.data.message_id)
+                    return result(response)
                 failure = FeishuSendError.of(response)
                 if failure.code in CHAT_GONE:
                     log.warning("feishu send to %s refused, the chat is gone: %s", chat_id, failure)
@@ -258,6 +301,20 @@ class FeishuSender:
                 self.clock.sleep(min(delay, MAX_WAIT))
         log.error("feishu send to %s failed after %d attempts: %s", chat_id, self.attempts, failure)
         raise failure
+
+
+def _no_id(response: Any) -> str:
+    return ""
+
+
+def _raw_message_id(response: lark.BaseResponse) -> str:
+    """The message id in an untyped call's answer (`{"code": 0, "data": {"message_id": ...}}`)."""
+    try:
+        body = json.loads(response.raw.content) if response.raw is not None else {}
+    except ValueError:
+        return ""
+    data = body.get("data") if isinstance(body, dict) else None
+    return str(data.get("message_id") or "") if isinstance(data, dict) else ""
 
 
 def check_credentials(client: lark.Client) -> None:

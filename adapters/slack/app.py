@@ -30,7 +30,8 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.signature import SignatureVerifier
 from werkzeug.datastructures import Headers
 
-from adapters.slack.blocks import render_blocks
+from adapters.replies import is_private
+from adapters.slack.blocks import SlackMessage, render_blocks, thinking_message
 from adapters.slack.convert import (
     PLATFORM,
     REPORT_RISKS_ACTION,
@@ -62,7 +63,6 @@ from chatbot.config import ConfigError, Settings, require_secret
 from chatbot.messages import Language, say
 from chatbot.models import Message
 from chatbot.ports import Clock
-from chatbot.qa.compose import Answer
 from chatbot.qa.parse import language_of
 from chatbot.store.analyses import current_analysis
 from chatbot.store.db import Database
@@ -75,6 +75,7 @@ COMMAND = "/prhub"
 EVENTS_PATH = "/slack/events"
 _ANY = re.compile("")
 WORKERS = 8  # answers composed at once; more questions wait in the pool's queue, already acknowledged
+FEEDBACK_WORKERS = 4  # claims and thinking messages sent at once (each takes a few ms)
 
 
 class SlackResponder:
@@ -91,6 +92,9 @@ class SlackResponder:
     ) -> None:
         self.bot, self.db, self.clock, self.sender, self.language = bot, db, clock, sender, language
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="slack-answer")
+        # Claims and thinking messages have threads of their own: a question shows it is being worked
+        # on even while every answer worker waits on a slow LLM.
+        self._feedback = ThreadPoolExecutor(max_workers=FEEDBACK_WORKERS, thread_name_prefix="slack-feedback")
 
     def register(self, app: App) -> None:
         app.event("app_mention")(self.on_message)
@@ -116,6 +120,7 @@ class SlackResponder:
             command_message(body),
             command_target(body),
             self._answer_command,
+            thinking=False,  # the response_url takes the answer; the slash command shows as sent
         )
 
     def on_report_risks(self, ack: Ack, body: dict[str, Any], action: dict[str, Any]) -> None:
@@ -137,25 +142,51 @@ class SlackResponder:
         key: str,
         message: Message,
         target: ReplyTarget,
-        answer: Callable[[Message, ReplyTarget], None],
+        answer: Callable[[Message, ReplyTarget, str | None], None],
+        *,
+        thinking: bool = True,
     ) -> None:
-        language = language_of(message.text)
-        self._pool.submit(self._run, key, target, language, partial(answer, message, target))
+        self._feedback.submit(self._start, key, message, target, answer, thinking)
 
-    def _run(
-        self, key: str, target: ReplyTarget | None, language: Language, work: Callable[[], None]
+    def _start(
+        self,
+        key: str,
+        message: Message,
+        target: ReplyTarget,
+        answer: Callable[[Message, ReplyTarget, str | None], None],
+        thinking: bool,
     ) -> None:
-        """Claim the delivery, then do the work; on failure log Slack's error code and apologise."""
+        """Claim the delivery and show the thinking message, then queue the answer (given the thinking
+        message's ts, to update)."""
+        language = language_of(message.text)
         try:
             if not claim_event(self.db, PLATFORM, key, self.clock.now()):
                 log.info("slack: %s was already handled (a retry or a duplicate delivery)", key)
                 return
-            work()
-        except (SlackApiError, SlackSendError) as exc:
-            log.error("slack: could not answer %s: Slack said %s", key, slack_error(exc))
+            place = self._show_thinking(message, target) if thinking else None
+        except Exception as exc:
+            log_failure(key, exc)
             self._apologise(target, language)
-        except Exception:
-            log.exception("slack: could not answer %s", key)
+            return
+        self._pool.submit(self._run, key, target, language, partial(answer, message, target, place), False)
+
+    def _run(
+        self,
+        key: str,
+        target: ReplyTarget | None,
+        language: Language,
+        work: Callable[[], None],
+        claim: bool = True,
+    ) -> None:
+        """Claim the delivery (unless claimed already), then do the work; on failure log Slack's error
+        code and apologise."""
+        try:
+            if claim and not claim_event(self.db, PLATFORM, key, self.clock.now()):
+                log.info("slack: %s was already handled (a retry or a duplicate delivery)", key)
+                return
+            work()
+        except Exception as exc:
+            log_failure(key, exc)
             self._apologise(target, language)
 
     def _apologise(self, target: ReplyTarget | None, language: Language) -> None:
@@ -166,13 +197,37 @@ class SlackResponder:
         except Exception as exc:
             log.error("slack: the apology in %s failed too: %s", target.channel, slack_error(exc))
 
-    def _answer(self, message: Message, target: ReplyTarget) -> None:
-        answer = self.bot.handle(message)
-        # A report card is one message; anything longer continues in the thread.
-        cards = 1 if answer.query.intent == "report" else None
-        self.sender.send(target, answer.reply, answer.query.language, max_messages=cards)
+    def _answer(self, message: Message, target: ReplyTarget, place: str | None) -> None:
+        """The answer, in place of the thinking message `place` when there is one; when the answer
+        fails, the thinking message becomes the apology."""
+        try:
+            answer = self.bot.handle(message)
+            # A report card is one message; anything longer continues in the thread.
+            cards = 1 if answer.query.intent == "report" else None
+            self.sender.send(target, answer.reply, answer.query.language, max_messages=cards, place=place)
+        except Exception as exc:
+            if place is None:
+                raise
+            log_failure(f"{target.channel}/{place}", exc)
+            text = say("chat.apology", language_of(message.text))
+            try:
+                self.sender.update(target.channel, place, SlackMessage(text=text, blocks=[]))
+            except Exception as again:
+                log.error("slack: the apology in %s failed too: %s", target.channel, slack_error(again))
 
-    def _answer_command(self, message: Message, target: ReplyTarget) -> None:
+    def _show_thinking(self, message: Message, target: ReplyTarget) -> str | None:
+        """The ts of the thinking message posted for a question; None for a command, and when Slack
+        refused it (the answer is then posted as usual)."""
+        if parse_command(message.text) is not None:
+            return None
+        thinking = thinking_message(language_of(message.text))
+        try:
+            return self.sender.post(target.channel, thinking, target.thread_ts)
+        except SlackApiError as exc:
+            log.warning("slack: no thinking message in %s: %s", target.channel, slack_error(exc))
+            return None
+
+    def _answer_command(self, message: Message, target: ReplyTarget, place: str | None) -> None:
         answer = self.bot.handle(message)
         self.sender.send(target, answer.reply, answer.query.language, ephemeral=is_private(message, answer))
 
@@ -201,7 +256,16 @@ class SlackResponder:
             self.sender.unfurl(event, unfurls)
 
     def close(self) -> None:
+        self._feedback.shutdown(wait=True)  # first: it queues answers
         self._pool.shutdown(wait=True)
+
+
+def log_failure(key: str, exc: Exception) -> None:
+    """One log line for an answer that failed: Slack's error code when Slack refused, else a trace."""
+    if isinstance(exc, SlackApiError | SlackSendError):
+        log.error("slack: could not answer %s: Slack said %s", key, slack_error(exc))
+    else:
+        log.error("slack: could not answer %s", key, exc_info=exc)
 
 
 def event_key(body: dict[str, Any], event: dict[str, Any]) -> str:
@@ -210,18 +274,6 @@ def event_key(body: dict[str, Any], event: dict[str, Any]) -> str:
     if body.get("event_id"):
         return f"event:{body['event_id']}"
     return f"event:{event.get('channel')}:{event.get('event_ts') or event.get('ts')}:{event.get('type')}"
-
-
-def is_private(message: Message, answer: Answer) -> bool:
-    """Whether a slash command's answer is shown only to whoever typed it: help, and questions that
-    could not be answered (not understood, an unknown or missing repo). Subscription commands change
-    the channel, so the channel sees their outcome unless the reply itself asks to be private."""
-    if answer.reply.ephemeral:
-        return True
-    if parse_command(message.text) is not None:
-        return False
-    query = answer.query
-    return query.intent in ("help", "unknown") or bool(query.unknown_repo) or query.repo is None
 
 
 def mount_slack(app: Flask, bolt: App, signing_secret: str, path: str = EVENTS_PATH) -> None:

@@ -446,3 +446,11 @@ def _finish(messages: list[_Message], reply: Reply) -> list[SlackMessage]:
 def _fallback(text: str) -> str:
     """Escaping for the top-level `text`, which keeps its line breaks."""
     return "\n".join(escape(line) for line in text.split("\n"))
+
+
+def thinking_message(language: Language) -> SlackMessage:
+    """The small message a question gets at once, updated into the answer with `chat.update`."""
+    text = say("progress.thinking", language)
+    return SlackMessage(
+        text=text, blocks=[{"type": "context", "elements": [{"type": "mrkdwn", "text": text}]}]
+    )

@@ -149,8 +149,10 @@ class SlackSender:
         *,
         max_messages: int | None = None,
         ephemeral: bool = False,
+        place: str | None = None,
     ) -> None:
-        """Post the reply; SlackSendError or SlackApiError when Slack refuses a message."""
+        """Post the reply, its first message in place of message `place` (the thinking message) when
+        given; SlackSendError or SlackApiError when Slack refuses a message."""
         if target.response_url:
             # A response_url takes at most five messages, and they cannot be threaded.
             limit = min(max_messages or RESPONSE_URL_MESSAGES, RESPONSE_URL_MESSAGES)
@@ -159,8 +161,11 @@ class SlackSender:
             return
         messages = render_blocks(reply, language=language, max_messages=max_messages)
         thread_ts = target.thread_ts
-        for message in messages:
-            ts = self.post(target.channel, message, thread_ts)
+        for n, message in enumerate(messages):
+            if n == 0 and place is not None:
+                ts = self.replace(target, place, message)
+            else:
+                ts = self.post(target.channel, message, thread_ts)
             thread_ts = thread_ts or ts
 
     def post(
@@ -184,6 +189,25 @@ class SlackSender:
             metadata=metadata,
         )
         return str(response["ts"])
+
+    def update(self, channel: str, ts: str, message: SlackMessage) -> None:
+        """`chat.update`: message `ts` now says `message` (its place in the channel or thread kept)."""
+        self.client.chat_update(channel=channel, ts=ts, text=message["text"], blocks=message["blocks"])
+
+    def replace(self, target: ReplyTarget, place: str, message: SlackMessage) -> str:
+        """Message `place` updated into `message`; when Slack refuses the update (the message deleted
+        meanwhile, say), `message` is posted instead and `place` removed. Returns the message's ts."""
+        try:
+            self.update(target.channel, place, message)
+            return place
+        except SlackApiError as exc:
+            log.warning("slack: could not update %s (%s); posting instead", place, slack_error(exc))
+        ts = self.post(target.channel, message, target.thread_ts)
+        try:
+            self.client.chat_delete(channel=target.channel, ts=place)
+        except SlackApiError as exc:
+            log.warning("slack: could not remove the thinking message %s: %s", place, slack_error(exc))
+        return ts
 
     def post_text(self, target: ReplyTarget, text: str) -> None:
         """A plain-text message (the apology), where `send` would have put the answer."""

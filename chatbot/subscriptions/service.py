@@ -70,7 +70,8 @@ class SubscriptionService:
             return self.listing(message, language)
         if self.policy.admins and (message.user or "") not in self.policy.admins:
             self._audit(None, "refused", message, command.repo or "", {"reason": "permission"})
-            return _text(say("sub.refused.permission", language))
+            # Only the person refused needs to read it (an ephemeral message, a per-user card).
+            return Reply((Paragraph((plain(say("sub.refused.permission", language)),)),), ephemeral=True)
         if command.kind == "unsubscribe":
             return self.unsubscribe(command, message, language)
         return self.subscribe(command, message, language)

@@ -19,8 +19,8 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import requests
@@ -49,15 +49,102 @@ class Sent:
     reply_in_thread: bool = False
     uuid: str | None = None
     at: float = field(default_factory=time.monotonic)
+    to_user: str | None = None  # a per-user card's reader (kind "private")
 
 
 @dataclass
 class _Fault:
     remaining: int
     make: Callable[[], Response]
+    skip: int = 0  # sends let through before this fault applies
 
 
-class FakeFeishu(FakeService):
+# Native surfaces: cards updated in place, per-user cards, recalls -------------------------------------
+# (Each request is checked against the documented shape; a wrong one gets Feishu's 400 with code 230001.)
+
+
+def _shown(sent: list[Sent]) -> list[Sent]:
+    """What the chat shows: every message sent and not recalled, with the content of its last patch."""
+    recalled = {s.target for s in sent if s.kind == "recall"}
+    latest = {s.target: s.content for s in sent if s.kind == "patch"}
+    return [
+        replace(s, content=latest.get(s.message_id, s.content))
+        for s in sent
+        if s.kind in ("create", "reply", "private") and s.message_id not in recalled
+    ]
+
+
+class _NativeFeishu:
+    """The Open API routes of the native surfaces, mixed into FakeFeishu."""
+
+    sent: list[Sent]
+    _changed: threading.Condition
+    _ids: Iterator[int]
+    _json: Callable[..., Response]
+    private_cards_unavailable: int | None = None  # a code /ephemeral/v1/send answers with, when set
+
+    def shown(self) -> list[Sent]:
+        with self._changed:
+            return _shown(self.sent)
+
+    def wait_shown(self, condition: Callable[[list[Sent]], bool], timeout: float = WAIT) -> list[Sent]:
+        """What the chats show once `condition` holds of it (a thinking card patched into its answer, for
+        one); AssertionError after `timeout`."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: condition(_shown(self.sent)), timeout):
+                raise AssertionError(f"the chats never showed what was expected: {_shown(self.sent)}")
+            return _shown(self.sent)
+
+    def _handle_native(self, request: Request) -> Response | None:
+        if request.path == "/open-apis/ephemeral/v1/send" and request.method == "POST":
+            return self._private(request.json())
+        match = _MESSAGE.match(request.path)
+        if match and not match["reply"] and request.method == "DELETE":
+            return self._recall(match["id"])
+        return None
+
+    def _private(self, body: dict[str, Any]) -> Response:
+        card = body.get("card")
+        if not (body.get("chat_id") and body.get("open_id") and body.get("msg_type") == "interactive"):
+            return self._json(400, {"code": 230001, "msg": "chat_id, open_id and msg_type are required"})
+        if not isinstance(card, dict):
+            return self._json(400, {"code": 230001, "msg": "card must be an object"})
+        if self.private_cards_unavailable is not None:
+            return self._json(400, {"code": self.private_cards_unavailable, "msg": "not supported here"})
+        with self._changed:
+            message_id = f"om_private_{next(self._ids)}"
+            self.sent.append(
+                Sent("private", message_id, body["chat_id"], "interactive", card, to_user=body["open_id"])
+            )
+            self._changed.notify_all()
+        return self._json(200, {"code": 0, "msg": "success", "data": {"message_id": message_id}})
+
+    def _recall(self, message_id: str) -> Response:
+        with self._changed:
+            if not any(s.message_id == message_id and s.kind in ("create", "reply") for s in self.sent):
+                return self._json(400, {"code": 230011, "msg": "The message was not found."})
+            self.sent.append(Sent("recall", message_id, message_id, "", None))
+            self._changed.notify_all()
+        return self._json(200, {"code": 0, "msg": "success", "data": {}})
+
+    def _refuse_patch(self, message_id: str, body: dict[str, Any]) -> Response | None:
+        """Feishu patches only a card the bot sent, shared (`update_multi`), with a card JSON `content`."""
+        with self._changed:
+            original = next((s for s in self.sent if s.message_id == message_id and s.kind != "patch"), None)
+        if original is None or original.msg_type != "interactive":
+            return self._json(400, {"code": 230001, "msg": "only the bot's own cards can be updated"})
+        if not original.content.get("config", {}).get("update_multi"):
+            return self._json(400, {"code": 230099, "msg": "the card is not shared (update_multi)"})
+        try:
+            card = json.loads(body.get("content") or "")
+        except ValueError:
+            return self._json(400, {"code": 230001, "msg": "content is not JSON"})
+        if not isinstance(card, dict) or card.get("schema") != "2.0":
+            return self._json(400, {"code": 230099, "msg": "the new content is not a card JSON 2.0"})
+        return None
+
+
+class FakeFeishu(_NativeFeishu, FakeService):
     def __init__(self, app_secret: str | None = None, bot_open_id: str = BOT_OPEN_ID) -> None:
         super().__init__()
         self.app_secret, self.bot_open_id = app_secret, bot_open_id
@@ -78,9 +165,16 @@ class FakeFeishu(FakeService):
         self._fault(times, lambda: self._json(429, body, headers))
 
     def fail(
-        self, times: int = 1, code: int = 230001, msg: str = "invalid request parameter", status: int = 400
+        self,
+        times: int = 1,
+        code: int = 230001,
+        msg: str = "invalid request parameter",
+        status: int = 400,
+        *,
+        after: int = 0,
     ):
-        self._fault(times, lambda: self._json(status, {"code": code, "msg": msg}))
+        """The next `times` sends after the next `after` ones are refused with `code`."""
+        self._fault(times, lambda: self._json(status, {"code": code, "msg": msg}), after)
 
     def server_error(self, times: int = 1, status: int = 503) -> None:
         self._fault(times, lambda: Response(status, "upstream unavailable", {"Content-Type": "text/plain"}))
@@ -89,9 +183,9 @@ class FakeFeishu(FakeService):
         with self._changed:
             self._tokens.clear()
 
-    def _fault(self, times: int, make: Callable[[], Response]) -> None:
+    def _fault(self, times: int, make: Callable[[], Response], after: int = 0) -> None:
         with self._changed:
-            self._faults.append(_Fault(times, make))
+            self._faults.append(_Fault(times, make, after))
 
     # Waiting ----------------------------------------------------------------------------------------
 
@@ -136,13 +230,17 @@ class FakeFeishu(FakeService):
             return self._json(
                 200, {"code": 0, "msg": "ok", "bot": {"app_name": "prhub", "open_id": self.bot_open_id}}
             )
+        native = self._handle_native(request)
+        if native is not None:
+            return native
         match = _MESSAGE.match(request.path)
         if request.path == "/open-apis/im/v1/messages" and request.method == "POST":
             return self._send(request, "create", request.json()["receive_id"])
         if match and match["reply"] and request.method == "POST":
             return self._send(request, "reply", match["id"])
         if match and not match["reply"] and request.method == "PATCH":
-            return self._send(request, "patch", match["id"])
+            refusal = self._refuse_patch(match["id"], request.json())
+            return refusal or self._send(request, "patch", match["id"])
         return self._json(404, {"code": 404, "msg": f"no route {request.method} {request.path}"})
 
     def _token(self, body: dict[str, Any]) -> Response:
@@ -166,7 +264,9 @@ class FakeFeishu(FakeService):
     def _send(self, request: Request, kind: str, target: str) -> Response:
         with self._changed:
             fault = next((f for f in self._faults if f.remaining > 0), None)
-            if fault is not None:
+            if fault is not None and fault.skip > 0:
+                fault.skip -= 1
+            elif fault is not None:
                 fault.remaining -= 1
                 return fault.make()
             body = request.json()

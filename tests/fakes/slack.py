@@ -17,7 +17,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
@@ -60,9 +60,73 @@ class _Fault:
     method: str
     remaining: int
     make: Callable[[], Response]
+    skip: int = 0  # calls of `method` let through before this fault applies
 
 
-class FakeSlack(FakeService):
+# Native surfaces: messages updated in place (and, below, the assistant, streaming, App Home) ----------
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A message as the channel shows it: posted, then updated in place (`updates` times)."""
+
+    channel: str
+    ts: str
+    text: str
+    blocks: list[dict[str, Any]]
+    thread_ts: str | None
+    updates: int
+
+
+class _NativeSlack:
+    """The Web API methods of the native surfaces, mixed into FakeSlack. Each checks the arguments Slack
+    requires and answers Slack's error for a missing one."""
+
+    _changed: threading.Condition
+    called: Callable[..., list[SlackCall]]
+
+    def shown(self, channel: str | None = None) -> list[Shown]:
+        """The messages the bot posted, in order, with their updates applied and deleted ones gone."""
+        with self._changed:
+            calls = [c for c in self.called(ok=True) if channel is None or _channel(c) == channel]
+        messages: dict[str, Shown] = {}
+        for call in calls:
+            p = call.params
+            if call.method == "chat.postMessage":
+                ts = str((call.answer or {}).get("ts"))
+                messages[ts] = Shown(
+                    p["channel"], ts, p.get("text", ""), p.get("blocks") or [], p.get("thread_ts"), 0
+                )
+            elif call.method == "chat.update" and p["ts"] in messages:
+                old = messages[p["ts"]]
+                messages[p["ts"]] = replace(
+                    old, text=p.get("text", ""), blocks=p.get("blocks") or [], updates=old.updates + 1
+                )
+            elif call.method == "chat.delete":
+                messages.pop(p["ts"], None)
+        return list(messages.values())
+
+    def _answer_native(self, method: str, params: dict[str, Any]) -> dict[str, Any] | None:
+        if method == "chat.update":
+            if not (params.get("channel") and params.get("ts")):
+                return {"ok": False, "error": "invalid_arguments"}
+            if not (params.get("text") or params.get("blocks")):
+                return {"ok": False, "error": "no_text"}
+            if params["ts"] not in {s.ts for s in self.shown(params["channel"])}:
+                return {"ok": False, "error": "message_not_found"}
+            return {"ok": True, "channel": params["channel"], "ts": params["ts"], "text": params.get("text")}
+        if method == "chat.delete":
+            if params.get("ts") not in {s.ts for s in self.shown(params.get("channel"))}:
+                return {"ok": False, "error": "message_not_found"}
+            return {"ok": True, "channel": params["channel"], "ts": params["ts"]}
+        return None
+
+
+def _channel(call: SlackCall) -> str | None:
+    return call.params.get("channel") or call.params.get("channel_id")
+
+
+class FakeSlack(_NativeSlack, FakeService):
     """`api_url` is what `WebClient(base_url=...)` needs; `slack_calls` what the fake received."""
 
     def __init__(self, bot_token: str = BOT_TOKEN, app_token: str = APP_TOKEN) -> None:
@@ -91,21 +155,21 @@ class FakeSlack(FakeService):
             lambda: Response(429, {"ok": False, "error": "ratelimited"}, {"Retry-After": str(retry_after)}),
         )
 
-    def fail(self, method: str, error: str, times: int = 1) -> None:
-        """The next `times` calls of `method` get `{"ok": false, "error": error}` (HTTP 200, as Slack
-        answers `channel_not_found`, `invalid_blocks`, `not_in_channel`…)."""
-        self._inject(method, times, lambda: Response(200, {"ok": False, "error": error}))
+    def fail(self, method: str, error: str, times: int = 1, *, after: int = 0) -> None:
+        """The next `times` calls of `method` after the next `after` ones get `{"ok": false, "error":
+        error}` (HTTP 200, as Slack answers `channel_not_found`, `invalid_blocks`, `not_in_channel`…)."""
+        self._inject(method, times, lambda: Response(200, {"ok": False, "error": error}), after)
 
-    def server_error(self, method: str, status: int = 500, times: int = 1) -> None:
-        self._inject(method, times, lambda: Response(status, b"internal error"))
+    def server_error(self, method: str, status: int = 500, times: int = 1, *, after: int = 0) -> None:
+        self._inject(method, times, lambda: Response(status, b"internal error"), after)
 
     def revoke(self) -> None:
         """From now on every token is refused with `invalid_auth`."""
         self.bot_token = self.app_token = "revoked"
 
-    def _inject(self, method: str, times: int, make: Callable[[], Response]) -> None:
+    def _inject(self, method: str, times: int, make: Callable[[], Response], after: int = 0) -> None:
         with self._changed:
-            self._faults.append(_Fault(method, times, make))
+            self._faults.append(_Fault(method, times, make, after))
 
     # Reading what happened ---------------------------------------------------------------------------
 
@@ -151,7 +215,9 @@ class FakeSlack(FakeService):
         method = match["method"]
         with self._changed:
             fault = next((f for f in self._faults if f.method == method and f.remaining > 0), None)
-            if fault is not None:
+            if fault is not None and fault.skip > 0:
+                fault.skip, fault = fault.skip - 1, None
+            elif fault is not None:
                 fault.remaining -= 1
         if fault is not None:
             return self._record(method, params, fault.make(), request.path)
@@ -161,6 +227,9 @@ class FakeSlack(FakeService):
         return self._record(method, params, Response(200, self._answer(method, params)), request.path)
 
     def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        native = self._answer_native(method, params)
+        if native is not None:
+            return native
         if method == "auth.test":
             return {
                 "ok": True,
@@ -171,8 +240,8 @@ class FakeSlack(FakeService):
                 "user_id": BOT_USER_ID,
                 "bot_id": BOT_ID,
             }
-        if method in ("chat.postMessage", "chat.update"):
-            ts = params.get("ts") or f"1750000000.{next(self._ts):06d}"
+        if method == "chat.postMessage":
+            ts = f"1750000000.{next(self._ts):06d}"
             return {"ok": True, "channel": params.get("channel"), "ts": ts, "message": {"ts": ts}}
         if method == "conversations.history":
             channel = params.get("channel")

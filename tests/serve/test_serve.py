@@ -112,8 +112,9 @@ def test_serve_answers_slack_indexes_webhooks_and_stops_on_sigterm(served):
         timeout=5,
     )
     assert response.status_code == 200
-    [answer] = slack.wait_for("chat.postMessage", timeout=10)
-    assert answer.params["thread_ts"] == "1750000000.000001" and "widgets" in answer.params["text"]
+    [answer] = slack.wait_for("chat.update", timeout=10)  # the thinking message, updated in place
+    [thinking] = slack.called("chat.postMessage", ok=True)
+    assert thinking.params["thread_ts"] == "1750000000.000001" and "widgets" in answer.params["text"]
 
     # a merged PR arrives by webhook; the next answer cites it
     merged = datetime.now(UTC).replace(microsecond=0)
@@ -144,15 +145,16 @@ def test_serve_answers_slack_indexes_webhooks_and_stops_on_sigterm(served):
             headers=signed(body, content_type="application/json"),
             timeout=5,
         )
-        posted = slack.wait_for("chat.postMessage", count=n, timeout=10)
-        cited = "brand new trainer hook" in posted[-1].params["text"]
+        answers = slack.wait_for("chat.update", count=n, timeout=10)  # thinking messages, updated
+        cited = "brand new trainer hook" in answers[-1].params["text"]
         n += 1
     assert cited
 
     # a Feishu group mention, encrypted and signed, gets a card reply in its thread
     event = text_event("@_user_1 上周 widgets 有什么改动？")
     assert push_feishu(f"{base}/feishu/events", event.payload(FEISHU_TOKEN), FEISHU_KEY).status_code == 200
-    [sent] = feishu.wait_for_sent(1, timeout=10)
+    # (a thinking card first, updated in place into the answer)
+    [sent] = feishu.wait_shown(lambda shown: "widgets" in json.dumps([s.content for s in shown]), timeout=10)
     assert sent.reply_in_thread and "widgets" in json.dumps(sent.content, ensure_ascii=False)
 
     assert requests.get(f"{base}/healthz", timeout=5).json() == {"status": "ok"}

@@ -27,7 +27,7 @@ from chatbot.bot import BotConfig, ChatBot
 from chatbot.clock import FixedClock
 from chatbot.config import Settings
 from chatbot.store.db import Database
-from tests.fakes.feishu import FakeFeishu, push
+from tests.fakes.feishu import FakeFeishu, Sent, push
 from tests.reports.fixtures import SHANGHAI, seed
 
 NOW = datetime(2026, 6, 24, 9, 0, tzinfo=SHANGHAI)  # Wednesday of 2026-W26: W25 (the fixture week) is over
@@ -71,6 +71,12 @@ class FeishuHarness:
     def settle(self) -> None:
         """Wait until every answer queued so far has been sent (or has failed)."""
         assert self.adapter.wait_idle(5.0), "answers still running after 5 s"
+
+    def shown(self) -> list[Sent]:
+        """What the chats show once every queued answer is done: thinking cards patched into their
+        answers, withdrawn ones gone, per-user cards included."""
+        self.settle()
+        return self.fake.shown()
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import requests
 
 from adapters.feishu.card import render_card
 from adapters.feishu.webhook import EVENTS_PATH
+from adapters.replies import apology
 from chatbot.messages import say
 from chatbot.models import Message
 from tests.adapters.feishu.conftest import ENCRYPT_KEY, TOKEN, FeishuHarness
@@ -50,7 +51,7 @@ def test_a_group_mention_is_answered_with_a_card_in_its_thread(feishu: FeishuHar
     event = text_event(f"@_user_1 {QUESTION}", chat_id="oc_team")
     response = feishu.push(event.payload(TOKEN))
     assert response.status_code == 200
-    [sent] = feishu.fake.wait_for_sent(1)
+    [sent] = feishu.shown()
     assert (sent.kind, sent.target, sent.reply_in_thread, sent.msg_type) == (
         "reply",
         event.message_id,
@@ -74,7 +75,7 @@ def test_a_direct_post_message_is_understood_without_a_mention(feishu: FeishuHar
     }
     event = MessageEvent(post, message_type="post", chat_type="p2p", mentions=[], chat_id="oc_direct")
     feishu.push(event.payload(TOKEN))
-    [sent] = feishu.fake.wait_for_sent(1)
+    [sent] = feishu.shown()
     assert (sent.target, sent.reply_in_thread) == (event.message_id, False)
     assert sent.content == expected_card(
         feishu, "周报 acme/widgets\n2026-W25", channel="oc_direct", direct=True
@@ -102,7 +103,7 @@ def test_the_same_event_pushed_three_times_is_answered_once(feishu: FeishuHarnes
     for attempt in range(3):
         assert feishu.push(payload, age=timedelta(seconds=attempt)).status_code == 200
     feishu.settle()
-    assert len(feishu.fake.sent) == 1
+    assert [s.kind for s in feishu.fake.sent] == ["reply", "patch"]  # one thinking card, one answer
 
 
 @pytest.mark.parametrize(
@@ -137,7 +138,7 @@ def test_the_risks_button_answers_with_a_toast_and_the_risks_in_the_thread(feish
     toast = response.json()["toast"]
     assert (toast["type"], toast["content"]) == ("info", say("feishu.toast.accepted", "zh"))
     assert toast["i18n"]["en_us"] == say("feishu.toast.accepted", "en")
-    [sent] = feishu.fake.wait_for_sent(1)
+    [sent] = feishu.shown()
     assert (sent.target, sent.reply_in_thread) == ("om_report_card", True)
     question = say("button.report_risks.question", "zh", target="acme/widgets 2026-W25")
     assert sent.content == expected_card(feishu, question, channel="oc_team")
@@ -148,8 +149,7 @@ def test_a_second_click_on_the_same_button_gets_a_toast_but_no_second_answer(fei
     value = {"action": "report_risks", "value": "acme/widgets 2026-W25"}
     for _ in range(2):
         assert feishu.push(card_action(value, TOKEN)).json()["toast"]["type"] == "info"
-    feishu.settle()
-    assert len(feishu.fake.sent) == 1
+    assert len(feishu.shown()) == 1
 
 
 def test_an_unknown_button_gets_a_warning_toast_and_no_answer(feishu: FeishuHarness):
@@ -162,17 +162,26 @@ def test_an_unknown_button_gets_a_warning_toast_and_no_answer(feishu: FeishuHarn
 def test_a_rate_limited_answer_is_retried_after_the_reset_and_delivered_once(feishu: FeishuHarness):
     feishu.fake.rate_limit(1, reset="0")
     feishu.push(text_event(f"@_user_1 {QUESTION}").payload(TOKEN))
-    feishu.settle()
-    assert len(feishu.fake.sent) == 1
-    assert [p.endswith("/reply") for p in feishu.fake.send_calls()] == [True, True]
+    assert len(feishu.shown()) == 1
+    # the thinking card is retried once; the answer patches it
+    assert [p.endswith("/reply") for p in feishu.fake.send_calls()] == [True, True, False]
     assert feishu.waits.slept == [0.0]
 
 
-def test_an_answer_feishu_refuses_is_followed_by_an_apology(feishu: FeishuHarness):
-    feishu.fake.fail(1, code=230099, msg="Failed to create card content")
+def test_an_answer_feishu_refuses_becomes_an_apology_in_the_thinking_card(feishu: FeishuHarness):
+    # The thinking card goes through; the update into the answer and the reply tried instead do not.
+    feishu.fake.fail(2, code=230099, msg="Failed to create card content", after=1)
     event = text_event(f"@_user_1 {QUESTION}")
     feishu.push(event.payload(TOKEN))
-    [sent] = feishu.fake.wait_for_sent(1)
+    [sent] = feishu.shown()
+    assert (sent.target, sent.content) == (event.message_id, render_card(apology("zh"), language="zh"))
+
+
+def test_without_a_thinking_card_the_apology_is_a_line_of_text(feishu: FeishuHarness):
+    feishu.fake.fail(2, code=230099, msg="Failed to create card content")
+    event = text_event(f"@_user_1 {QUESTION}")
+    feishu.push(event.payload(TOKEN))
+    [sent] = feishu.shown()
     assert (sent.msg_type, sent.content, sent.target) == (
         "text",
         {"text": say("chat.apology", "zh")},
@@ -184,7 +193,7 @@ def test_the_bot_mention_is_recognised_by_the_bots_open_id(feishu: FeishuHarness
     # "@bob @prhub …": only the bot's own mention makes the message a question for it.
     mentions = [Mention("@_user_1", "ou_bob", "bob"), Mention("@_user_2", BOT_MENTION.open_id, "prhub")]
     feishu.push(text_event(f"@_user_1 @_user_2 {QUESTION}", mentions=mentions).payload(TOKEN))
-    [sent] = feishu.fake.wait_for_sent(1)
+    [sent] = feishu.shown()
     assert sent.content == expected_card(feishu, f"@bob {QUESTION}", channel="oc_group_1")
 
 

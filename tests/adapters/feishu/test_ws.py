@@ -49,7 +49,7 @@ def test_an_event_and_its_duplicate_are_acknowledged_and_answered_once(connected
     assert [(r["message_id"], r["code"]) for r in responses] == [(frames[0], 200), (frames[1], 200)]
     assert all("biz_rt" in r["headers"] for r in responses)
     assert connected.adapter.wait_idle(5.0)
-    [sent] = connected.fake.sent
+    [sent] = connected.fake.shown()
     assert (sent.kind, sent.reply_in_thread, sent.msg_type) == ("reply", True, "interactive")
 
 
@@ -60,7 +60,8 @@ def test_a_card_button_over_the_long_connection_answers_with_a_toast(connected: 
     assert response["code"] == 200
     result = json.loads(base64.b64decode(response["data"]))
     assert result["toast"]["content"] == say("feishu.toast.accepted", "zh")
-    [sent] = connected.fake.wait_for_sent(1)
+    assert connected.adapter.wait_idle(5.0)
+    [sent] = connected.fake.shown()
     assert (sent.target, sent.reply_in_thread) == ("om_card_1", True)
 
 
@@ -79,8 +80,10 @@ def test_the_client_pings_and_a_new_connection_can_start_once_it_has_stopped(
         connected.socket.wait_connected(count=2)
         connected.socket.push(text_event("@_user_1 帮助").payload(""))
         assert connected.socket.wait_responses(1)[0]["code"] == 200
-        assert [s.content["header"]["title"]["content"] for s in connected.fake.wait_for_sent(1)] == [
-            say("qa.help.title", "zh")
+        assert again.wait_idle(5.0)
+        # Help is for the asker alone: a per-user card, the thinking card withdrawn.
+        assert [(s.kind, s.content["header"]["title"]["content"]) for s in connected.fake.shown()] == [
+            ("private", say("qa.help.title", "zh"))
         ]
     finally:
         again.stop()

@@ -53,20 +53,20 @@ def test_a_mention_is_answered_in_the_thread_of_the_question(slack: SlackHarness
     response = slack.event(mention(RISKS_LAST_WEEK, channel="C1", ts="1750000000.000100"))
     assert response.status_code == 200
 
-    (call,) = slack.fake.wait_for("chat.postMessage")
-    assert call.params["channel"] == "C1"
-    assert call.params["thread_ts"] == "1750000000.000100"
-    assert say("qa.risks.title", "zh") in blocks_text(call.params)
-    assert "#102" in call.params["text"]  # the OOM fix carries the high memory risk
+    slack.drain()
+    (shown,) = slack.fake.shown()
+    assert (shown.channel, shown.thread_ts, shown.updates) == ("C1", "1750000000.000100", 1)
+    assert say("qa.risks.title", "zh") in blocks_text(vars(shown))
+    assert "#102" in shown.text  # the OOM fix carries the high memory risk
 
 
 def test_a_direct_message_needs_no_mention_and_is_answered_in_the_conversation(slack: SlackHarness):
     slack.event(direct_message("#101 讲了什么？", channel="D1"))
 
-    (call,) = slack.fake.wait_for("chat.postMessage")
-    assert call.params["channel"] == "D1"
-    assert "thread_ts" not in call.params
-    assert "pipeline parallel for Qwen3" in blocks_text(call.params)
+    slack.drain()
+    (shown,) = slack.fake.shown()
+    assert (shown.channel, shown.thread_ts) == ("D1", None)
+    assert "pipeline parallel for Qwen3" in blocks_text(vars(shown))
 
 
 def test_the_slash_command_answers_in_the_channel_and_help_only_to_the_user(slack: SlackHarness):
@@ -86,8 +86,9 @@ def test_the_slash_command_answers_in_the_channel_and_help_only_to_the_user(slac
 
 def test_the_risks_button_of_a_report_card_answers_in_the_cards_thread(slack: SlackHarness):
     slack.event(mention(f"周报 {REPO} 2026-W25", ts="1750000000.000200"))
-    (card,) = slack.fake.wait_for("chat.postMessage")
-    buttons = [e for b in card.params["blocks"] if b["type"] == "actions" for e in b["elements"]]
+    slack.fake.wait_for("chat.update")
+    (card,) = slack.fake.shown()
+    buttons = [e for b in card.blocks if b["type"] == "actions" for e in b["elements"]]
     risks = next(b for b in buttons if b.get("action_id") == "report_risks")
     assert risks["text"]["text"] == say("report.button.risks", "zh")
     full_report = next(b for b in buttons if b.get("url"))
@@ -108,11 +109,11 @@ def test_the_risks_button_of_a_report_card_answers_in_the_cards_thread(slack: Sl
         slack.interact(click | {"actions": [{**risks, "action_ts": "1750000001.000002"}]}).status_code == 200
     )
 
-    answer = slack.fake.wait_for("chat.postMessage", 2)[1]
-    assert answer.params["thread_ts"] == "1750000000.000200"
-    assert say("qa.risks.title", "zh") in blocks_text(answer.params)
     slack.drain()
-    assert len(slack.fake.called("chat.postMessage")) == 2  # the URL button was only acknowledged
+    # the URL button was only acknowledged; the risks button got its answer in the card's thread
+    (_, answer) = slack.fake.shown()
+    assert answer.thread_ts == "1750000000.000200"
+    assert say("qa.risks.title", "zh") in blocks_text(vars(answer))
 
 
 def test_a_pr_link_of_an_indexed_repo_unfurls_into_its_card_and_other_links_are_left_alone(
@@ -150,8 +151,9 @@ def test_a_pr_link_of_an_indexed_repo_unfurls_into_its_card_and_other_links_are_
 
 def test_pr_text_that_looks_like_a_mention_pings_no_one_in_an_answer(slack: SlackHarness):
     slack.event(direct_message("#104 讲了什么？"))
-    (call,) = slack.fake.wait_for("chat.postMessage")
-    posted = markup(call.params)
+    slack.drain()
+    (shown,) = slack.fake.shown()
+    posted = markup(vars(shown))
     assert "&lt;!channel&gt;" in posted
     assert "<!channel>" not in posted
 
@@ -181,42 +183,49 @@ def test_slack_retries_of_an_event_are_answered_once(slack: SlackHarness):
     assert statuses == [200, 200, 200]
     slack.drain()
     assert len(slack.fake.called("chat.postMessage")) == 1
+    assert len(slack.fake.called("chat.update")) == 1
 
 
 def test_a_rate_limited_answer_is_posted_after_the_retry_after_wait(slack: SlackHarness):
-    slack.fake.rate_limit("chat.postMessage", retry_after=7)
+    slack.fake.rate_limit("chat.update", retry_after=7)
     slack.event(mention(RISKS_LAST_WEEK))
 
-    (answer,) = slack.fake.wait_for("chat.postMessage")
-    assert [c.status for c in slack.fake.called("chat.postMessage")] == [429, 200]
+    slack.drain()
+    (answer,) = slack.fake.shown()
+    assert [c.status for c in slack.fake.called("chat.update")] == [429, 200]
     assert 7.0 in slack.waits.slept  # waited Retry-After (on the test clock) before the second try
-    assert say("qa.risks.title", "zh") in blocks_text(answer.params)
+    assert say("qa.risks.title", "zh") in blocks_text(vars(answer))
 
 
 @pytest.mark.parametrize("fault", ["invalid_blocks", "http_500"])
 def test_an_answer_slack_refuses_becomes_an_apology_and_the_error_code_is_logged(
     slack: SlackHarness, fault: str, caplog: pytest.LogCaptureFixture
 ):
+    # The thinking message goes through; the answer does not, neither as an update nor as a post.
     if fault == "http_500":
-        slack.fake.server_error("chat.postMessage", 500)
+        slack.fake.server_error("chat.update", 500)
+        slack.fake.server_error("chat.postMessage", 500, after=1)
     else:
-        slack.fake.fail("chat.postMessage", fault)
+        slack.fake.fail("chat.update", fault)
+        slack.fake.fail("chat.postMessage", fault, after=1)
     with caplog.at_level(logging.ERROR, logger="adapters.slack"):
         slack.event(mention(RISKS_LAST_WEEK, ts="1750000000.000500"))
-        (apology,) = slack.fake.wait_for("chat.postMessage")
-    assert apology.params["text"] == say("chat.apology", "zh")
-    assert apology.params["thread_ts"] == "1750000000.000500"
+        slack.drain()
+    (apology,) = slack.fake.shown()  # the thinking message became the apology
+    assert apology.text == say("chat.apology", "zh")
+    assert apology.thread_ts == "1750000000.000500"
     assert fault in caplog.text
 
 
 def test_a_channel_slack_does_not_know_is_logged_with_its_error_code(
     slack: SlackHarness, caplog: pytest.LogCaptureFixture
 ):
-    slack.fake.fail("chat.postMessage", "channel_not_found", times=2)
+    slack.fake.fail("chat.postMessage", "channel_not_found", times=3)
     with caplog.at_level(logging.ERROR, logger="adapters.slack"):
         slack.event(mention(RISKS_LAST_WEEK, channel="Cgone"))
         slack.drain()
-    assert [c.error for c in slack.fake.called("chat.postMessage")] == ["channel_not_found"] * 2
+    # the thinking message (a warning), the answer and the apology
+    assert [c.error for c in slack.fake.called("chat.postMessage")] == ["channel_not_found"] * 3
     assert caplog.text.count("channel_not_found") == 2  # the answer, then the apology
 
 
@@ -244,9 +253,9 @@ def test_a_slow_answer_does_not_hold_back_acks(slack: SlackHarness, monkeypatch:
     for n in range(10):
         assert slack.event(mention(RISKS_LAST_WEEK, ts=f"1750000000.{n:06d}"), f"Ev{n}").status_code == 200
     assert slack.command("help", trigger_id="t-slow").status_code == 200
-    assert slack.fake.called("chat.postMessage") == []
+    assert slack.fake.called("chat.update") == []
     release.set()
-    assert len(slack.fake.wait_for("chat.postMessage", 10)) == 10
+    assert len(slack.fake.wait_for("chat.update", 10)) == 10
     slack.fake.wait_for("response_url")
 
 

@@ -50,8 +50,10 @@ def test_an_event_over_the_socket_is_acknowledged_and_answered(
         socket.push(envelope)
 
         assert socket.acks.get(timeout=2) == {"envelope_id": "env-1"}
-        (answer,) = fake.wait_for("chat.postMessage")
-        assert answer.params["thread_ts"] == "1750000000.000900"
+        (answer,) = fake.wait_for("chat.update")  # the thinking message, updated into the answer
+        (thinking,) = fake.called("chat.postMessage", ok=True)
+        assert answer.params["ts"] == thinking.answer["ts"]
+        assert thinking.params["thread_ts"] == "1750000000.000900"
         assert "#102" in answer.params["text"]
     finally:
         socket.stop()  # Slack's end first: the client's close() otherwise waits out its blocked read
