@@ -24,6 +24,8 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 _CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\[[ xX]\]")
 _QUOTE = re.compile(r"^\s*>")
 _TABLE = re.compile(r"^\s*\|")
+# First characters of a line that may open markup (fence, heading, rule, list item, quote, table).
+_MARKUP_START = frozenset("`~#-*_+>|0123456789")
 _TRAILER = re.compile(r"^\s*(?:Co-authored-by|Signed-off-by|Reviewed-by|Tested-by|Acked-by):", re.I)
 
 # The prompts of verl's PR templates (and of common GitHub templates) as the authors leave them.
@@ -47,6 +49,21 @@ _PROMPTS = [
     r"\*\*(?:training|inference)\*\*: \[note which backend this pr will affect:[^\]]*\]",
 ]
 _PROMPT = re.compile("|".join(p.replace(" ", r"\s+") for p in _PROMPTS), re.I)
+# A word of each prompt above, lowercase: text holding none of them holds no prompt (a cheap `in` test
+# spares running the long pattern over every block).
+_PROMPT_WORDS = (
+    "important",
+    "please",
+    "concise",
+    "one-line",
+    "tested",
+    "demonstrate",
+    "specific",
+    "usage",
+    "snippet",
+    "issue",
+    "backend",
+)
 # List items that explain the title convention (`{modules}` include …) outside a checklist section.
 _TEMPLATE_ITEM = re.compile(
     r"\{modules\}|\{type\}|\[BREAKING\]\[fsdp, ?megatron\]|\[BREAKING\]` to the", re.I
@@ -131,6 +148,15 @@ def _blocks(lines: list[str]) -> list[Block]:
     i = 0
     while i < len(lines):
         line = lines[i]
+        first = line.lstrip()[:1]
+        if first and first not in _MARKUP_START:
+            # Plain text (most lines): it continues the block above, or opens a paragraph.
+            if not (":" in line and _TRAILER.match(line)):
+                if not current:
+                    kind = "para"
+                current.append(line)
+            i += 1
+            continue
         fence = _FENCE.match(line)
         if fence:
             close()
@@ -167,10 +193,15 @@ def _blocks(lines: list[str]) -> list[Block]:
     return blocks
 
 
+def _may_prompt(text: str) -> bool:
+    lowered = text.lower()
+    return any(word in lowered for word in _PROMPT_WORDS)
+
+
 def _without_prompts(block: Block) -> Block | None:
     """The block with template prompts cut out, or None when nothing of the author's remains."""
     if block.kind == "code":
-        kept = [ln for ln in block.lines[1:-1] if not _PROMPT.fullmatch(ln.strip())]
+        kept = [ln for ln in block.lines[1:-1] if not (_may_prompt(ln) and _PROMPT.fullmatch(ln.strip()))]
         return (
             Block("code", (block.lines[0], *kept, block.lines[-1])) if any(k.strip() for k in kept) else None
         )
@@ -178,7 +209,7 @@ def _without_prompts(block: Block) -> Block | None:
         return None
     if block.kind in ("para", "quote", "list"):
         text = "\n".join(block.lines)
-        stripped = _PROMPT.sub("", text)
+        stripped = _PROMPT.sub("", text) if _may_prompt(text) else text
         if stripped != text:
             remainder = "\n".join(ln for ln in stripped.split("\n") if ln.strip(" >"))
             if not _WORDISH.search(remainder):
@@ -245,6 +276,10 @@ def _join_wrapped(lines: list[str]) -> str:
     return out
 
 
+def _unemphasised(text: str) -> str:
+    return _EMPHASIS.sub("", text) if "**" in text or "__" in text or "~~" in text else text
+
+
 def plain_text(blocks: Iterable[Block]) -> str:
     """Blocks as plain sentences: markup, link targets and wrapping removed; one block per line."""
     out: list[str] = []
@@ -258,10 +293,15 @@ def plain_text(blocks: Iterable[Block]) -> str:
         if block.kind == "list":
             lines[0] = _LIST_ITEM.sub("", lines[0], count=1)
         text = _join_wrapped(lines)
+        if "](" in text:
+            text = _LINK.sub(r"\1", text)
         # Emphasis markers are dropped outside inline code only: `SGLangHttpServer.__init__` keeps its name.
-        pieces = _CODE_SPAN.split(_LINK.sub(r"\1", text))
-        text = "".join(p if i % 2 else _EMPHASIS.sub("", p).replace("`", "") for i, p in enumerate(pieces))
-        out.append(_SPACES.sub(" ", text).strip())
+        if "`" in text:
+            pieces = _CODE_SPAN.split(text)
+            text = "".join(p if i % 2 else _unemphasised(p).replace("`", "") for i, p in enumerate(pieces))
+        else:
+            text = _unemphasised(text)
+        out.append(_SPACES.sub(" ", text).strip() if "  " in text or "\t" in text else text.strip())
     return "\n".join(line for line in out if line)
 
 
