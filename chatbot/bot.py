@@ -248,20 +248,22 @@ class ChatBot:
     def _relaxed(
         self, query: Query, window: Window | None, seen: Window | None, now: datetime
     ) -> tuple[Query, Window | None, Evidence] | None:
-        """When the question as read finds nothing: first its unplaced words become wishes rather than
-        requirements (filler such as "需要注意" or "carefully" must not empty an answer), then a window
-        the asker did not name widens to the past WIDER_DAYS. The first reading that finds PRs is
-        answered, and the answer says what was relaxed; None when none does. `seen` is `window` up to
-        now, what is searched."""
-        attempts: list[tuple[Window | None, bool]] = [(window, True)] if query.terms else []
+        """When the question as read finds nothing: a window the asker did not name widens to the past
+        WIDER_DAYS, then its unplaced words become wishes rather than requirements (filler such as
+        "团队留心" must not empty an answer that a breaking filter or an intent already narrows), in the
+        window and then the wider ones. The first reading that finds PRs is answered, and the answer
+        says what was relaxed; None when none does. `seen` is `window` up to now, what is searched."""
         topical = (
             query.terms or query.modules or query.topics or query.paths or query.author or query.breaking
         )
+        wider: list[Window | None] = []
         if window is not None and not query.window_named and topical and query.intent != "stats":
-            for days in WIDER_DAYS:
-                wider = Window(now - timedelta(days=days), now)
-                if wider.start < window.start:
-                    attempts += [(wider, False), *([(wider, True)] if query.terms else [])]
+            spans = (Window(now - timedelta(days=days), now) for days in WIDER_DAYS)
+            wider = [span for span in spans if span.start < window.start]
+        # The question's own words are kept as long as a wider window can still find them.
+        attempts = [(span, False) for span in wider]
+        if query.terms:
+            attempts += [(span, True) for span in (window, *wider)]
         for attempt_window, relaxed in attempts:
             searched = seen if attempt_window is window else attempt_window
             with self.db.session() as session:

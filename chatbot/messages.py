@@ -272,6 +272,18 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "{window} has not started yet, so there is nothing to report.",
     ),
     "qa.risks.title": ("风险观察", "Risk observations"),
+    "qa.risks.more": ("及其他 {n} 条风险", "and {n} more risks"),
+    # A risk whose analysis was written in the other language only: its category, in the asker's.
+    "qa.risk.missing-tests": ("修改了代码但没有相应测试", "changes code without tests"),
+    "qa.risk.dependency": ("变更了依赖或镜像版本", "changes dependency or image versions"),
+    "qa.risk.breaking-change": ("含破坏性变更", "contains a breaking change"),
+    "qa.risk.memory": ("涉及显存/内存敏感代码", "touches memory-sensitive code"),
+    "qa.risk.concurrency": ("涉及并发或分布式代码", "touches concurrent or distributed code"),
+    "qa.risk.config": ("修改了配置默认值", "changes configuration defaults"),
+    "qa.risk.performance": ("可能影响性能", "may affect performance"),
+    "qa.risk.security": ("涉及安全相关代码", "touches security-sensitive code"),
+    "qa.risk.compatibility": ("有兼容性风险", "carries a compatibility risk"),
+    "qa.risk.other": ("有其他风险", "carries another risk"),
     "qa.risks.none": ("这些 PR 的分析中没有发现风险。", "The analyses of these PRs found no risks."),
     "qa.risks.from_report": (
         "来自 {week} 周报（第 {version} 版）",

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from chatbot.analysis.types import SEVERITIES, Risk
 from chatbot.messages import Language, join, say
 from chatbot.models import (
     Block,
@@ -25,10 +26,16 @@ from chatbot.models import (
     plain,
 )
 from chatbot.prose import prose
+from chatbot.qa.parse import language_of
 from chatbot.qa.query import Query, Window
 from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence
-from chatbot.reports.builder import AnalyzedPR, clean_title, merge_risks
+from chatbot.reports.builder import AnalyzedPR, clean_title
 from chatbot.reports.model import RiskObservation
+
+# A risk answer over PRs a question narrowed: at most this many risk lines (unless the question asks for
+# a count), and of one PR at most MECHANISMS_PER_PR.
+MECHANISMS_SHOWN = 8
+MECHANISMS_PER_PR = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +65,16 @@ def window_text(window: Window | None, now: datetime, tz: ZoneInfo, language: La
             "qa.window.as_of", language, start=first, end=final, now=f"{now.astimezone(tz):%m-%d %H:%M}"
         )
     return say("qa.window", language, start=first, end=final)
+
+
+def _where(risk: Risk) -> str:
+    """ " (file: line)" after a risk's sentence: where it shows, without what the sentence already says
+    and without the PR's title (the line names the PR)."""
+    evidence = " ".join(risk.evidence.split())
+    if not evidence or evidence.lower().startswith("title:"):
+        return ""
+    place, _, shown = evidence.partition(": ")
+    return f" ({place if shown and shown in risk.text else evidence})"
 
 
 def pr_span(record: AnalyzedPR) -> Span:
@@ -166,13 +183,12 @@ class Composer:
     # Intents -----------------------------------------------------------------------------------------
 
     def risks(self, observations: Sequence[RiskObservation] | None, source: tuple[str, int] | None) -> Answer:
-        """Risk observations: the stored report's (`source` = its week and version) or merged here."""
+        """Risk observations: the stored report's (`source` = its week and version), or, for a question
+        that narrows the PRs, each PR's own risks as mechanisms (`mechanisms`)."""
         records = self.evidence.records
-        merged = (
-            list(observations)
-            if observations is not None
-            else merge_risks(self.evidence.ranked(records), self.language)
-        )
+        if observations is None:
+            return self.mechanisms()
+        merged = list(observations)
         by_number = {r.number: r for r in records}
         blocks: list[Block] = [Heading(say("qa.risks.title", self.language), 2)]
         if not merged:
@@ -202,6 +218,63 @@ class Composer:
             blocks.append(
                 Context((plain(say("qa.risks.from_report", self.language, week=week, version=version)),))
             )
+        return self.answer(blocks, len(records))
+
+    def mechanisms(self) -> Answer:
+        """The matching PRs' risks one line each, as their analyses state them (what could break, and
+        where), worst first: severity, then the PR's importance; at most MECHANISMS_PER_PR lines a PR.
+        Untested changes, true of many PRs and saying little about any, are one line at the end."""
+        records = self.evidence.records
+        lines: list[tuple[int, float, AnalyzedPR, Risk]] = []
+        untested: list[AnalyzedPR] = []
+        for record in records:
+            worded = record.analysis.localized(self.language).risks
+            own = [
+                replace(
+                    risk,
+                    text=text
+                    if language_of(text) == self.language
+                    else say(f"qa.risk.{risk.category}", self.language),
+                )
+                for risk, text in zip(record.analysis.risks, worded, strict=True)
+            ]
+            if any(risk.category == "missing-tests" for risk in own):
+                untested.append(record)
+            stated = [risk for risk in own if risk.category != "missing-tests"]
+            stated.sort(key=lambda risk: SEVERITIES.index(risk.severity))  # high first
+            lines += [
+                (SEVERITIES.index(risk.severity), record.analysis.importance, record, risk)
+                for risk in stated[:MECHANISMS_PER_PR]
+            ]
+        lines.sort(key=lambda line: (line[0], -line[1], -line[2].number))
+        blocks: list[Block] = [Heading(say("qa.risks.title", self.language), 2)]
+        if not lines and not untested:
+            blocks.append(Paragraph((plain(say("qa.risks.none", self.language)),)))
+            return self.answer(blocks, len(records))
+        by_number = {r.number: r for r in records}
+        shown = self.query.limit or MECHANISMS_SHOWN
+        items: list[Inline] = []
+        for _, _, record, risk in lines[:shown]:
+            severity = say(f"report.severity.{risk.severity}", self.language)
+            text = risk.text + _where(risk)
+            items.append(
+                (bold(f"[{severity}] "), pr_span(record), plain(" "), *prose(text, record.pr.repo, by_number))
+            )
+            self._cite([record])
+        if len(lines) > shown:
+            items.append((plain(say("qa.risks.more", self.language, n=len(lines) - shown)),))
+        if untested:
+            ranked = self.evidence.ranked(untested)
+            refs: list[Span] = []
+            for i, record in enumerate(ranked[:6]):
+                refs += [plain("、" if self.language == "zh" else ", ")] if i else []
+                refs.append(pr_span(record))
+            if len(ranked) > 6:
+                refs.append(plain(" " + say("qa.more", self.language, n=len(ranked) - 6)))
+            self._cite(ranked[:6])
+            label = say("report.risk.missing-tests", self.language, n=len(untested), prs="")
+            items.append((plain(label), *refs))
+        blocks.append(BulletList(tuple(items)))
         return self.answer(blocks, len(records))
 
     def highlights(self) -> Answer:

@@ -111,3 +111,20 @@ def test_a_filler_word_and_a_count_keep_the_intent_and_the_count(
 ) -> None:
     answer = ask(bot, question)
     assert (answer.query.intent, answer.query.limit, len(answer.cited)) == (intent, limit, limit)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["trl 六月 DPO 相关的风险", "risks of trl's DPO changes in June", "trl 里 dpo 的改动有什么隐患"],
+)
+def test_a_narrowed_risk_answer_states_each_prs_risk_not_a_category_count(
+    bot: ChatBot,  # noqa: F811
+    question: str,
+) -> None:
+    answer = ask(bot, question)
+    text = answer.reply.plain_text()
+    language = answer.query.language
+    severity = say("report.severity.high", language)
+    assert f"[{severity}] #3455 " in text  # the PR, then what its analysis says could break
+    assert "max_length is removed from DPOConfig" in text  # where it shows, in the author's words
+    assert say("report.risk.missing-tests", language, n=2, prs="") in text  # untested: one line
