@@ -22,7 +22,7 @@ from chatbot.cards import pr_card
 from chatbot.commands import Command, parse_command
 from chatbot.messages import Language, join, say
 from chatbot.models import BulletList, Context, Heading, Message, Paragraph, PullRequest, Reply, plain
-from chatbot.ports import Clock
+from chatbot.ports import Clock, Progress
 from chatbot.qa.compose import Answer, Composer, window_text
 from chatbot.qa.context import follow_up, query_from_dict, query_to_dict
 from chatbot.qa.parse import KnownRepo, ParseContext, language_of, parse_query
@@ -78,15 +78,16 @@ class ChatBot:
         # Called with every message and its answer (metrics); must not raise.
         self.observers: list[Callable[[Message, Answer], None]] = []
         # The channel's repo (its one subscription) answers questions that name none.
-        self.channel_repo = channel_repo or (lambda message: subscribed_repo(db, message))
+        self.channel_repo = channel_repo or (lambda message: subscribed_repo(db, seen_from(message)))
         # A channel's several subscriptions: the choice offered when a question there names no repo.
-        self.channel_repos = channel_repos or (lambda message: subscribed_repos(db, message))
+        self.channel_repos = channel_repos or (lambda message: subscribed_repos(db, seen_from(message)))
         self._vocabulary_cache: tuple[float, frozenset[str], frozenset[str]] | None = None
 
-    def handle(self, message: Message) -> Answer:
-        """The answer to one message. Unexpected failures become a polite reply, logged with a trace."""
+    def handle(self, message: Message, progress: Progress | None = None) -> Answer:
+        """The answer to one message. Unexpected failures become a polite reply, logged with a trace.
+        `progress` is told what the question was understood as, before the index is searched."""
         try:
-            answer = self._handle(message)
+            answer = self._handle(message, progress)
         except Exception:
             log.exception("failed to answer %r", message.text[:200])
             query = parse_query("", ParseContext(self.clock.now(), self.config.tz))
@@ -112,14 +113,20 @@ class ChatBot:
             self._vocabulary_cache = (now, known_modules(session), known_authors(session))
         return self._vocabulary_cache[1], self._vocabulary_cache[2]
 
-    def _handle(self, message: Message) -> Answer:
+    def _handle(self, message: Message, progress: Progress | None = None) -> Answer:
         command = parse_command(message.text)
         if command is not None:
             return self.command(command, message)
         query = self.parse(message)
         key = conversation_key(message)
+        continued = False
         if key is not None:
-            query = self._in_conversation(key, query)
+            query, continued = self._in_conversation(key, query)
+        if progress is not None:
+            try:
+                progress.understood(query, continued)
+            except Exception:  # a status that could not be shown must not cost the answer
+                log.exception("progress report failed")
         if query.repo is None and query.unknown_repo is None and query.intent not in ("help", "unknown"):
             subscribed = tuple(self.channel_repos(message))
             if len(subscribed) > 1:
@@ -130,13 +137,13 @@ class ChatBot:
             remember(self.db, key, query_to_dict(answer.query), answer.cited, now, now + CONVERSATION_TTL)
         return answer
 
-    def _in_conversation(self, key: ConversationKey, query: Query) -> Query:
-        """The question read against the conversation's last one, when there is one."""
+    def _in_conversation(self, key: ConversationKey, query: Query) -> tuple[Query, bool]:
+        """The question read against the conversation's last one, and whether there was one."""
         remembered = recall(self.db, key, self.clock.now())
         previous = query_from_dict(remembered.query) if remembered else None
         if remembered is None or previous is None:
-            return query
-        return follow_up(previous, remembered.cited, query)
+            return query, False
+        return follow_up(previous, remembered.cited, query), True
 
     def _answer_question(self, query: Query) -> Answer:
         language = query.language
@@ -424,6 +431,12 @@ class ChatBot:
             say("qa.example.report", language, repo=repo),
         ]
         return Reply((Paragraph((plain(intro),)), BulletList(tuple((plain(line),) for line in lines))))
+
+
+def seen_from(message: Message) -> Message:
+    """The message as asked from its `context_channel` (Slack's assistant panel opened beside a channel),
+    whose subscriptions then stand for the repo a question names none of."""
+    return replace(message, channel=message.context_channel) if message.context_channel else message
 
 
 def conversation_key(message: Message) -> ConversationKey | None:

@@ -396,6 +396,33 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "feishu.toast.unknown": ("这个按钮已经失效了。", "This button no longer works."),
     # Native surfaces: progress while an answer is worked out, the assistant panel, App Home -----------
     "progress.thinking": ("思考中…", "Thinking…"),
+    "assistant.greeting": (
+        "你好，我是 prhub：可以问我 {repos} 已合并 PR 的风险、值得精读的改动、某个 PR 讲了什么，或者要一份周报。",
+        "Hi, I'm prhub: ask me about the merged PRs of {repos}: risks, changes worth a close read, what a "
+        "PR did, or a weekly report.",
+    ),
+    "assistant.greeting.empty": (
+        "你好，我是 prhub。还没有索引任何仓库：先在频道里 `订阅 owner/repo`，之后就可以问它的 PR 了。",
+        "Hi, I'm prhub. No repository is indexed yet: `subscribe owner/repo` in a channel, then ask about "
+        "its PRs.",
+    ),
+    "assistant.prompts.title": ("可以这样问：", "Try asking:"),
+    "assistant.prompt.risks": ("风险", "Risks"),
+    "assistant.prompt.must_read": ("值得精读", "Worth a close read"),
+    "assistant.prompt.must_read.question": (
+        "上周 {repo} 有哪些值得精读的 PR？",
+        "Which {repo} PRs from last week deserve a close read?",
+    ),
+    "assistant.prompt.report": ("周报", "Weekly report"),
+    "assistant.prompt.pr": ("一个 PR", "One PR"),
+    "assistant.prompt.pr.question": ("{repo} #{number} 讲了什么？", "What did {repo} #{number} change?"),
+    "assistant.status.searching": ("正在检索 {repo} {window}的 PR…", "Searching the {repo} PRs of {window}…"),
+    "assistant.status.repo": ("正在检索 {repo} 的 PR…", "Searching the {repo} PRs…"),
+    "assistant.status.pr": ("正在查看 {repo} #{number}…", "Reading {repo} #{number}…"),
+    "assistant.status.report": (
+        "正在整理 {repo} {window}的周报…",
+        "Putting together the {repo} report for {window}…",
+    ),
     # Subscriptions ----------------------------------------------------------------------------------
     "sub.subscribed": (
         "已订阅 {repo}：每{weekday} {time}（{tz}）推送上一周的周报，语言：{lang}{filters}。下次推送：{next}。",

@@ -362,3 +362,6 @@ class Message:
     # The conversation the message belongs to within its channel (Slack thread_ts, Feishu root message
     # id, "console" for `prhub chat`): follow-ups are read against its last question. None: no memory.
     thread: str | None = None
+    # The channel a side conversation was opened beside (Slack's assistant panel next to a channel): its
+    # subscriptions give the default repo; the conversation itself stays in `channel`.
+    context_channel: str | None = None

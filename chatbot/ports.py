@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Protocol
 
 from chatbot.models import PullHeader, PullRequest, Reply
+from chatbot.qa.query import Query
 
 
 class SourceError(Exception):
@@ -153,4 +154,15 @@ class ChatSender(Protocol):
 class RepoValidator(Protocol):
     def repo_exists(self, repo: str) -> bool:
         """Whether `owner/name` exists and the token can see it. Raises SourceError when unsure."""
+        ...
+
+
+class Progress(Protocol):
+    """Told how an answer is going while it is worked out, so a chat surface can show it (Slack's
+    assistant status "正在检索 verl 上周的 PR…", the thread's title)."""
+
+    def understood(self, query: Query, continued: bool) -> None:
+        """The question has been read as `query`; `continued` when it follows up on an earlier question
+        of the same conversation. Called once per question (not for commands), before the index is
+        searched; must not raise."""
         ...

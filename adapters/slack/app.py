@@ -31,6 +31,7 @@ from slack_sdk.signature import SignatureVerifier
 from werkzeug.datastructures import Headers
 
 from adapters.replies import is_private
+from adapters.slack.assistant import AssistantPanel
 from adapters.slack.blocks import SlackMessage, render_blocks, thinking_message
 from adapters.slack.convert import (
     PLATFORM,
@@ -42,6 +43,7 @@ from adapters.slack.convert import (
     action_target,
     command_message,
     command_target,
+    event_key,
     pr_links,
     reply_target,
     to_message,
@@ -70,6 +72,9 @@ from chatbot.store.events import claim_event
 from chatbot.store.index import PRIndex, to_pull_request
 
 log = logging.getLogger(__name__)
+# What a question shows at once (a thinking message, an assistant status); returns the ts of a message
+# to update into the answer, if it posted one.
+Feedback = Callable[[Message, ReplyTarget], str | None]
 
 COMMAND = "/prhub"
 EVENTS_PATH = "/slack/events"
@@ -111,23 +116,29 @@ class SlackResponder:
         message = to_message(event, team_id=body.get("team_id"), bot_user_id=context.bot_user_id)
         if message is not None:
             target = reply_target(event)
-            self._submit(event_key(body, event), message, target, self._answer)
+            self.submit(event_key(body, event), message, target, self._answer, feedback=self._show_thinking)
 
     def on_command(self, ack: Ack, body: dict[str, Any]) -> None:
         ack()
-        self._submit(
+        self.submit(
             f"command:{body.get('trigger_id')}",
             command_message(body),
             command_target(body),
             self._answer_command,
-            thinking=False,  # the response_url takes the answer; the slash command shows as sent
+            feedback=None,  # the response_url takes the answer; the slash command shows as sent
         )
 
     def on_report_risks(self, ack: Ack, body: dict[str, Any], action: dict[str, Any]) -> None:
         ack()
         message = action_message(body, action)
         if message is not None:
-            self._submit(action_key(body, action), message, action_target(body), self._answer)
+            self.submit(
+                action_key(body, action),
+                message,
+                action_target(body),
+                self._answer,
+                feedback=self._show_thinking,
+            )
 
     def on_link_shared(self, event: dict[str, Any], body: dict[str, Any]) -> None:
         links = pr_links(event.get("links") or [])
@@ -137,16 +148,22 @@ class SlackResponder:
 
     # Background work ---------------------------------------------------------------------------------
 
-    def _submit(
+    def submit(
         self,
         key: str,
         message: Message,
         target: ReplyTarget,
         answer: Callable[[Message, ReplyTarget, str | None], None],
         *,
-        thinking: bool = True,
+        feedback: Feedback | None,
     ) -> None:
-        self._feedback.submit(self._start, key, message, target, answer, thinking)
+        """Queue a message's answer: first, on the feedback threads, the claim and the first visible
+        feedback (a thinking message, an assistant status; None shows nothing), then the answer."""
+        self._feedback.submit(self._start, key, message, target, answer, feedback)
+
+    def run(self, key: str, target: ReplyTarget | None, language: Language, work: Callable[[], None]) -> None:
+        """Claim `key` and do `work` on an answer worker, logging and apologising when it fails."""
+        self._pool.submit(self._run, key, target, language, work)
 
     def _start(
         self,
@@ -154,16 +171,16 @@ class SlackResponder:
         message: Message,
         target: ReplyTarget,
         answer: Callable[[Message, ReplyTarget, str | None], None],
-        thinking: bool,
+        feedback: Feedback | None,
     ) -> None:
-        """Claim the delivery and show the thinking message, then queue the answer (given the thinking
-        message's ts, to update)."""
+        """Claim the delivery and show the first feedback, then queue the answer (given the thinking
+        message's ts, to update, when there is one)."""
         language = language_of(message.text)
         try:
             if not claim_event(self.db, PLATFORM, key, self.clock.now()):
                 log.info("slack: %s was already handled (a retry or a duplicate delivery)", key)
                 return
-            place = self._show_thinking(message, target) if thinking else None
+            place = feedback(message, target) if feedback is not None else None
         except Exception as exc:
             log_failure(key, exc)
             self._apologise(target, language)
@@ -266,14 +283,6 @@ def log_failure(key: str, exc: Exception) -> None:
         log.error("slack: could not answer %s: Slack said %s", key, slack_error(exc))
     else:
         log.error("slack: could not answer %s", key, exc_info=exc)
-
-
-def event_key(body: dict[str, Any], event: dict[str, Any]) -> str:
-    """The dedupe key of an event: Slack's `event_id`, else the event's own identity (channel and
-    timestamp), so that two distinct messages without an id are not taken for one."""
-    if body.get("event_id"):
-        return f"event:{body['event_id']}"
-    return f"event:{event.get('channel')}:{event.get('event_ts') or event.get('ts')}:{event.get('type')}"
 
 
 def mount_slack(app: Flask, bolt: App, signing_secret: str, path: str = EVENTS_PATH) -> None:
@@ -432,5 +441,6 @@ def build_slack(
         bot, db, clock, SlackSender(client, ChannelPacer(waits, pace)), settings.language, workers
     )
     responder.register(bolt)
+    bolt.assistant(AssistantPanel(responder, settings.language).middleware())
     bolt.error(refuse_unusable_payload)
     return SlackAdapter(bolt, responder, app_token, secret)

@@ -163,3 +163,11 @@ def pr_links(links: Iterable[Mapping[str, Any]]) -> list[PRLink]:
             repo = f"{match['owner']}/{match['name']}".lower()
             found[url] = PRLink(url, repo, int(match["number"]))
     return list(found.values())
+
+
+def event_key(body: dict[str, Any], event: dict[str, Any]) -> str:
+    """The dedupe key of an event: Slack's `event_id`, else the event's own identity (channel and
+    timestamp), so that two distinct messages without an id are not taken for one."""
+    if body.get("event_id"):
+        return f"event:{body['event_id']}"
+    return f"event:{event.get('channel')}:{event.get('event_ts') or event.get('ts')}:{event.get('type')}"

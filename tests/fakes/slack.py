@@ -76,6 +76,7 @@ class Shown:
     blocks: list[dict[str, Any]]
     thread_ts: str | None
     updates: int
+    metadata: dict[str, Any] | None = None
 
 
 class _NativeSlack:
@@ -84,6 +85,10 @@ class _NativeSlack:
 
     _changed: threading.Condition
     called: Callable[..., list[SlackCall]]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.locales: dict[str, str] = {}  # users.info `locale` per user (default zh-CN)
 
     def shown(self, channel: str | None = None) -> list[Shown]:
         """The messages the bot posted, in order, with their updates applied and deleted ones gone."""
@@ -95,12 +100,22 @@ class _NativeSlack:
             if call.method == "chat.postMessage":
                 ts = str((call.answer or {}).get("ts"))
                 messages[ts] = Shown(
-                    p["channel"], ts, p.get("text", ""), p.get("blocks") or [], p.get("thread_ts"), 0
+                    p["channel"],
+                    ts,
+                    p.get("text", ""),
+                    p.get("blocks") or [],
+                    p.get("thread_ts"),
+                    0,
+                    p.get("metadata"),
                 )
             elif call.method == "chat.update" and p["ts"] in messages:
                 old = messages[p["ts"]]
                 messages[p["ts"]] = replace(
-                    old, text=p.get("text", ""), blocks=p.get("blocks") or [], updates=old.updates + 1
+                    old,
+                    text=p.get("text", ""),
+                    blocks=p.get("blocks") or [],
+                    updates=old.updates + 1,
+                    metadata=p.get("metadata") or old.metadata,
                 )
             elif call.method == "chat.delete":
                 messages.pop(p["ts"], None)
@@ -115,11 +130,47 @@ class _NativeSlack:
             if params["ts"] not in {s.ts for s in self.shown(params["channel"])}:
                 return {"ok": False, "error": "message_not_found"}
             return {"ok": True, "channel": params["channel"], "ts": params["ts"], "text": params.get("text")}
+        if method == "users.info" and params.get("user") in self.locales:
+            user = {"id": params["user"], "name": "someone", "locale": self.locales[params["user"]]}
+            return {"ok": True, "user": user}
+        if method.startswith("assistant.threads."):
+            return _assistant_thread_call(method, params)
+        if method == "conversations.replies":
+            # the bot's messages in the thread, with their metadata (bolt's thread context store reads it)
+            thread = [s for s in self.shown(params.get("channel")) if params.get("ts") in (s.thread_ts, s.ts)]
+            messages = [
+                {"type": "message", "user": BOT_USER_ID, "bot_id": BOT_ID, "ts": s.ts, "text": s.text}
+                | {"blocks": s.blocks, "thread_ts": s.thread_ts}
+                | ({"metadata": s.metadata} if s.metadata and params.get("include_all_metadata") else {})
+                for s in thread
+            ]
+            return {"ok": True, "messages": messages[: int(params.get("limit") or 1000)], "has_more": False}
         if method == "chat.delete":
             if params.get("ts") not in {s.ts for s in self.shown(params.get("channel"))}:
                 return {"ok": False, "error": "message_not_found"}
             return {"ok": True, "channel": params["channel"], "ts": params["ts"]}
         return None
+
+
+def _assistant_thread_call(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """assistant.threads.setStatus / setTitle / setSuggestedPrompts, checked as Slack documents them:
+    a channel and thread, a status (empty clears it), a title, one to four prompts of title and message."""
+    if not params.get("channel_id"):
+        return {"ok": False, "error": "invalid_arguments"}
+    if method == "assistant.threads.setStatus":
+        ok = params.get("thread_ts") and isinstance(params.get("status"), str)
+    elif method == "assistant.threads.setTitle":
+        ok = params.get("thread_ts") and params.get("title")
+    elif method == "assistant.threads.setSuggestedPrompts":
+        prompts = params.get("prompts")
+        ok = (
+            isinstance(prompts, list)
+            and 1 <= len(prompts) <= 4
+            and all(isinstance(p, dict) and p.get("title") and p.get("message") for p in prompts)
+        )
+    else:
+        return {"ok": False, "error": "unknown_method"}
+    return {"ok": True} if ok else {"ok": False, "error": "invalid_arguments"}
 
 
 def _channel(call: SlackCall) -> str | None:
@@ -432,3 +483,33 @@ def command_body(text: str, response_url: str, *, channel: str = "C1", trigger_i
 def interaction_body(payload: Mapping[str, Any]) -> str:
     """Interactivity requests are a form with one field, `payload`, holding the JSON."""
     return urlencode({"payload": json.dumps(payload)})
+
+
+def assistant_thread(
+    kind: str,
+    *,
+    context_channel: str | None = "C9",
+    channel: str = "D1",
+    thread_ts: str = "1750000100.000001",
+) -> dict[str, Any]:
+    """An `assistant_thread_started` or `assistant_thread_context_changed` event: the panel opened (or
+    moved) beside `context_channel`."""
+    return {
+        "type": f"assistant_thread_{kind}",
+        "assistant_thread": {
+            "user_id": "U1",
+            "context": {"channel_id": context_channel, "team_id": TEAM_ID, "enterprise_id": None}
+            if context_channel
+            else {},
+            "channel_id": channel,
+            "thread_ts": thread_ts,
+        },
+        "event_ts": "1750000100.000002",
+    }
+
+
+def panel_message(
+    text: str, *, ts: str, channel: str = "D1", thread_ts: str = "1750000100.000001"
+) -> dict[str, Any]:
+    """A question typed in an assistant panel thread (a DM message with `thread_ts`)."""
+    return direct_message(text, channel=channel, ts=ts) | {"thread_ts": thread_ts}

@@ -20,7 +20,14 @@ def _list(key: str) -> list[str]:
 
 
 def test_the_manifest_subscribes_to_the_events_the_adapter_answers():
-    assert _list("bot_events") == ["app_mention", "message.im", "link_shared"]
+    assert _list("bot_events") == [
+        "app_mention",
+        "message.im",
+        "link_shared",
+        "assistant_thread_started",
+        "assistant_thread_context_changed",
+    ]
+    assert re.search(r"^  assistant_view:.*\n    assistant_description: \S", MANIFEST, re.MULTILINE)
     assert _list("unfurl_domains") == ["github.com"]
     assert f"- command: {COMMAND}\n" in MANIFEST
 
@@ -35,6 +42,8 @@ def test_the_manifest_grants_the_scopes_those_events_and_calls_need():
         "im:history",
         "links:read",
         "links:write",
+        "assistant:write",  # the assistant panel (adapters/slack/assistant.py)
+        "users:read",  # its greeting in the user's language
     }
 
 
