@@ -297,7 +297,7 @@ class Composer:
 
     def filtered(self, title: str) -> Answer:
         records = self.evidence.ranked(self.evidence.records)
-        extra = "author" if self.query.paths else "key_point"  # "谁改了 <path>" asks who
+        extra = "author" if self.query.paths or self.query.asks_who else "key_point"
         return self.answer([Heading(title, 2), *self.listing(records, extra)], len(records))
 
     def stats(self) -> Answer:

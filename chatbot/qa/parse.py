@@ -1067,6 +1067,9 @@ _CONTENT_STOP = _STOP | frozenset(
         "show",
         "carefully",
         "closely",
+        "worked",
+        "working",
+        "works",
         "careful",
         "issue",
         "issues",
@@ -1260,8 +1263,13 @@ def parse_query(text: str, context: ParseContext) -> Query:
         paths=paths,
         limit=limit,
         breaking=breaking,
+        asks_who=bool(_ASKS_WHO.search(norm)),
         confidence=confidence,
     )
+
+
+# "谁在改 megatron", "who worked on the rollout": the answer's lines name each PR's author.
+_ASKS_WHO = re.compile(r"谁|哪些人|哪位|哪个人|\bwho\b|\bwhom\b|\bwhich (?:authors|people|contributors)\b")
 
 
 _PR_REFERENCES = re.compile(r"#\d+|\bpr\s*#?\d+|\d{3,7}")

@@ -94,6 +94,8 @@ class Query:
     limit: int | None = None
     # Only breaking changes.
     breaking: bool = False
+    # The question asks who ("谁在改 megatron"): each PR's line names its author.
+    asks_who: bool = False
     # Indexed repos that hold `pr_number` when the question named no repo and several do.
     pr_candidates: tuple[str, ...] = ()
     # Who read the question: the rules, or the LLM when the rules could not place it.

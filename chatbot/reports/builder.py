@@ -86,11 +86,16 @@ class AnalyzedPR:
 
 
 def clean_title(title: str) -> str:
-    """A PR title without its `[module]` prefixes and `type(scope):` marker: `[megatron] feat: add X` → `add X`."""
+    """A PR title without its `[module]` prefixes and `type(scope):` marker: `[megatron] feat: add X` → `add X`.
+    A revert stays one: `revert: feat(models): add X` → `Revert: add X`, never the change it undid."""
     previous = None
+    reverted = False
     while previous != title:
+        marker = _TITLE_PREFIX.match(title)
+        reverted = reverted or bool(marker and marker.group(0).strip().lower().startswith("revert"))
         previous, title = title, _TITLE_PREFIX.sub("", title, count=1)
-    return title.strip() or previous.strip()
+    cleaned = title.strip() or previous.strip()
+    return f"Revert: {cleaned}" if reverted and not cleaned.lower().startswith("revert") else cleaned
 
 
 def _ranked(records: Sequence[AnalyzedPR]) -> list[AnalyzedPR]:

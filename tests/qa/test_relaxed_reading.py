@@ -128,3 +128,28 @@ def test_a_narrowed_risk_answer_states_each_prs_risk_not_a_category_count(
     assert f"[{severity}] #3455 " in text  # the PR, then what its analysis says could break
     assert "max_length is removed from DPOConfig" in text  # where it shows, in the author's words
     assert say("report.risk.missing-tests", language, n=2, prs="") in text  # untested: one line
+
+
+@pytest.mark.parametrize(
+    ("question", "authors"),
+    [
+        ("trl 六月谁在改 GRPO", {"@qgallouedec", "@lewtun", "@edbeeching", "@kashif"}),
+        ("who worked on vLLM in trl this month?", {"@qgallouedec", "@edbeeching"}),
+        ("llamafactory 六月哪些人修了显存问题", {"@hiyouga"}),
+    ],
+)
+def test_a_question_asking_who_names_each_prs_author(
+    bot: ChatBot,  # noqa: F811
+    question: str,
+    authors: set[str],
+) -> None:
+    answer = ask(bot, question)
+    assert answer.query.asks_who and answer.cited
+    assert all(author in answer.reply.plain_text() for author in authors)
+
+
+@pytest.mark.parametrize("question", ["what broke in torchtune in June?", "torchtune 六月有什么东西坏了"])
+def test_what_broke_finds_the_prs_that_say_something_broke(bot: ChatBot, question: str) -> None:  # noqa: F811
+    answer = ask(bot, question)
+    assert set(answer.cited) == {2824, 3433}
+    assert "Revert: add Qwen3 builders" in answer.reply.plain_text()  # a revert's line says it is one
