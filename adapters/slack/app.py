@@ -48,6 +48,7 @@ from adapters.slack.convert import (
     reply_target,
     to_message,
 )
+from adapters.slack.home import HomeTab
 from adapters.slack.sender import (
     PER_CHANNEL_INTERVAL,
     ChannelPacer,
@@ -160,6 +161,18 @@ class SlackResponder:
         """Queue a message's answer: first, on the feedback threads, the claim and the first visible
         feedback (a thinking message, an assistant status; None shows nothing), then the answer."""
         self._feedback.submit(self._start, key, message, target, answer, feedback)
+
+    def later(self, work: Callable[..., None], *args: object) -> None:
+        """Do `work(*args)` on an answer worker (nothing to claim: publishing a view, say); a failure
+        is logged."""
+
+        def run() -> None:
+            try:
+                work(*args)
+            except Exception:
+                log.exception("slack: background work failed")
+
+        self._pool.submit(run)
 
     def run(self, key: str, target: ReplyTarget | None, language: Language, work: Callable[[], None]) -> None:
         """Claim `key` and do `work` on an answer worker, logging and apologising when it fails."""
@@ -440,6 +453,7 @@ def build_slack(
     responder = SlackResponder(
         bot, db, clock, SlackSender(client, ChannelPacer(waits, pace)), settings.language, workers
     )
+    HomeTab(responder, settings.language).register(bolt)  # before the responder's catch-all action
     responder.register(bolt)
     bolt.assistant(AssistantPanel(responder, settings.language).middleware())
     bolt.error(refuse_unusable_payload)

@@ -89,6 +89,8 @@ class _NativeSlack:
     def __init__(self) -> None:
         super().__init__()
         self.locales: dict[str, str] = {}  # users.info `locale` per user (default zh-CN)
+        self.memberships: dict[str, list[str]] = {}  # users.conversations: the channels of each user
+        self.channels_readable = True  # False: users.conversations answers missing_scope
 
     def shown(self, channel: str | None = None) -> list[Shown]:
         """The messages the bot posted, in order, with their updates applied and deleted ones gone."""
@@ -133,6 +135,17 @@ class _NativeSlack:
         if method == "users.info" and params.get("user") in self.locales:
             user = {"id": params["user"], "name": "someone", "locale": self.locales[params["user"]]}
             return {"ok": True, "user": user}
+        if method == "users.conversations":
+            if not self.channels_readable:
+                return {"ok": False, "error": "missing_scope", "needed": "channels:read,groups:read"}
+            ids = self.memberships.get(str(params.get("user")), [])
+            return {
+                "ok": True,
+                "channels": [{"id": c} for c in ids],
+                "response_metadata": {"next_cursor": ""},
+            }
+        if method in ("views.publish", "views.open"):
+            return _view_call(method, params)
         if method.startswith("assistant.threads."):
             return _assistant_thread_call(method, params)
         if method == "conversations.replies":
@@ -150,6 +163,31 @@ class _NativeSlack:
                 return {"ok": False, "error": "message_not_found"}
             return {"ok": True, "channel": params["channel"], "ts": params["ts"]}
         return None
+
+
+def _view_call(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """views.publish (a Home tab for `user_id`) and views.open (a modal for a `trigger_id`), checked
+    against Block Kit's limits: at most 100 blocks, a modal title of at most 24 characters, a submit
+    button when the modal has inputs."""
+    view = params.get("view")
+    if isinstance(view, str):
+        view = json.loads(view)
+    if not isinstance(view, dict) or not isinstance(view.get("blocks"), list) or len(view["blocks"]) > 100:
+        return {"ok": False, "error": "invalid_arguments"}
+    if not all(isinstance(b, dict) and b.get("type") for b in view["blocks"]):
+        return {"ok": False, "error": "invalid_blocks"}
+    if method == "views.publish":
+        ok = bool(params.get("user_id")) and view.get("type") == "home"
+    else:
+        title = (view.get("title") or {}).get("text") or ""
+        inputs = any(b["type"] == "input" for b in view["blocks"])
+        ok = (
+            bool(params.get("trigger_id"))
+            and view.get("type") == "modal"
+            and 0 < len(title) <= 24
+            and (view.get("submit") is not None or not inputs)
+        )
+    return {"ok": True, "view": {"id": "V1", **view}} if ok else {"ok": False, "error": "invalid_arguments"}
 
 
 def _assistant_thread_call(method: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -513,3 +551,14 @@ def panel_message(
 ) -> dict[str, Any]:
     """A question typed in an assistant panel thread (a DM message with `thread_ts`)."""
     return direct_message(text, channel=channel, ts=ts) | {"thread_ts": thread_ts}
+
+
+def home_opened(user: str = "U1") -> dict[str, Any]:
+    """An `app_home_opened` event for the Home tab."""
+    return {
+        "type": "app_home_opened",
+        "user": user,
+        "channel": "D1",
+        "tab": "home",
+        "event_ts": "1750000200.1",
+    }

@@ -26,7 +26,9 @@ def test_the_manifest_subscribes_to_the_events_the_adapter_answers():
         "link_shared",
         "assistant_thread_started",
         "assistant_thread_context_changed",
+        "app_home_opened",
     ]
+    assert "\n    home_tab_enabled: true" in MANIFEST
     assert re.search(r"^  assistant_view:.*\n    assistant_description: \S", MANIFEST, re.MULTILINE)
     assert _list("unfurl_domains") == ["github.com"]
     assert f"- command: {COMMAND}\n" in MANIFEST
@@ -44,6 +46,8 @@ def test_the_manifest_grants_the_scopes_those_events_and_calls_need():
         "links:write",
         "assistant:write",  # the assistant panel (adapters/slack/assistant.py)
         "users:read",  # its greeting in the user's language
+        "channels:read",  # the Home tab: the channels you are in (adapters/slack/home.py)
+        "groups:read",
     }
 
 
