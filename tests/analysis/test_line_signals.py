@@ -83,7 +83,11 @@ def test_a_search_document_indexes_each_analysis_line_once_after_the_translated_
         "Fix OOM in the reference model", body="Frees logits after each step.", files=[code("pkg/a.py", 90)]
     )
     analysis = HeuristicAnalyzer().analyze(pr)
-    written = search_document(pr.header.title, analysis, body=pr.header.body).partition(ANALYSIS_MARK)[2].strip("\n")
+    written = (
+        search_document(pr.header.title, analysis, body=pr.header.body)
+        .partition(ANALYSIS_MARK)[2]
+        .strip("\n")
+    )
     lines = written.split("\n")
     assert lines[0] == analysis.title_zh
     assert len(lines[1:]) == len(set(lines[1:]))
