@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from chatbot.analysis import weights as w
 from chatbot.analysis.boilerplate import CleanBody, clean_body
@@ -205,6 +206,7 @@ _DOC_EXT = frozenset(["md", "rst", "adoc", "ipynb"])
 _DOC_SUFFIXES = tuple(f".{ext}" for ext in sorted(_DOC_EXT))
 
 
+@lru_cache(maxsize=16_384)
 def file_kind(path: str) -> str:
     """source, test, doc, config, ci, deps, docker, script, generated, asset or other."""
     lower = path.lower()
@@ -639,12 +641,19 @@ def _dependency_changes(f: FileFacts, patch: str, key_deps: frozenset[str]) -> l
         sign, content = (line[0], line[1:]) if line[:1] in ("+", "-", " ") else (" ", line)
         if _SHELL_COMMENT.match(content):
             continue
-        installing = bool(_INSTALL_COMMAND.search(content)) or (installing and previous_continues)
+        # The patterns below run only where their keyword is (`install`/`uv add`, an image, `_VERSION`).
+        lowered = content.lower()
+        command = ("install" in lowered or "uv add" in lowered) and bool(_INSTALL_COMMAND.search(content))
+        installing = command or (installing and previous_continues)
         previous_continues = content.rstrip().endswith("\\")
         if sign == " ":
             continue
         found: list[tuple[str, str | None]] = []
-        image = _IMAGE.match(line)
+        image = (
+            _IMAGE.match(line)
+            if ("from" in lowered or "image" in lowered or "container" in lowered)
+            else None
+        )
         ref = image.group(2) if image else ""
         if image and "{" not in ref and "$" not in ref and ref.lower() not in not_images:
             name, _, tag = ref.rpartition(":") if ":" in ref.split("/")[-1] else (ref, "", "")
@@ -655,7 +664,7 @@ def _dependency_changes(f: FileFacts, patch: str, key_deps: frozenset[str]) -> l
         else:
             if installing:
                 found += [(m.group(1), _specifier(m.group(2))) for m in _INSTALL_SPEC.finditer(content)]
-            variable = _VERSION_VARIABLE.match(content)
+            variable = _VERSION_VARIABLE.match(content) if "_VERSION" in content else None
             if variable:
                 found.append((variable.group(1).lower().replace("_", "-"), variable.group(2)))
         for name, version in found:
@@ -841,16 +850,17 @@ class PRFeatures:
 
 
 def _file_facts(f: PRFile, module_map: ModuleMap) -> FileFacts:
+    module, tier, memory, distributed = module_map.path_facts(f.filename)
     return FileFacts(
         path=f.filename,
         status=f.status,
         kind=file_kind(f.filename),
-        module=module_map.module_for_path(f.filename),
-        tier=module_map.tier(f.filename),
+        module=module,
+        tier=tier,
         additions=f.additions,
         deletions=f.deletions,
-        memory_sensitive=module_map.is_memory_sensitive(f.filename),
-        distributed_sensitive=module_map.is_distributed_sensitive(f.filename),
+        memory_sensitive=memory,
+        distributed_sensitive=distributed,
     )
 
 

@@ -180,6 +180,8 @@ def measured_results(body: CleanBody) -> list[str]:
             if block.kind == "code" or not any(_DIGIT.search(line) for line in block.lines):
                 continue
             for sentence in _sentences(plain_text([block])):
+                if not _DIGIT.search(sentence):
+                    continue  # both patterns need a number
                 if _MEASURED_CHANGE.search(sentence):
                     changes.append(sentence)
                 elif _PERCENT_CLAIM.search(sentence):

@@ -18,6 +18,7 @@ DEFAULT_MAP = MAPS_DIR / "default.toml"
 # A bracket word that is a sequence marker (`[1/n]`, `[2/3]`, `[3]`) or punctuation is never a module.
 _NOT_A_NAME = re.compile(r"^(?:\d+(?:/(?:\d+|n))?|n|[\W_]*)$")
 _VALID_NAME = re.compile(r"^[\w.+-]{2,32}$")
+PATH_CACHE_SIZE = 50_000
 
 
 class ModuleMapError(ValueError):
@@ -78,6 +79,11 @@ class ModuleMap:
     _tiers: GlobSet = field(init=False, repr=False, compare=False)
     _memory: GlobSet = field(init=False, repr=False, compare=False)
     _distributed: GlobSet = field(init=False, repr=False, compare=False)
+    # Path -> (module, tier, memory-sensitive, distributed-sensitive): a repository's PRs touch the same
+    # files again and again, so each path is matched against the globs once.
+    _paths: dict[str, tuple[str, str, bool, bool]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_rules", GlobSet(self.rules))
@@ -101,6 +107,21 @@ class ModuleMap:
         if len(parts) == 2:
             return self.normalize(parts[0]) or "misc"
         return "misc"
+
+    def path_facts(self, path: str) -> tuple[str, str, bool, bool]:
+        """Module, tier, memory- and distributed-sensitivity of one path (remembered per map)."""
+        facts = self._paths.get(path)
+        if facts is None:
+            if len(self._paths) >= PATH_CACHE_SIZE:
+                self._paths.clear()
+            facts = (
+                self.module_for_path(path),
+                self.tier(path),
+                self.is_memory_sensitive(path),
+                self.is_distributed_sensitive(path),
+            )
+            self._paths[path] = facts
+        return facts
 
     def tier(self, path: str) -> str:
         """'core', 'peripheral' or 'normal' (neither listed)."""

@@ -193,11 +193,15 @@ def search_document(
         " ".join(p for p in paths if p),
         "\n".join(d for d in discussion if d)[:SEARCH_DISCUSSION_CHARS],
     ]
-    written = [analysis.title_zh, " ".join(analysis.modules), *analysis.key_points, analysis.summary]
+    written = [" ".join(analysis.modules), *analysis.key_points, analysis.summary]
     written += [risk.text for risk in analysis.risks]
     for texts in analysis.texts.values():  # both languages, so either finds the analysis' words
         written += [texts.gist, *texts.key_points, *texts.risks]
-    return "\n".join(p for p in own if p) + f"\n{ANALYSIS_MARK}\n" + "\n".join(p for p in written if p)
+    # The analysis' title stays the first line after the mark (retrieval reads it there); a line the
+    # analysis repeats (its own language's key points and risks are also its texts') is indexed once,
+    # which is less to tokenize into trigrams and no word counted twice.
+    lines = [analysis.title_zh, *dict.fromkeys(p for p in written if p)]
+    return "\n".join(p for p in own if p) + f"\n{ANALYSIS_MARK}\n" + "\n".join(lines)
 
 
 def current_analysis(session: Session, pr: PullRequestRow) -> StoredAnalysis | None:

@@ -71,3 +71,24 @@ def test_keyword_prefilters_keep_every_keyword_class(text: str) -> None:
     expected = tuple(name for name, pattern in f.KEYWORDS.items() if pattern.search(text))
     assert f._keywords(text) == expected
     assert set(f._KEYWORD_NEEDLES) == set(f.KEYWORDS)
+
+
+def test_a_search_document_indexes_each_analysis_line_once_after_the_translated_title() -> None:
+    from chatbot.analysis import HeuristicAnalyzer
+    from chatbot.store.analyses import ANALYSIS_MARK, search_document
+
+    from .builders import code, make_pr
+
+    pr = make_pr(
+        "Fix OOM in the reference model", body="Frees logits after each step.", files=[code("pkg/a.py", 90)]
+    )
+    analysis = HeuristicAnalyzer().analyze(pr)
+    written = (
+        search_document(pr.header.title, analysis, body=pr.header.body)
+        .partition(ANALYSIS_MARK)[2]
+        .strip("\n")
+    )
+    lines = written.split("\n")
+    assert lines[0] == analysis.title_zh
+    assert len(lines[1:]) == len(set(lines[1:]))
+    assert all(point in lines for point in analysis.key_points)
