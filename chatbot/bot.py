@@ -134,7 +134,8 @@ class ChatBot:
         answer = self._answer_question(query)
         if key is not None and answer.query.intent not in ("help", "unknown"):
             now = self.clock.now()
-            remember(self.db, key, query_to_dict(answer.query), answer.cited, now, now + CONVERSATION_TTL)
+            asked = replace(answer.query, notes=())  # what one answer relaxed is not the conversation's
+            remember(self.db, key, query_to_dict(asked), answer.cited, now, now + CONVERSATION_TTL)
         return answer
 
     def _in_conversation(self, key: ConversationKey, query: Query) -> tuple[Query, bool]:

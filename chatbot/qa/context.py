@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from dataclasses import fields, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
+from chatbot.messages import Language
 from chatbot.qa.parse import cn_number
 from chatbot.qa.query import INTENTS, Query, Window
 from chatbot.weeks import Week
@@ -39,6 +40,15 @@ _ORDINAL = re.compile(
     r"|\bthe (first|second|third|fourth|fifth|sixth|seventh|eighth|last) (?:one|pr|item|change)\b"
     r"|\b(?:number|no\.)\s*(\d)\b"
 )
+# A follow-up that only asks for the last answer in the other language ("and in English?", "用中文说").
+_IN_LANGUAGE = re.compile(
+    r"^\s*(?:(?:and|now|again|same|but|please|pls|can you|could you)\s+)*(?:(?:say|answer|reply|give|show|write)"
+    r"(?: (?:it|that|me|this))*\s+)?(?:in|into)?\s*(english|chinese|中文|英文)(?:\s+(?:please|pls|version|too))*"
+    r"\s*[?？。!！.]*\s*$"
+    r"|^\s*(?:那|请|麻烦)?(?:用|换成|改成|切换到|翻译成|给我)?\s*(中文|英文|英语|汉语)\s*(?:说|回答|版|版本|讲|再说一遍|回复|呢)?(?:一下|一遍|吧)?\s*[?？。!！]*\s*$",
+    re.IGNORECASE,
+)
+_LANGUAGES = {"english": "en", "英文": "en", "英语": "en", "chinese": "zh", "中文": "zh", "汉语": "zh"}
 # Intents a question settles by itself; the others (a topic, a bare window) keep the last question's.
 _EXPLICIT_INTENTS = frozenset(("risks", "must_read", "stats", "compare", "report", "author", "search"))
 _SUBJECT = ("modules", "topics", "terms", "understood", "paths", "author", "change_types")
@@ -120,6 +130,10 @@ def follow_up(previous: Query, cited: tuple[int, ...], current: Query) -> Query:
     """`current` read in the conversation whose last question was `previous` (its answer cited
     `cited`): the slots `current` sets replace the previous ones, the others are kept."""
     text = current.text
+    asked = _IN_LANGUAGE.match(text)
+    if asked:
+        language = _LANGUAGES[(asked.group(1) or asked.group(2)).lower()]
+        return replace(previous, language=cast(Language, language), notes=())
     number = _ordinal(text, cited)
     if number is not None and current.pr_number is None:
         return replace(

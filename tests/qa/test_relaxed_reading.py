@@ -153,3 +153,46 @@ def test_what_broke_finds_the_prs_that_say_something_broke(bot: ChatBot, questio
     answer = ask(bot, question)
     assert set(answer.cited) == {2824, 3433}
     assert "Revert: add Qwen3 builders" in answer.reply.plain_text()  # a revert's line says it is one
+
+
+THREADS = iter(range(1, 1_000_000))
+
+
+def conversation(bot: ChatBot, *questions: str) -> list[Answer]:  # noqa: F811
+    thread = f"relaxed-{next(THREADS)}"
+    return [
+        bot.handle(Message(q, platform="slack", channel="C9", workspace="T1", thread=thread))
+        for q in questions
+    ]
+
+
+@pytest.mark.parametrize(
+    ("first", "switch", "language"),
+    [
+        ("trl 上周有哪些风险？", "and in English?", "en"),
+        ("trl 上周有哪些风险？", "can you say that in English please", "en"),
+        ("what were trl's risks last week?", "用中文说", "zh"),
+        ("what were trl's risks last week?", "中文版呢", "zh"),
+    ],
+)
+def test_asking_for_the_other_language_repeats_the_last_answer_in_it(
+    bot: ChatBot,  # noqa: F811
+    first: str,
+    switch: str,
+    language: str,
+) -> None:
+    before, after = conversation(bot, first, switch)
+    assert after.query.language == language
+    assert (after.query.intent, after.query.repo, after.window) == (
+        before.query.intent,
+        before.query.repo,
+        before.window,
+    )
+    assert after.cited == before.cited
+    assert say("qa.risks.title", language) in after.reply.plain_text()
+
+
+def test_what_one_answer_relaxed_is_not_carried_into_the_next(bot: ChatBot) -> None:  # noqa: F811
+    relaxed, following = conversation(bot, "GRPO entropy bonus work in trl in June", "and the week before?")
+    assert relaxed.query.notes
+    assert following.cited == () and following.query.notes == ()  # no GRPO PR in May: nothing relaxed
