@@ -21,13 +21,23 @@ from chatbot.analysis.types import Analysis
 from chatbot.cards import pr_card
 from chatbot.commands import Command, parse_command
 from chatbot.messages import Language, join, say
-from chatbot.models import BulletList, Context, Heading, Message, Paragraph, PullRequest, Reply, plain
+from chatbot.models import (
+    Block,
+    BulletList,
+    Context,
+    Heading,
+    Message,
+    Paragraph,
+    PullRequest,
+    Reply,
+    plain,
+)
 from chatbot.ports import Clock, Progress
 from chatbot.qa.compose import Answer, Composer, window_text
 from chatbot.qa.context import follow_up, query_from_dict, query_to_dict
-from chatbot.qa.parse import KnownRepo, ParseContext, language_of, parse_query
+from chatbot.qa.parse import KnownRepo, ParseContext, language_of, names_subscribed_repos, parse_query
 from chatbot.qa.query import Query, Window
-from chatbot.qa.retrieve import Evidence, gather, known_authors, known_modules, known_repos
+from chatbot.qa.retrieve import ALL_TIME_START, Evidence, gather, known_authors, known_modules, known_repos
 from chatbot.reports.cards import ReportLinks, report_card
 from chatbot.reports.weekly import ReportWriter, build_weekly_report
 from chatbot.store.conversations import ConversationKey, recall, remember
@@ -115,7 +125,7 @@ class ChatBot:
 
     def _handle(self, message: Message, progress: Progress | None = None) -> Answer:
         command = parse_command(message.text)
-        if command is not None:
+        if command is not None and not names_subscribed_repos(message.text):
             return self.command(command, message)
         query = self.parse(message)
         key = conversation_key(message)
@@ -128,9 +138,12 @@ class ChatBot:
             except Exception:  # a status that could not be shown must not cost the answer
                 log.exception("progress report failed")
         if query.repo is None and query.unknown_repo is None and query.intent not in ("help", "unknown"):
+            # A channel subscribed to several repos gets one answer across them, not a choice.
             subscribed = tuple(self.channel_repos(message))
             if len(subscribed) > 1:
-                query = replace(query, repo_candidates=subscribed)
+                query = replace(query, repo_candidates=subscribed, across=query.intent != "pr")
+            elif query.subscribed and not subscribed:
+                return Answer(query, _paragraph(say("qa.subscribed.none", query.language)))
         answer = self._answer_question(query)
         if key is not None and answer.query.intent not in ("help", "unknown"):
             now = self.clock.now()
@@ -153,6 +166,12 @@ class ChatBot:
         if query.intent == "unknown":
             return Answer(query, self.examples(language, say("qa.unknown", language)))
         repos = query.repo_candidates  # every indexed repo, read by `parse` when none was settled
+        if query.repo is None and query.unknown_repo is None and query.author and not query.across:
+            query = self._repos_of_author(query)
+        if query.repo is None and query.across and query.intent != "pr":
+            if len(query.repo_candidates) > 1:
+                return self._across(query)
+            query = replace(query, repo=query.repo_candidates[0] if query.repo_candidates else None)
         if query.intent == "pr" and query.repo is None and query.unknown_repo is None:
             query = self._repo_of_pr(query)
             if query.repo is None and query.pr_candidates:
@@ -175,6 +194,46 @@ class ChatBot:
             )
         answer = self.answer(query)
         return self.phraser(answer) if self.phraser and query.intent not in ("pr", "report") else answer
+
+    def _across(self, query: Query) -> Answer:
+        """One answer over every repo of `query.repo_candidates`: each repo's answer under its own
+        heading, in turn; the repos with nothing to say share one line at the end."""
+        language, repos = query.language, query.repo_candidates
+        title = say("qa.across.title", language, n=len(repos), repos=join(repos, language))
+        blocks: list[Block] = [Heading(title)]
+        cited: list[int] = []
+        quiet: list[str] = []
+        window: Window | None = None
+        for repo in repos:
+            answer = self._answer_question(replace(query, repo=repo, across=False, repo_candidates=()))
+            window = window or answer.window
+            if answer.cited or query.intent in ("stats", "compare", "report"):
+                blocks += answer.reply.blocks
+                cited += answer.cited
+            else:
+                quiet.append(repo)
+        if quiet:
+            period = window_text(window or self._window(query), self.clock.now(), self.config.tz, language)
+            quiet_line = say("qa.across.quiet", language, repos=join(quiet, language), window=period)
+            blocks.append(Paragraph((plain(quiet_line),)))
+        return Answer(query, Reply(tuple(blocks)), tuple(cited), window)
+
+    def _repos_of_author(self, query: Query) -> Query:
+        """A question about an author that names no repo is about the indexed repos they merged PRs in:
+        the one, or all of them, answered across."""
+        with self.db.session() as session:
+            holders = tuple(
+                session.scalars(
+                    select(RepoRow.full_name)
+                    .join(PullRequestRow, PullRequestRow.repo_id == RepoRow.id)
+                    .where(func.lower(PullRequestRow.author) == (query.author or "").lower())
+                    .distinct()
+                    .order_by(RepoRow.full_name)
+                )
+            )
+        if len(holders) == 1:
+            return replace(query, repo=holders[0], repo_candidates=())
+        return replace(query, repo_candidates=holders, across=True) if holders else query
 
     def _repo_of_pr(self, query: Query) -> Query:
         """A PR number asked without a repo belongs to the one indexed repo that has it; when several
@@ -210,7 +269,11 @@ class ChatBot:
         if query.intent == "report":
             return self.report(query, window)
         # Nothing merged after "now" is cited, even when the index holds it (`--as-of`).
-        seen = Window(window.start, min(window.end, now), window.week) if window is not None else None
+        seen = (
+            Window(window.start, min(window.end, now), window.week)
+            if window is not None
+            else Window(ALL_TIME_START, now)
+        )
         with self.db.session() as session:
             evidence = gather(session, query, seen, self.fallback, with_previous=query.intent == "compare")
         composer = Composer(query, window, evidence, now, self.config.tz)

@@ -349,6 +349,16 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "还没有索引任何仓库。管理员可以运行 prhub sync OWNER/REPO 开始。",
         "No repository is indexed yet. An admin can start with prhub sync OWNER/REPO.",
     ),
+    # Questions across a channel's several subscribed repos (issue 12).
+    "qa.across.title": ("{n} 个仓库：{repos}", "Across {n} repos: {repos}"),
+    "qa.across.quiet": (
+        "{repos} 在 {window} 没有符合条件的已合并 PR。",
+        "{repos}: no merged PRs matching that in {window}.",
+    ),
+    "qa.subscribed.none": (
+        "这里还没有订阅任何仓库。可以发送“订阅 owner/repo”，或在问题里写上仓库名。",
+        "Nothing is subscribed here yet. Send “subscribe owner/repo”, or name the repo in the question.",
+    ),
     "qa.repo.which": (
         "想问哪个仓库？已索引：{known}。例如：“本周 {example} 有哪些风险？”",
         "Which repo? Indexed: {known}. For example: “what are this week's risks in {example}?”",

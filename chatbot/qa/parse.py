@@ -194,8 +194,8 @@ _RELATED = r"\s*(?:-|\s)?\s*(?:相关|有关|related|specific|support|集成)"
 
 
 def _paths(text: str, context: ParseContext) -> tuple[list[tuple[str, tuple[int, int]]], str | None]:
-    """The file and directory paths the question names (with their spans), and the repo a path's first
-    segment names ("verl/workers/rollout" in a verl question)."""
+    """The file and directory paths the question names (with their spans), and the repo one of a path's
+    first two segments names ("verl/workers/rollout", "src/axolotl/core")."""
     known = {r.full_name.lower() for r in context.repos}
     short = {name.lower(): r.full_name for r in context.repos for name in r.names}
     found: list[tuple[str, tuple[int, int]]] = []
@@ -207,6 +207,12 @@ def _paths(text: str, context: ParseContext) -> tuple[list[tuple[str, tuple[int,
             continue
         is_file = "." in segments[-1] and not segments[-1][0].isdigit()
         first_is_repo = segments[0] in short and len(segments) >= 2
+        # The repo's own package directory names it too, first or under a source root ("src/axolotl/…").
+        named = (
+            next((short[part] for part in segments[:2] if part in short), None)
+            if len(segments) >= 2
+            else None
+        )
         if (
             len(segments) >= 3
             or is_file
@@ -217,8 +223,8 @@ def _paths(text: str, context: ParseContext) -> tuple[list[tuple[str, tuple[int,
             found.append((token, match.span()))
         else:
             continue
-        if first_is_repo and repo is None:
-            repo = short[segments[0]]
+        if named and repo is None:
+            repo = named
     return found, repo
 
 
@@ -341,7 +347,8 @@ def _range(first: date | None, last: date | None, tz: ZoneInfo) -> Window | None
 
 _MONTH_NAME = "|".join(sorted(_MONTHS_EN, key=len, reverse=True))
 _CN = r"[零〇一二两三四五六七八九十]+"
-_YEAR_WORD = r"(?:(\d{4})\s*年?|(去年|今年|前年|last year|this year))"
+# A year stands alone ("hjh0119 三月" names March, not the year 119).
+_YEAR_WORD = r"(?:(?<![\w-])((?:19|20)\d{2})\s*年?|(去年|今年|前年|last year|this year))"
 # One calendar day, in every form people write: 2026-06-08, 2026/6/8, 6/8, 6月8日, 六月八号, june 8(th),
 # 8 june, june 8, 2026.
 _DATE = re.compile(
@@ -871,7 +878,22 @@ def _author(
                 continue
             if pattern in _AUTHOR_PATTERNS or not context.authors or name in context.authors:
                 return name
+    # A login the index knows, standing alone in any phrasing ("hjh0119 三月的 PR"), unless it is also a
+    # word a question uses for something else (a module, a glossary term, a stop word).
+    for m in _STANDALONE_LOGIN.finditer(text):
+        name = m.group(1)
+        if (
+            name in context.authors
+            and len(name) >= MIN_STANDALONE_LOGIN
+            and name not in excluded
+            and not default_glossary().find(name)
+        ):
+            return name
     return None
+
+
+MIN_STANDALONE_LOGIN = 4
+_STANDALONE_LOGIN = re.compile(r"(?<![\w@/.-])([a-z0-9][a-z0-9-]*(?:\[bot\])?)(?![\w/-])")
 
 
 # Intent --------------------------------------------------------------------------------------------
@@ -1132,6 +1154,22 @@ _AUTHOR_FILTERED: frozenset[Intent] = frozenset(
 _GREETING = re.compile(
     r"^(?:hi|hello|hey|yo|你好|您好|嗨|哈喽|在吗|在不在|早上好|晚上好|早|thanks|thank you|谢谢|多谢|ok|好的)[\s!！.。~,，?？]*$"
 )
+# The channel's subscribed repos, named as a whole: "我们订阅的仓库", "订阅的这些仓库", "our repos".
+_SUBSCRIBED = re.compile(
+    r"(?:我们|咱们|本群|这个?群|本频道|这个?频道)?(?:订阅|关注)(?:了)?的(?:这些|所有|几个|全部)?(?:仓库|项目|repos?)"
+    r"|(?:我们|咱们)的(?:这些|所有|几个)?(?:仓库|项目)"
+    r"|\b(?:all\s+)?(?:of\s+)?our\s+(?:subscribed\s+)?(?:repos|repositories|projects)\b"
+    r"|\b(?:the|all|all the)\s+(?:subscribed|followed)\s+(?:repos|repositories)\b"
+    r"|\b(?:repos|repositories)\s+(?:we|this channel)\s+(?:follow|subscribe(?:d)?\s+to)\b"
+)
+
+
+def names_subscribed_repos(text: str) -> bool:
+    """Whether the text asks about the channel's subscribed repos as a whole ("订阅的这些仓库本周有哪些
+    风险？"): a question, though it starts like the subscribe command."""
+    return bool(_SUBSCRIBED.search(normalize(text)))
+
+
 # Words that show a question is about code changes at all (else, without a repo, it is off-topic).
 _DOMAIN = re.compile(
     r"\bprs?\b|pull|merge|commit|repo|change|risk|module|report|review|release|diff|author|contribut|code"
@@ -1159,6 +1197,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
     raw = text[:2000]
     norm = normalize(raw)
     language = language_of(raw)
+    subscribed = names_subscribed_repos(norm)
+    norm = _SUBSCRIBED.sub(_spaces, norm)
     pr_number, url_repo = _pr(norm)
     path_spans, path_repo = _paths(norm, context)
     without_paths = _blank(norm, (span for _, span in path_spans))
@@ -1233,7 +1273,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         intent in ("highlights", "topic", "search")
         and not named_repo
         and context.default_repo is None
-        and not (modules or paths or author or _DOMAIN.search(rest))
+        and not (modules or paths or author or subscribed or _DOMAIN.search(rest))
     ):
         intent, confidence = "unknown", 0.2  # weather, greetings: say what the bot does
 
@@ -1264,6 +1304,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         limit=limit,
         breaking=breaking,
         asks_who=bool(_ASKS_WHO.search(norm)),
+        subscribed=subscribed,
         confidence=confidence,
     )
 

@@ -98,6 +98,11 @@ class Query:
     asks_who: bool = False
     # Indexed repos that hold `pr_number` when the question named no repo and several do.
     pr_candidates: tuple[str, ...] = ()
+    # The question is about the channel's subscribed repos ("我们订阅的仓库", "our repos").
+    subscribed: bool = False
+    # Answered once across every repo of `repo_candidates` (a channel subscribed to several, an author
+    # with PRs in several), grouped per repo, instead of asking which one.
+    across: bool = False
     # Who read the question: the rules, or the LLM when the rules could not place it.
     parser: Literal["rules", "llm"] = "rules"
     # How sure the rules are (1.0 = an exact pattern); below 0.5 an LLM may re-parse when configured.

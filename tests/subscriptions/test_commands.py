@@ -206,7 +206,7 @@ def test_filters_within_the_caps_are_kept(db):
         assert len(row.filters["modules"]) == 50
 
 
-def test_a_channel_with_several_subscriptions_is_offered_its_own_repos(db):
+def test_a_channel_with_several_subscriptions_is_answered_across_its_own_repos(db):
     seed(db)
     with db.session() as session:
         index = PRIndex(session)
@@ -218,6 +218,5 @@ def test_a_channel_with_several_subscriptions_is_offered_its_own_repos(db):
 
     here = say_in(bot, "本周有哪些风险？")
     elsewhere = say_in(bot, "本周有哪些风险？", channel="C2")
-    ours = say("qa.repo.which", "zh", known=f"acme/gadgets、{REPO}", example="gadgets")
-    assert ours in here
+    assert say("qa.across.title", "zh", n=2, repos=f"acme/gadgets、{REPO}") in here
     assert "acme/other" in elsewhere and "acme/other" not in here
