@@ -462,6 +462,11 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "不认识的时区，例如 Asia/Shanghai、Europe/Berlin。",
         "Unknown timezone; e.g. Asia/Shanghai, Europe/Berlin.",
     ),
+    "feishu.toast.editing": ("在卡片里修改后点保存。", "Edit it in the card, then save."),
+    "feishu.menu.chats_unknown": (
+        "看不到你所在的群（应用缺少 im:chat.members:read 权限），这里无法列出订阅。",
+        "prhub cannot see which groups you are in (the app lacks im:chat.members:read).",
+    ),
     "home.modal.gone": ("这个订阅已经不存在了。", "This subscription no longer exists."),
     "assistant.prompt.pr.question": ("{repo} #{number} 讲了什么？", "What did {repo} #{number} change?"),
     "assistant.status.searching": ("正在检索 {repo} {window}的 PR…", "Searching the {repo} PRs of {window}…"),

@@ -26,6 +26,7 @@ from pydantic import SecretStr
 
 from adapters.feishu.card import render_card, thinking_card
 from adapters.feishu.events import PLATFORM, ButtonClick, to_click, to_question
+from adapters.feishu.menu import BotMenu
 from adapters.feishu.sender import FeishuSender, FeishuSendError, Outgoing, bot_open_id, check_credentials
 from adapters.feishu.webhook import EVENTS_PATH, mount_events
 from adapters.feishu.ws import LongConnection
@@ -78,6 +79,7 @@ class FeishuAdapter:
         self._pending = 0
         self._idle = threading.Condition()
         self._accepting = True  # False once stop() begins: HTTP pushes get a 503 and come again
+        self.menu = BotMenu(self)
 
     # Wiring -------------------------------------------------------------------------------------------
 
@@ -88,6 +90,7 @@ class FeishuAdapter:
             lark.EventDispatcherHandler.builder(encrypt_key, verification_token)
             .register_p2_im_message_receive_v1(self.on_message)
             .register_p2_card_action_trigger(self.on_card_action)
+            .register_p2_application_bot_menu_v6(self.menu.on_menu)
             .build()
         )
 
@@ -129,6 +132,8 @@ class FeishuAdapter:
         self._submit(self._feedback, self._answer_message, data)
 
     def on_card_action(self, data: P2CardActionTrigger) -> P2CardActionTriggerResponse:
+        if self.menu.handles(data):
+            return self.menu.on_card_action(data)
         click = to_click(data, self.language)
         if click is None:
             return self._toast("warning", "feishu.toast.unknown")
@@ -162,6 +167,10 @@ class FeishuAdapter:
         except RuntimeError:  # stopped: the SDK answers 500 and Feishu pushes the event again later
             self._done()
             raise
+
+    def later(self, work: Callable[..., None], *args: object) -> None:
+        """Do `work(*args)` on an answer worker (the bot menu's cards); `wait_idle` waits for it too."""
+        self._submit(self._pool, work, *args)
 
     def _done(self) -> None:
         with self._idle:

@@ -212,6 +212,24 @@ class FeishuSender:
         )
         return self._send(chat_id, lambda: self.client.im.v1.message.create(request))
 
+    def create_for_user(self, open_id: str, body: Outgoing, *, key: str) -> str:
+        """A message to one user, in the bot's direct chat with them (`receive_id_type=open_id`); paced
+        as a chat of its own. Returns its id. Raises ChannelGone or FeishuSendError."""
+        request = (
+            CreateMessageRequest.builder()
+            .receive_id_type("open_id")
+            .request_body(
+                CreateMessageRequestBody.builder()
+                .receive_id(open_id)
+                .msg_type(body.msg_type)
+                .content(body.content)
+                .uuid(idempotency_uuid(key))
+                .build()
+            )
+            .build()
+        )
+        return self._send(open_id, lambda: self.client.im.v1.message.create(request))
+
     def post(self, destination: Destination, reply: Reply, *, language: str, idempotency_key: str) -> str:
         """ChatSender: the reply as a card in the destination chat."""
         lang: Language = "en" if language == "en" else "zh"

@@ -74,6 +74,31 @@ def _shown(sent: list[Sent]) -> list[Sent]:
     ]
 
 
+_MEMBERS = re.compile(r"^/open-apis/im/v1/chats/(?P<chat>[^/]+)/members$")
+
+
+def _form_problem(card: dict[str, Any]) -> str | None:
+    """What Feishu would refuse in a card's forms: a form not at the root of the body, a form without a
+    submit button, an interactive component without a name or with one used twice."""
+    names: list[str] = []
+    for element in card.get("body", {}).get("elements", []):
+        if element.get("tag") != "form":
+            if "form" in json.dumps(element.get("elements", [])):
+                return "a form must be at the root of the card"
+            continue
+        children = element.get("elements", [])
+        if not any(c.get("tag") == "button" and c.get("form_action_type") == "submit" for c in children):
+            return "a form needs a submit button"
+        for child in children:
+            if child.get("tag") in ("input", "select_static", "button"):
+                if not child.get("name"):
+                    return "every component in a form needs a name"
+                names.append(child["name"])
+            if child.get("tag") == "button" and child.get("behaviors"):
+                return "a button in a form takes form_action_type, not behaviors"
+    return "component names must be unique" if len(names) != len(set(names)) else None
+
+
 class _NativeFeishu:
     """The Open API routes of the native surfaces, mixed into FakeFeishu."""
 
@@ -82,6 +107,11 @@ class _NativeFeishu:
     _ids: Iterator[int]
     _json: Callable[..., Response]
     private_cards_unavailable: int | None = None  # a code /ephemeral/v1/send answers with, when set
+    members_readable: bool = True  # False: the members API refuses (no im:chat.members:read)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.members: dict[str, list[str]] = {}  # group chat -> member open_ids (GET .../chats/{id}/members)
 
     def shown(self) -> list[Sent]:
         with self._changed:
@@ -98,6 +128,9 @@ class _NativeFeishu:
     def _handle_native(self, request: Request) -> Response | None:
         if request.path == "/open-apis/ephemeral/v1/send" and request.method == "POST":
             return self._private(request.json())
+        members = _MEMBERS.match(request.path)
+        if members and request.method == "GET":
+            return self._members(members["chat"], request.query)
         match = _MESSAGE.match(request.path)
         if match and not match["reply"] and request.method == "DELETE":
             return self._recall(match["id"])
@@ -118,6 +151,16 @@ class _NativeFeishu:
             )
             self._changed.notify_all()
         return self._json(200, {"code": 0, "msg": "success", "data": {"message_id": message_id}})
+
+    def _members(self, chat: str, query: dict[str, Any]) -> Response:
+        if not self.members_readable:
+            return self._json(400, {"code": 99991672, "msg": "Access denied: im:chat.members:read required"})
+        if query.get("member_id_type", "open_id") != "open_id":
+            return self._json(400, {"code": 230001, "msg": "member_id_type"})
+        ids = self.members.get(chat, [])
+        items = [{"member_id_type": "open_id", "member_id": m, "name": m} for m in ids]
+        data = {"items": items, "page_token": "", "has_more": False, "member_total": len(items)}
+        return self._json(200, {"code": 0, "msg": "success", "data": data})
 
     def _recall(self, message_id: str) -> Response:
         with self._changed:
@@ -141,6 +184,9 @@ class _NativeFeishu:
             return self._json(400, {"code": 230001, "msg": "content is not JSON"})
         if not isinstance(card, dict) or card.get("schema") != "2.0":
             return self._json(400, {"code": 230099, "msg": "the new content is not a card JSON 2.0"})
+        problem = _form_problem(card)
+        if problem:
+            return self._json(400, {"code": 230099, "msg": problem})
         return None
 
 
@@ -552,3 +598,33 @@ def card_action(
 
 def url_verification(challenge: str, token: str) -> dict[str, Any]:
     return {"challenge": challenge, "token": token, "type": "url_verification"}
+
+
+def bot_menu(
+    token: str, *, operator: str = "ou_alice", event_key: str = "prhub", app_id: str = "cli_test"
+) -> dict[str, Any]:
+    """An `application.bot.menu_v6` event: `operator` clicked the bot menu item `event_key`."""
+    return {
+        "schema": "2.0",
+        "header": _header("application.bot.menu_v6", token, None, app_id),
+        "event": {
+            "operator": {"operator_name": "alice", "operator_id": {"open_id": operator, "union_id": "on_x"}},
+            "event_key": event_key,
+            "timestamp": 1750000000,
+        },
+    }
+
+
+def form_submit(
+    button: str,
+    form_value: dict[str, Any],
+    token: str,
+    *,
+    operator: str = "ou_alice",
+    message_id: str = "om_menu_1",
+    chat_id: str = "oc_p2p_alice",
+) -> dict[str, Any]:
+    """A `card.action.trigger` callback for a card form submitted with its button named `button`."""
+    payload = card_action({}, token, operator=operator, message_id=message_id, chat_id=chat_id)
+    payload["event"]["action"] = {"tag": "button", "name": button, "form_value": form_value}
+    return payload
