@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -42,6 +43,11 @@ class Budget:
     remaining: int | None = None
     limit: int | None = None
     reset_at: datetime | None = None
+    # GraphQL has a budget of its own, counted in points (a query's cost), not requests.
+    graphql_points: int = 0
+    graphql_remaining: int | None = None
+    graphql_limit: int | None = None
+    graphql_reset_at: datetime | None = None
 
 
 @dataclass(slots=True)
@@ -74,6 +80,13 @@ class PRSource(Protocol):
         """The full PullRequest for a header from the listing: files with patches, reviews, comments.
 
         Raises like `list_closed_pulls`."""
+        ...
+
+    def fetch_pulls(self, headers: Sequence[PullHeader]) -> list[PullRequest | SourceError]:
+        """`fetch_pull` for the first of several headers of one repo, in order: at least one, as many as
+        the source reads at once (a batch query) or before the budget runs out; the caller asks again
+        for the rest. A PR that fails is its SourceError; with none fetched it raises RateLimited, and
+        AuthenticationFailed is raised."""
         ...
 
     def budget(self) -> Budget:

@@ -132,6 +132,8 @@ def sync(
         f"{repo}: {report.new} new, {report.updated} updated, {report.unchanged} unchanged, "
         f"{report.failed} failed; {report.requests} requests"
     )
+    if report.graphql_points:
+        summary += f", {report.graphql_points} GraphQL points"
     if report.not_modified:
         summary += " (nothing changed on GitHub since the last sync)"
     console.print(summary)

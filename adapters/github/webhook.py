@@ -127,7 +127,9 @@ class GitHubWebhook:
         """Fetch the PR's files, reviews and comments, store it, and analyse it (the cache skips the rest)."""
         try:
             header = header_from_rest(pull, repo)
-            pr = self.source().fetch_pull(header)
+            pr = self.source().fetch_pulls([header])[0]  # GraphQL + REST when the server has GraphQL
+            if isinstance(pr, SourceError):
+                raise pr
             with self.db.session() as session:
                 index = PRIndex(session)
                 index.upsert(index.ensure_repo(repo, self.clock.now()), pr, self.clock.now())

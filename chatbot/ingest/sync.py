@@ -20,12 +20,13 @@ from typing import TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from chatbot.models import PullHeader
+from chatbot.models import PullHeader, PullRequest
 from chatbot.ports import AuthenticationFailed, Clock, PRSource, RateLimited, SourceError
 from chatbot.store.db import Database
 from chatbot.store.index import PRIndex, UpsertCounts, storage_error
 
 T = TypeVar("T")
+FETCH_BATCH = 25  # PRs per fetch_pulls call: one GraphQL query's worth (about 3 points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,7 @@ class SyncReport(UpsertCounts):
     repo: str = ""
     failed: int = 0
     requests: int = 0
+    graphql_points: int = 0
     not_modified: bool = False
     complete: bool = True
     stopped: str | None = None
@@ -94,7 +96,8 @@ class _RepoSync:
         self.db, self.source, self.repo, self.clock, self.max_wait = db, source, repo, clock, max_wait
         self.notify = on_progress or (lambda _progress: None)
         self.report = SyncReport(repo=repo)
-        self.started_requests = source.budget().requests_made
+        started = source.budget()
+        self.started_requests, self.started_points = started.requests_made, started.graphql_points
 
     def run(self, since: datetime | None, backfill: timedelta) -> SyncReport:
         with self.db.session() as session:
@@ -122,9 +125,7 @@ class _RepoSync:
             fetching = {h.number for h in to_fetch}
             retries = [n for n in retry_numbers if n not in fetching]
             total = len(to_fetch) + len(retries)
-            for done, header in enumerate(to_fetch, start=1):
-                self._fetch_and_store(header.number, header)
-                self._progress("fetching", done, total)
+            self._fetch_all(to_fetch, total)
             for done, number in enumerate(retries, start=len(to_fetch) + 1):
                 self._fetch_and_store(number, None)
                 self._progress("retrying", done, total)
@@ -198,18 +199,38 @@ class _RepoSync:
             if row.backfill_floor is None or floor < row.backfill_floor:
                 row.backfill_floor = floor
 
+    def _fetch_all(self, headers: list[PullHeader], total: int) -> None:
+        """Fetch the listed PRs, up to FETCH_BATCH at a time (one GraphQL query with a hybrid source), and
+        store each; whatever the source did not fetch (REST one by one, or a batch cut short by the rate
+        limit) is asked for again."""
+        pending, done = list(headers), 0
+        while pending:
+            batch = pending[:FETCH_BATCH]
+            results = self._call(partial(self.source.fetch_pulls, batch))
+            for header, result in zip(batch, results, strict=False):
+                self._store(header.number, result)
+                done += 1
+                self._progress("fetching", done, total)
+            pending = pending[len(results) :]
+
     def _fetch_and_store(self, number: int, header: PullHeader | None) -> None:
         """Fetch one PR (its header too when only the number is known, as for retries) and upsert it in
         its own transaction. A failure is recorded, not raised; a rate-limit stop or a refused token
         ends the run."""
-        now = self.clock.now()
         try:
             known_header = header or self._call(lambda: self.source.get_pull(self.repo, number))
-            pr = self._call(lambda: self.source.fetch_pull(known_header))
+            pr: PullRequest | SourceError = self._call(lambda: self.source.fetch_pull(known_header))
         except AuthenticationFailed:
             raise
         except SourceError as exc:
-            self._record_failure(number, f"{exc.__class__.__name__}: {exc}", now)
+            pr = exc
+        self._store(number, pr)
+
+    def _store(self, number: int, pr: PullRequest | SourceError) -> None:
+        """Upsert one fetched PR in its own transaction, or record why it could not be fetched."""
+        now = self.clock.now()
+        if isinstance(pr, SourceError):
+            self._record_failure(number, f"{pr.__class__.__name__}: {pr}", now)
             return
         try:
             with self.db.session() as session:
@@ -249,4 +270,5 @@ class _RepoSync:
     def _progress(self, phase: str, done: int, total: int | None, wait: float = 0.0) -> None:
         budget = self.source.budget()
         self.report.requests = budget.requests_made - self.started_requests
+        self.report.graphql_points = budget.graphql_points - self.started_points
         self.notify(SyncProgress(phase, done, total, self.report.requests, budget.remaining, wait))

@@ -27,6 +27,7 @@ from typing import Any
 
 import jwt
 
+from tests.fakes.github_graphql import QueryRefused, execute
 from tests.fakes.http import FakeService, Request, Response
 
 _REPO_ROUTE = re.compile(r"^/repos/(?P<owner>[^/]+)/(?P<name>[^/]+)$")
@@ -70,6 +71,7 @@ class FakeInstallation:
     target_type: str = "Organization"
     selection: str = "selected"
     bucket: RateBucket | None = None
+    graphql_bucket: RateBucket | None = None
 
     def data(self, app_id: int) -> dict[str, Any]:
         return {
@@ -107,12 +109,17 @@ class FakeGitHub(FakeService):
         token: str = "test-token",
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         rate_limit: int = 5000,
+        graphql: bool = False,
     ) -> None:
+        """`graphql=False` serves REST only, as an older GitHub Enterprise Server does (`/graphql` is a 404)."""
         super().__init__()
+        self.graphql = graphql
+        self.graphql_calls: list[tuple[int, int]] = []  # (cost, nodes) of each query run
         self.token = token
         self.now = now
         self.repos: dict[str, dict[int, FakePull]] = {}
         self.user_bucket = RateBucket(rate_limit, rate_limit, now() + timedelta(hours=1))
+        self.user_graphql_bucket = RateBucket(5000, 5000, now() + timedelta(hours=1))
         self.app_id: int | None = None
         self._public_key: str | None = None
         self.installations: dict[int, FakeInstallation] = {}
@@ -174,6 +181,7 @@ class FakeGitHub(FakeService):
             [r.lower() for r in repos],
             target_type,
             bucket=RateBucket(rate_limit, rate_limit, self.now() + timedelta(hours=1)),
+            graphql_bucket=RateBucket(5000, 5000, self.now() + timedelta(hours=1)),
         )
         self.installations[installation_id] = installation
         return installation
@@ -317,6 +325,10 @@ class FakeGitHub(FakeService):
             self._bucket.current = installation.bucket
         elif authorization != f"token {self.token}":
             return self._limited(Response(401, {"message": "Bad credentials"}), cost=False)
+        if request.path in ("/graphql", "/api/graphql"):
+            if not self.graphql or request.method != "POST":
+                return self._limited(Response(404, {"message": "Not Found"}), cost=False)
+            return self._graphql(request, installation)
         for stall in self._stalls:
             if stall.pattern.search(request.path):
                 with self._state:
@@ -424,6 +436,50 @@ class FakeGitHub(FakeService):
                 "repository_selection": installation.selection,
             },
         )
+
+    def _graphql(self, request: Request, installation: FakeInstallation | None) -> Response:
+        """One GraphQL call: refused before it runs (200 with `errors`, as GitHub answers) when it breaks a
+        pagination or node rule or the points budget is spent, else charged and executed."""
+        bucket = installation.graphql_bucket if installation is not None else self.user_graphql_bucket
+        assert bucket is not None
+        try:
+            payload = request.json()
+            query, variables = payload["query"], payload.get("variables") or {}
+        except (ValueError, KeyError, TypeError):
+            return Response(400, {"message": "Problems parsing JSON"})
+
+        def charge(cost: int, nodes: int) -> dict[str, Any]:
+            with self._state:
+                if self.now() >= bucket.reset_at:
+                    bucket.remaining, bucket.reset_at = bucket.limit, self.now() + timedelta(hours=1)
+                if bucket.remaining < cost:
+                    raise QueryRefused("RATE_LIMITED", "API rate limit already exceeded for user ID 1.")
+                bucket.remaining -= cost
+                self.graphql_calls.append((cost, nodes))
+            return {
+                "cost": cost,
+                "limit": bucket.limit,
+                "remaining": bucket.remaining,
+                "used": bucket.limit - bucket.remaining,
+                "resetAt": iso(bucket.reset_at),
+                "nodeCount": nodes,
+            }
+
+        visible = (
+            (lambda repo: repo in installation.repos) if installation is not None else (lambda repo: True)
+        )
+        try:
+            body = execute(query, variables, self.repos, visible, charge)
+        except QueryRefused as refused:
+            body = {"errors": [{"type": refused.kind, "message": str(refused)}]}
+        headers = {
+            "X-RateLimit-Limit": str(bucket.limit),
+            "X-RateLimit-Remaining": str(bucket.remaining),
+            "X-RateLimit-Reset": str(int(bucket.reset_at.timestamp())),
+            "X-RateLimit-Used": str(bucket.limit - bucket.remaining),
+            "X-RateLimit-Resource": "graphql",
+        }
+        return Response(200, body, headers)
 
     def _installation_of(self, token: str) -> FakeInstallation | None:
         """The installation an unexpired installation token belongs to."""

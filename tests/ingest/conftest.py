@@ -44,6 +44,8 @@ def cli_env(
     monkeypatch.chdir(tmp_path)  # no developer .env is read
     return {
         "PATH": os.environ.get("PATH", ""),
+        # a `prhub` subprocess imports the code under test, wherever the venv's editable install points
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
         "PRHUB_DATABASE_URL": database_url,
         "GITHUB_TOKEN": "test-token",
         "GITHUB_API_URL": github.url,
