@@ -48,6 +48,8 @@ class Budget:
     graphql_remaining: int | None = None
     graphql_limit: int | None = None
     graphql_reset_at: datetime | None = None
+    # Which budget these are: "token", or "installation:<id>" for a GitHub App installation.
+    credential: str | None = None
 
 
 @dataclass(slots=True)

@@ -16,7 +16,7 @@ from chatbot.commands import Command
 from chatbot.models import Message
 from chatbot.ports import Clock
 from chatbot.store.db import Database
-from chatbot.store.schema import DeliveryRow, RepoRow, SubscriptionRow
+from chatbot.store.schema import ApiBudgetRow, DeliveryRow, RepoRow, SubscriptionRow
 from chatbot.subscriptions.delivery import PushContext, due_pushes, push_due
 from chatbot.subscriptions.schedule import WEEKDAYS, next_occurrence, parse_time_of_day
 from chatbot.subscriptions.service import SubscriptionPolicy, SubscriptionService, describe_filters
@@ -191,7 +191,7 @@ def _print_due(db: Database, now: datetime) -> None:
 
 
 def status(ctx: typer.Context) -> None:
-    """Last sync per repo, next pushes, and failed deliveries with their errors."""
+    """Last and next sync per repo, GitHub budgets left, next pushes, and failed deliveries."""
     with user_errors(ctx):
         settings = cli_context(ctx).get_settings()
         db = open_db(settings)
@@ -204,6 +204,8 @@ def status(ctx: typer.Context) -> None:
                     RepoRow.synced_since,
                     RepoRow.backfill_floor,
                     func.count(SubscriptionRow.id),
+                    RepoRow.next_sync_at,
+                    RepoRow.sync_note,
                 )
                 .outerjoin(
                     SubscriptionRow,
@@ -215,9 +217,12 @@ def status(ctx: typer.Context) -> None:
                     RepoRow.last_synced_at,
                     RepoRow.synced_since,
                     RepoRow.backfill_floor,
+                    RepoRow.next_sync_at,
+                    RepoRow.sync_note,
                 )
                 .order_by(RepoRow.full_name)
             ).all()
+            budgets = session.scalars(select(ApiBudgetRow).order_by(ApiBudgetRow.credential)).all()
             subs = session.scalars(select(SubscriptionRow).where(SubscriptionRow.active.is_(True))).all()
             failed = session.execute(
                 select(DeliveryRow, RepoRow.full_name, SubscriptionRow.channel)
@@ -228,9 +233,9 @@ def status(ctx: typer.Context) -> None:
                 .limit(20)
             ).all()
     table = Table(title="repos", title_justify="left")
-    for column in ("repo", "last synced", "index", "subscriptions"):
+    for column in ("repo", "last synced", "index", "subscriptions", "next sync"):
         table.add_column(column)
-    for name, synced, since, unfinished, count in repos:
+    for name, synced, since, unfinished, count, next_sync, note in repos:
         if unfinished is not None:
             coverage = f"incomplete: backfill to {unfinished:%Y-%m-%d} unfinished (the next sync resumes it)"
         elif since is not None:
@@ -242,8 +247,11 @@ def status(ctx: typer.Context) -> None:
             f"{synced.astimezone(settings.tz):%Y-%m-%d %H:%M}" if synced else "never",
             coverage,
             str(count),
+            _next_sync(next_sync, note, settings.tz),
         )
     print_table(table)
+    for budget in budgets:
+        console.print(_budget_line(budget, settings.tz))
     upcoming = sorted(
         (next_occurrence(s.weekday, parse_time_of_day(s.time_of_day), ZoneInfo(s.timezone), now), s)
         for s in subs
@@ -257,3 +265,26 @@ def status(ctx: typer.Context) -> None:
             f"  #{delivery.id} {name} {delivery.period} → {escape(channel)}: {delivery.state}, "
             f"{delivery.attempts} attempts, {escape(delivery.last_error or '')}"
         )
+
+
+def _next_sync(at: datetime | None, note: str | None, tz: ZoneInfo) -> str:
+    """The sync planner's next sync of a repo (planned every 5 minutes by `prhub serve`), and why it
+    waits when the budget holds it back."""
+    if at is None:
+        return "not planned (prhub serve plans subscribed and followed repos)"
+    return f"{at.astimezone(tz):%Y-%m-%d %H:%M}" + (f" ({note})" if note else "")
+
+
+def _budget_line(budget: ApiBudgetRow, tz: ZoneInfo) -> str:
+    """What GitHub last reported of one credential's budgets."""
+
+    def part(name: str, remaining: int | None, limit: int | None, reset: datetime | None) -> str:
+        if remaining is None:
+            return f"{name} not reported yet"
+        resets = f", resets {reset.astimezone(tz):%H:%M}" if reset else ""
+        return f"{name} {remaining:,} of {limit or 0:,} left{resets}"
+
+    rest = part("REST", budget.rest_remaining, budget.rest_limit, budget.rest_reset_at)
+    graphql = part("GraphQL points", budget.graphql_remaining, budget.graphql_limit, budget.graphql_reset_at)
+    observed = budget.observed_at.astimezone(tz)
+    return f"GitHub budget ({budget.credential}): {rest}; {graphql} (as of {observed:%Y-%m-%d %H:%M})"

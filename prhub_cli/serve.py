@@ -182,10 +182,10 @@ def _scheduler(settings: Settings, db: Database, service: Service) -> None:
         sync: Callable[[Clock], object] = SyncJob(
             db, lambda: GitHubSource(settings), lambda: make_analyzer(settings).analyzer, settings.language
         )
-        service.on.append("hourly sync of subscribed and followed repos")
+        service.on.append("sync planner every 5 minutes (subscribed and followed repos, at least hourly)")
     else:
         sync = lambda clock: None  # noqa: E731
-        service.off.append("hourly sync (missing GITHUB_TOKEN or GITHUB_APP_ID + GITHUB_APP_PRIVATE_KEY)")
+        service.off.append("sync planner (missing GITHUB_TOKEN or GITHUB_APP_ID + GITHUB_APP_PRIVATE_KEY)")
     jobs = Jobs(
         sync=sync,
         rebuild_reports=lambda clock: rebuild_reports(db, clock, offline.analyze, report_writer(settings)),

@@ -15,6 +15,8 @@ from sqlalchemy import or_, select
 
 from chatbot.analysis.runner import BatchAnalyzer, analyze_stored
 from chatbot.analysis.types import Analysis
+from chatbot.ingest.planner import plan_syncs
+from chatbot.ingest.schedule import allowances, record_budget, repo_loads, save_plan
 from chatbot.ingest.sync import SyncReport, sync_repo
 from chatbot.messages import Language
 from chatbot.models import PullRequest
@@ -32,8 +34,9 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class SyncJob:
-    """Sync (and analyse) every repo that has an active subscription or is followed (a GitHub App
-    installation of an autofollowed account grants it)."""
+    """Sync (and analyse) the repos that have an active subscription or are followed (a GitHub App
+    installation of an autofollowed account grants them), each when the sync planner
+    (chatbot/ingest/planner.py) says so: at least hourly while the budgets last."""
 
     db: Database
     source: Callable[[], PRSource]
@@ -56,16 +59,35 @@ class SyncJob:
             ).all()
 
     def __call__(self, clock: Clock) -> dict[str, SyncReport]:
+        """One tick of the sync planner (every 5 minutes): sync the repos it says are due, within the
+        budgets GitHub last reported, and keep the plan and the budgets for `prhub status`."""
+        now = clock.now()
+        plan = plan_syncs(repo_loads(self.db, self.repos(), now), allowances(self.db), now)
+        for repo, why in plan.held.items():
+            log.info("sync of %s waits: %s", repo, why)
         reports: dict[str, SyncReport] = {}
-        for repo in self.repos():
-            reports[repo] = self.sync_one(repo, clock)
+        source = self.source() if plan.now else None  # one per tick: it remembers installations
+        for repo in plan.now:
+            assert source is not None
+            reports[repo] = self.sync_one(repo, clock, source, plan.caps.get(repo))
+            record_budget(self.db, repo, source.budget(), clock.now())
+        save_plan(self.db, plan)
         return reports
 
-    def sync_one(self, repo: str, clock: Clock) -> SyncReport:
-        """One repo: sync, then analyse what is new. Failures are logged; the next run tries again."""
+    def sync_one(
+        self, repo: str, clock: Clock, source: PRSource | None = None, max_requests: int | None = None
+    ) -> SyncReport:
+        """One repo: sync (at most `max_requests` REST requests), then analyse what is new. Failures are
+        logged; the next run tries again."""
         try:
             report = sync_repo(
-                self.db, self.source(), repo, clock=clock, backfill=self.backfill, max_wait=self.max_wait
+                self.db,
+                source or self.source(),
+                repo,
+                clock=clock,
+                backfill=self.backfill,
+                max_wait=self.max_wait,
+                max_requests=max_requests,
             )
             analyze_stored(self.db, self.analyzer(), language=self.language, clock=clock, repo=repo)
         except SourceError as exc:

@@ -48,7 +48,7 @@ class PrhubScheduler:
     )
 
     def __init__(
-        self, jobs: Jobs, timezone: ZoneInfo, *, sync_minutes: int = 60, clock: Clock | None = None
+        self, jobs: Jobs, timezone: ZoneInfo, *, sync_minutes: int = 5, clock: Clock | None = None
     ) -> None:
         self.clock = clock or SystemClock()
         self.scheduler = BackgroundScheduler(job_defaults=JOB_DEFAULTS, timezone=timezone)
@@ -57,10 +57,10 @@ class PrhubScheduler:
         run = self._run
         add(
             run,
-            IntervalTrigger(minutes=sync_minutes, jitter=300, timezone=timezone),
+            IntervalTrigger(minutes=sync_minutes, timezone=timezone),
             args=[jobs.sync],
             id=self.SYNC,
-            name="sync subscribed repos",
+            name="sync planner tick: sync the repos that are due",
             replace_existing=True,
         )
         # Day names, not numbers: APScheduler 3 counts weekdays from 0 = Monday (the crontab trap).

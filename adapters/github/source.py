@@ -133,6 +133,7 @@ class GitHubSource:
         self._installation_of: dict[str, int | None] = {}  # repo -> installation id (None: not installed)
         self._installations: dict[int, Github] = {}
         self._last: Github | None = self._token
+        self._credential: str | None = None  # the budget of the credential used last
         self.graphql = True  # until the server shows it has no GraphQL API
         self._graphql_requests = 0
         self._graphql_points = 0
@@ -148,12 +149,14 @@ class GitHubSource:
             installation = self._installation_of[repo]
             if installation is not None:
                 self._last = self._installation_client(installation)
+                self._credential = f"installation:{installation}"
                 return self._last
         if self._token is None:
             raise RepoNotFound(
                 f"{repo}: the GitHub App is not installed on it (and there is no GITHUB_TOKEN to read it with)"
             )
         self._last = self._token
+        self._credential = "token"
         return self._token
 
     def _installation_client(self, installation: int) -> Github:
@@ -280,6 +283,7 @@ class GitHubSource:
             graphql_remaining=graphql_remaining,
             graphql_limit=graphql_limit,
             graphql_reset_at=graphql_reset,
+            credential=self._credential,
         )
 
     # Hybrid fetching ---------------------------------------------------------------------------------

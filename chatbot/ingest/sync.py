@@ -72,13 +72,17 @@ def sync_repo(
     backfill: timedelta = timedelta(weeks=8),
     max_wait: float = 900.0,
     on_progress: Callable[[SyncProgress], None] | None = None,
+    max_requests: int | None = None,
 ) -> SyncReport:
     """Bring the index of `repo` up to date. `since` asks for every PR merged since then; without it a
     synced repo continues from its cursor and a new one backfills `backfill` back from now.
 
     Raises RepoNotFound or AuthenticationFailed (nothing is written then), SourceError for an error on
-    the listing itself."""
-    return _RepoSync(db, source, repo.lower(), clock, max_wait, on_progress).run(since, backfill)
+    the listing itself. With `max_requests` the run stops cleanly (as at the rate limit, to be resumed)
+    once it has made that many REST requests: the sync planner's share of the budget for it."""
+    sync = _RepoSync(db, source, repo.lower(), clock, max_wait, on_progress)
+    sync.max_requests = max_requests
+    return sync.run(since, backfill)
 
 
 class _RepoSync:
@@ -96,6 +100,7 @@ class _RepoSync:
         self.db, self.source, self.repo, self.clock, self.max_wait = db, source, repo, clock, max_wait
         self.notify = on_progress or (lambda _progress: None)
         self.report = SyncReport(repo=repo)
+        self.max_requests: int | None = None
         started = source.budget()
         self.started_requests, self.started_points = started.requests_made, started.graphql_points
 
@@ -253,7 +258,15 @@ class _RepoSync:
         self.report.failures.append((number, message))
 
     def _call(self, fn: Callable[[], T]) -> T:
-        """Run a source call; wait out a rate limit within `max_wait` (with a countdown), else stop."""
+        """Run a source call; wait out a rate limit within `max_wait` (with a countdown), else stop.
+        Past `max_requests` the run stops before the call."""
+        made = self.source.budget().requests_made - self.started_requests
+        if self.max_requests is not None and made >= self.max_requests:
+            share = RateLimited(
+                f"this sync's share of the rate budget ({self.max_requests} requests) is spent",
+                self.clock.now(),
+            )
+            raise SyncStopped(share)
         while True:
             try:
                 return fn()

@@ -72,6 +72,24 @@ class RepoRow(Base):
     # hour like a subscribed repo. `installation_id` is the installation that reads it.
     followed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     installation_id: Mapped[int | None] = mapped_column(BigInteger)
+    # The sync planner's next planned sync, and why it waits when the budget holds it back.
+    next_sync_at: Mapped[datetime | None]
+    sync_note: Mapped[str | None] = mapped_column(String(200))
+
+
+class ApiBudgetRow(Base):
+    """The rate budgets GitHub last reported for one credential ("token" or "installation:<id>")."""
+
+    __tablename__ = "api_budgets"
+
+    credential: Mapped[str] = mapped_column(String(100), primary_key=True)
+    rest_remaining: Mapped[int | None]
+    rest_limit: Mapped[int | None]
+    rest_reset_at: Mapped[datetime | None]
+    graphql_remaining: Mapped[int | None]
+    graphql_limit: Mapped[int | None]
+    graphql_reset_at: Mapped[datetime | None]
+    observed_at: Mapped[datetime]
 
 
 class PullRequestRow(Base):
