@@ -301,6 +301,8 @@ class GitHubSource:
             except GraphQLUnavailable as exc:
                 log.warning("GitHub GraphQL unavailable (%s): reading PRs with REST only", exc)
                 self.graphql = False
+            except SourceUnavailable as exc:  # a failed GraphQL call: this PR over REST, then try again
+                log.warning("GitHub GraphQL failed (%s): reading one PR with REST", exc)
             else:
                 return self._collect(headers, lambda h: self._hybrid(h, details[h.number]))
         return self._collect(headers[:1], self.fetch_pull)

@@ -325,10 +325,6 @@ class FakeGitHub(FakeService):
             self._bucket.current = installation.bucket
         elif authorization != f"token {self.token}":
             return self._limited(Response(401, {"message": "Bad credentials"}), cost=False)
-        if request.path in ("/graphql", "/api/graphql"):
-            if not self.graphql or request.method != "POST":
-                return self._limited(Response(404, {"message": "Not Found"}), cost=False)
-            return self._graphql(request, installation)
         for stall in self._stalls:
             if stall.pattern.search(request.path):
                 with self._state:
@@ -341,6 +337,10 @@ class FakeGitHub(FakeService):
             if injected.remaining > 0 and injected.pattern.search(request.path):
                 injected.remaining -= 1
                 return self._limited(injected.make(), cost=True)
+        if request.path in ("/graphql", "/api/graphql"):
+            if not self.graphql or request.method != "POST":
+                return self._limited(Response(404, {"message": "Not Found"}), cost=False)
+            return self._graphql(request, installation)
         bucket: RateBucket = self._bucket.current
         with self._state:
             if self.now() >= bucket.reset_at:

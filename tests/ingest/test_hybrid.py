@@ -155,6 +155,18 @@ def test_spent_graphql_points_stop_the_sync_cleanly_and_it_resumes(db, hybrid_gi
     assert resumed.complete and resumed.new == 35 and resumed.unchanged == 25
 
 
+def test_a_failing_graphql_call_reads_a_pr_over_rest_and_tries_graphql_again(
+    db, hybrid_github, settings, clock
+):
+    for n in range(1, 31):
+        hybrid_github.add_pull(REPO, n, merged_at=clock.now() - timedelta(minutes=n))
+    hybrid_github.fail(r"^/graphql$", status=502, times=1)  # POSTs are not retried by the client
+    report = sync_repo(db, GitHubSource(settings), REPO, clock=clock, since=clock.now() - timedelta(days=1))
+    assert (report.new, report.failed) == (30, 0)
+    assert report.graphql_points > 0  # GraphQL was used again after the failure
+    assert report.requests == 1 + 4 + 29  # listing, one PR over REST, then files only
+
+
 def test_a_pr_gone_between_listing_and_fetch_is_recorded_and_the_rest_stored(
     db, hybrid_github, settings, clock
 ):
