@@ -47,6 +47,7 @@ from chatbot.store.schema import PullRequestRow, RepoRow
 from chatbot.subscriptions.service import SubscriptionService
 from chatbot.subscriptions.service import channel_repo as subscribed_repo
 from chatbot.subscriptions.service import channel_repos as subscribed_repos
+from chatbot.team.chat import answer_ledger, ledger_question, parse_ledger_action, run_ledger_action
 from chatbot.weeks import Week, last_complete_week
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,7 @@ VOCABULARY_TTL = 300.0  # seconds the module and author vocabulary is cached: it
 class BotConfig:
     tz: ZoneInfo
     public_url: str | None = None
+    admins: frozenset[str] = frozenset()  # who may resolve or accept risks; empty: everyone
 
 
 class ChatBot:
@@ -124,6 +126,13 @@ class ChatBot:
         return self._vocabulary_cache[1], self._vocabulary_cache[2]
 
     def _handle(self, message: Message, progress: Progress | None = None) -> Answer:
+        action = parse_ledger_action(message.text)
+        if action is not None:
+            language = language_of(message.text)
+            reply = run_ledger_action(
+                self.db, action, message.user or "", self.config.admins, language, self.clock.now()
+            )
+            return Answer(Query(text=message.text, language=language, intent="help"), reply)
         command = parse_command(message.text)
         if command is not None and not names_subscribed_repos(message.text):
             return self.command(command, message)
@@ -260,6 +269,10 @@ class ChatBot:
 
     def answer(self, query: Query) -> Answer:
         now = self.clock.now()
+        ask = ledger_question(query)
+        if ask is not None:
+            reply, cited, asked = answer_ledger(self.db, query, ask, now, self.config.tz)
+            return Answer(query, reply, cited, asked)
         window = self._window(query)
         if window is not None and window.start > now:
             text = say(

@@ -51,6 +51,7 @@ from prhub_cli.common import (
     user_errors,
 )
 from prhub_cli.github import github_app
+from prhub_cli.risks import risks_app
 from prhub_cli.serve import serve
 from prhub_cli.wiring import AnalyzerSetup, build_report, heuristic, make_analyzer, make_bot, render_report
 
@@ -73,6 +74,7 @@ app.add_typer(pr_app, name="pr")
 app.add_typer(db_app, name="db")
 app.add_typer(subscriptions_app, name="subscriptions")
 app.add_typer(github_app, name="github")
+app.add_typer(risks_app, name="risks")
 
 
 @app.callback()

@@ -142,7 +142,7 @@ def make_bot(settings: Settings, db: Database, clock: Clock | None = None) -> Ch
         parser, phraser = LLMQueryParser(llm), LLMAnswerPhraser(llm)
     return ChatBot(
         db,
-        BotConfig(settings.tz, settings.public_url),
+        BotConfig(settings.tz, settings.public_url, settings.admin_ids),
         clock,
         heuristic(settings).analyze,
         writer=report_writer(settings),

@@ -62,6 +62,30 @@ class KeyPR(_Frozen):
     reading_guide: tuple[str, ...] = ()  # where to start, the design, what to verify, a follow-up
 
 
+class LedgerLine(_Frozen):
+    """One entry of the risk ledger in a report: its stable id, PR, severity and a sentence saying what
+    it is and what happened to it (a follow-up, who resolved it, how long it has been open)."""
+
+    key: str
+    pr: int
+    severity: Literal["high", "medium", "low"]
+    text: str
+    prs: tuple[int, ...]  # the PRs the sentence names: the entry's own and its follow-ups
+
+
+class RiskFollowUp(_Frozen):
+    """The report's "Risk follow-up" section, from the risk ledger as it stood at the week's end."""
+
+    resolved: tuple[LedgerLine, ...] = ()
+    followed: tuple[LedgerLine, ...] = ()
+    still_open: tuple[LedgerLine, ...] = ()
+    open_total: int = 0
+
+    @property
+    def empty(self) -> bool:
+        return not (self.resolved or self.followed or self.still_open)
+
+
 class WeeklyReport(_Frozen):
     repo: str
     year: int
@@ -92,6 +116,7 @@ class WeeklyReport(_Frozen):
     trend_notes: tuple[str, ...] = ()  # what moved among the modules, in sentences
     participants: str = ""  # authors and reviewers, one line
     prose_tokens: tuple[int, int] = (0, 0)  # prompt and completion tokens the LLM prose cost
+    risk_follow_up: RiskFollowUp | None = None  # from the risk ledger; None for a report built without it
 
     @property
     def label(self) -> str:

@@ -26,6 +26,8 @@ from chatbot.reports.model import REPORT_FORMAT_VERSION, WeeklyReport
 from chatbot.store.db import Database
 from chatbot.store.index import PRIndex, to_pull_request
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, WeeklyReportRow
+from chatbot.team.ledger import maintain_ledger
+from chatbot.team.views import risk_follow_up
 from chatbot.weeks import Week
 
 ReportWriter = Callable[[WeeklyReport], WeeklyReport]
@@ -146,7 +148,9 @@ def build_weekly_report(
     """The stored report of `repo` for `week`, rebuilt when its inputs changed (or `rebuild`).
     `writer` (the LLM prose writer) may rewrite the headline, highlights and summary. With
     `store_empty` False a week without PRs is composed but not stored (anonymous page views must not
-    add a row for every week anyone asks about). Raises UnknownRepo."""
+    add a row for every week anyone asks about). The risk ledger is brought up to date first: the
+    report's "Risk follow-up" section reads it. Raises UnknownRepo."""
+    maintain_ledger(db, clock.now(), repo)
     try:
         return _build(db, repo, week, clock, language, fallback, writer, rebuild, store_empty)
     except IntegrityError:
@@ -171,6 +175,7 @@ def _build(
         if repo_row is None:
             raise UnknownRepo(repo, [r.full_name for r in index.repos()])
         previous_week = Week.containing(week.start - timedelta(days=1), week.tz)
+        follow_up = risk_follow_up(session, repo_row.full_name, week.start, week.end, clock.now(), language)
 
         def fingerprint_of(parts: list[str], previous_parts: list[str]) -> str:
             material = "|".join(
@@ -181,6 +186,8 @@ def _build(
                     *parts,
                     "--",
                     *previous_parts,
+                    "--",
+                    follow_up.model_dump_json(),
                 ]
             )
             return hashlib.sha256(material.encode()).hexdigest()
@@ -218,6 +225,7 @@ def _build(
         )
         if writer is not None and not report.quiet:
             report = writer(report)
+        report = report.model_copy(update={"risk_follow_up": follow_up})
         content = report.model_dump(mode="json")
         if stored is None and not records and not store_empty:
             return BuiltReport(report, False, fingerprint)

@@ -1,0 +1,66 @@
+"""Ledger entries in sentences, for the weekly report's "Risk follow-up" section and for answers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from chatbot.messages import Language, say
+from chatbot.reports.model import LedgerLine, RiskFollowUp
+from chatbot.team.ledger import EntryView, LinkView, week_follow_up
+
+
+def link_sentence(link: LinkView, pr: int, language: Language) -> str:
+    """Why a follow-up is linked: "#6801 改了同一函数 foo (path)", "#6801 说明修复了 #6512（已合并）"."""
+    return say(f"ledger.link.{link.kind}", language, number=link.number, pr=pr, detail=link.detail)
+
+
+def closed_sentence(view: EntryView, language: Language) -> str:
+    """Who resolved or accepted an entry by hand, and why; "" when nobody did."""
+    if view.closed_by is None or view.state not in ("resolved", "accepted"):
+        return ""
+    return say(f"ledger.closed.{view.state}", language, who=view.closed_by, reason=view.closed_reason or "-")
+
+
+def entry_sentence(view: EntryView, language: Language, as_of: datetime | None = None) -> str:
+    """ "#6512 [高] <mechanism> — <its follow-ups, who closed it>; 已 12 天 · 编号 R-…"."""
+    severity = say(f"report.severity.{view.severity}", language)
+    text = say("ledger.line", language, pr=view.number, severity=severity, text=view.text(language))
+    notes = [link_sentence(link, view.number, language) for link in view.live_links()]
+    closed = closed_sentence(view, language)
+    if closed:
+        notes.append(closed)
+    if as_of is not None:
+        notes.append(say("ledger.age", language, n=max(0, (as_of - view.raised_at).days)))
+    separator = "；" if language == "zh" else "; "
+    if notes:
+        text += (" —— " if language == "zh" else " — ") + separator.join(notes)
+    return text + (" · " + say("ledger.id", language, key=view.display_key))
+
+
+def _line(view: EntryView, language: Language, as_of: datetime | None = None) -> LedgerLine:
+    prs = (view.number, *(link.number for link in view.live_links()))
+    severity = view.severity if view.severity in ("high", "medium", "low") else "low"
+    return LedgerLine(
+        key=view.display_key,
+        pr=view.number,
+        severity=severity,  # type: ignore[arg-type]
+        text=entry_sentence(view, language, as_of),
+        prs=tuple(dict.fromkeys(prs)),
+    )
+
+
+def risk_follow_up(
+    session: Session, repo: str, start: datetime, end: datetime, now: datetime, language: Language
+) -> RiskFollowUp:
+    """The report section of the week [start, end): as the ledger stood at the week's end (or now,
+    for a week not over)."""
+    as_of = min(end, now)
+    week = week_follow_up(session, repo, start, as_of)
+    return RiskFollowUp(
+        resolved=tuple(_line(v, language) for v in week.resolved),
+        followed=tuple(_line(v, language) for v in week.followed),
+        still_open=tuple(_line(v, language, as_of) for v in week.still_open),
+        open_total=week.open_total,
+    )
