@@ -1,4 +1,4 @@
-"""Tables of the risk ledger (migration 0010): risk entries, their follow-up links, the audit trail, and
+"""Tables of the risk ledger (migration 0011): risk entries, their follow-up links, the audit trail, and
 how far each repo's ledger has read the stored analyses. The logic is in `chatbot/team/ledger.py`."""
 
 from __future__ import annotations
