@@ -321,7 +321,10 @@ class ChatBot:
         if query.intent == "search" and query.search_text:
             return composer.filtered(say("qa.search.title", query.language, text=query.search_text))
         if query.intent in ("topic", "search"):
-            filters = [*query.modules, *query.understood, *query.change_types]
+            filters: list[str] = []  # each once, as first written ("perf" is a module and a concept)
+            for word in (*query.modules, *query.understood, *query.change_types):
+                if word.lower() not in {f.lower() for f in filters}:
+                    filters.append(word)
             if query.breaking:
                 filters.append(say("qa.understood.breaking", query.language))
             return composer.filtered(

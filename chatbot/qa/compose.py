@@ -29,7 +29,7 @@ from chatbot.prose import prose
 from chatbot.qa.parse import language_of
 from chatbot.qa.query import Query, Window
 from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence
-from chatbot.reports.builder import AnalyzedPR, clean_title
+from chatbot.reports.builder import AnalyzedPR, clean_title, names_someone
 from chatbot.reports.model import RiskObservation
 
 # A risk answer over PRs a question narrowed: at most this many risk lines (unless the question asks for
@@ -303,7 +303,7 @@ class Composer:
     def stats(self) -> Answer:
         records = self.evidence.records
         modules = Counter(m for r in records for m in r.analysis.modules)
-        authors = Counter(r.pr.header.author for r in records)
+        authors = Counter(r.pr.header.author for r in records if names_someone(r.pr.header.author))
         types = Counter(r.analysis.change_type for r in records)
         avg_i = sum(r.analysis.importance for r in records) / len(records)
         avg_n = sum(r.analysis.insight for r in records) / len(records)

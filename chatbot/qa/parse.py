@@ -398,10 +398,17 @@ _MONTH_PART = re.compile(
     r"(上旬|月初|初)|(中旬)|(下旬|月底|月末|底)"
     rf"|\b(?:(early|beginning of|start of)|(mid|middle of)|(late|end of))[- ]+(?:the\s+)?(?=(?:this|last|previous)\s+month|(?:{_MONTH_NAME})\b)"
 )
+# Half a month: 上半月 / first half of (days 1-15), 下半月 / second half of (16 to the end).
+_MONTH_HALF = re.compile(
+    r"(上半月|前半月|上半个月|前半个月)|(下半月|后半月|下半个月|后半个月)"
+    rf"|\b(?:the\s+)?(?:(first half of)|(second half of))\s+(?:the\s+)?(?=(?:this|last|previous)\s+month|(?:{_MONTH_NAME})\b)"
+)
+_MONTH_HALF_DAYS = ((1, 16), (16, 32))
 _MONTH_PART_ZH_AFTER = re.compile(rf"(?:\d{{1,2}}|{_CN}|上个?|本|这个?)\s*月(?:份)?\s*$")
 _MONTH_PART_DAYS = ((1, 11), (11, 21), (21, 32))
 # Everything that names a window, so that a search can leave it out of its terms.
 _WINDOW_PATTERNS: tuple[re.Pattern[str], ...] = (
+    _MONTH_HALF,  # first: it looks ahead at the month ("the second half of last month")
     _DATE,
     _WEEK_NUMBER,
     _LAST_N,
@@ -563,16 +570,20 @@ def _window_in_known_years(text: str, context: ParseContext) -> Window | None:
     return window
 
 
-def _month_part(text: str) -> int | None:
-    """Which third of a month the text names (0: days 1-10, 1: 11-20, 2: 21 to the end), if any. The
-    one-character 初 and 底 count only right after a month ("3月初", "上个月底")."""
+def _month_part(text: str) -> tuple[int, int] | None:
+    """The days [first, end) of the part of a month the text names, if any: a half ("上半月", "the
+    first half of June") or a third (上旬 / early: 1-10, 中旬 / mid: 11-20, 下旬 / late: 21 to the end).
+    The one-character 初 and 底 count only right after a month ("3月初", "上个月底")."""
+    half = _MONTH_HALF.search(text)
+    if half:
+        return _MONTH_HALF_DAYS[next(i for i, g in enumerate(half.groups()) if g) % 2]
     for m in _MONTH_PART.finditer(text):
         groups = m.groups()
         part = next(i for i, g in enumerate(groups) if g) % 3
         bare = groups[0] == "初" or groups[2] == "底"
         if bare and not _MONTH_PART_ZH_AFTER.search(text[: m.start()]):
             continue
-        return part
+        return _MONTH_PART_DAYS[part]
     return None
 
 
@@ -587,7 +598,7 @@ def _window(text: str, context: ParseContext) -> Window | None:
     if window is None:
         today = context.now.astimezone(tz).date()
         window = _month_window(today.year, today.month, tz)
-    first, end = _MONTH_PART_DAYS[part]
+    first, end = part
     start = window.start.replace(day=first)
     return Window(start, window.end if end > 28 else window.start.replace(day=end))
 
@@ -951,161 +962,177 @@ _HAN_FUNCTION_WORDS = (
 )
 _HAN_SPLIT = re.compile(rf"(?:{_HAN_FUNCTION_WORDS})+")
 _CONTENT_TOKEN = re.compile(r"[\u3400-\u9fff]+|[a-z][a-z0-9_.+-]*[a-z0-9+]|[a-z]")
-_CONTENT_STOP = _STOP | frozenset(
-    [
-        "look",
-        "pull",
-        "requests",
-        "request",
-        "using",
-        "anything",
-        "something",
-        "everything",
-        "stuff",
-        "things",
-        "thing",
-        "work",
-        "went",
-        "go",
-        "going",
-        "get",
-        "got",
-        "new",
-        "important",
-        "importantly",
-        "biggest",
-        "key",
-        "top",
-        "first",
-        "most",
-        "main",
-        "major",
-        "notable",
-        "should",
-        "need",
-        "needs",
-        "want",
-        "know",
-        "see",
-        "tell",
-        "explain",
-        "describe",
-        "latest",
-        "ones",
-        "one",
-        "lot",
-        "lots",
-        "also",
-        "just",
-        "only",
-        "were",
-        "has",
-        "have",
-        "had",
-        "been",
-        "being",
-        "will",
-        "shall",
-        "may",
-        "might",
-        "must",
-        "more",
-        "less",
-        "other",
-        "others",
-        "else",
-        "like",
-        "into",
-        "over",
-        "under",
-        "out",
-        "up",
-        "down",
-        "when",
-        "where",
-        "why",
-        "whom",
-        "whose",
-        "your",
-        "our",
-        "my",
-        "his",
-        "her",
-        "them",
-        "us",
-        "touched",
-        "touch",
-        "modified",
-        "modify",
-        "changed",
-        "edit",
-        "edited",
-        "files",
-        "file",
-        "folder",
-        "directory",
-        "path",
-        "paths",
-        "code",
-        "pr's",
-        "prs'",
-        "repository",
-        "project",
-        "projects",
-        "updates",
-        "update",
-        "merge",
-        "merges",
-        "merging",
-        "landed",
-        "land",
-        "shipped",
-        "it's",
-        "that's",
-        "there's",
-        "here",
-        "what're",
-        "who's",
-        "how's",
-        "ok",
-        "okay",
-        "hi",
-        "hey",
-        "hello",
-        "yo",
-        "please",
-        "pls",
-        "thx",
-        "prhub",
-        "bot",
-        "worth",
-        "reading",
-        "worthwhile",
-        "look",
-        "at",
-        "details",
-        "detail",
-        "expand",
-        "show",
-        "carefully",
-        "closely",
-        "worked",
-        "working",
-        "works",
-        "careful",
-        "issue",
-        "issues",
-        "problem",
-        "problems",
-        "recent",
-        "recently",
-        "lately",
-        "anyone",
-        "someone",
-        "did",
-        "does",
-        "do",
-    ]
+# The usual English stop words (NLTK's list) and the verbs of asking: never what a question is about.
+_ENGLISH_STOP = frozenset(
+    """i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her
+    hers herself it its itself they them their theirs themselves what which who whom this that these those
+    am is are was were be been being have has had having do does did doing a an the and but if or because
+    as until while of at by for with about against between into through during before after above below
+    to from up down in out on off over under again further then once here there when where why how all
+    any both each few more most other some such no nor not only own same so than too very can will just
+    should now could would shall may might must also yet still ever even
+    summarize summarise summary recap overview happened happen happening ship ships shipped shipping
+    done made make added improvement improvements improve improved half""".split()  # noqa: SIM905
+)
+_CONTENT_STOP = (
+    _STOP
+    | _ENGLISH_STOP
+    | frozenset(
+        [
+            "look",
+            "pull",
+            "requests",
+            "request",
+            "using",
+            "anything",
+            "something",
+            "everything",
+            "stuff",
+            "things",
+            "thing",
+            "work",
+            "went",
+            "go",
+            "going",
+            "get",
+            "got",
+            "new",
+            "important",
+            "importantly",
+            "biggest",
+            "key",
+            "top",
+            "first",
+            "most",
+            "main",
+            "major",
+            "notable",
+            "should",
+            "need",
+            "needs",
+            "want",
+            "know",
+            "see",
+            "tell",
+            "explain",
+            "describe",
+            "latest",
+            "ones",
+            "one",
+            "lot",
+            "lots",
+            "also",
+            "just",
+            "only",
+            "were",
+            "has",
+            "have",
+            "had",
+            "been",
+            "being",
+            "will",
+            "shall",
+            "may",
+            "might",
+            "must",
+            "more",
+            "less",
+            "other",
+            "others",
+            "else",
+            "like",
+            "into",
+            "over",
+            "under",
+            "out",
+            "up",
+            "down",
+            "when",
+            "where",
+            "why",
+            "whom",
+            "whose",
+            "your",
+            "our",
+            "my",
+            "his",
+            "her",
+            "them",
+            "us",
+            "touched",
+            "touch",
+            "modified",
+            "modify",
+            "changed",
+            "edit",
+            "edited",
+            "files",
+            "file",
+            "folder",
+            "directory",
+            "path",
+            "paths",
+            "code",
+            "pr's",
+            "prs'",
+            "repository",
+            "project",
+            "projects",
+            "updates",
+            "update",
+            "merge",
+            "merges",
+            "merging",
+            "landed",
+            "land",
+            "shipped",
+            "it's",
+            "that's",
+            "there's",
+            "here",
+            "what're",
+            "who's",
+            "how's",
+            "ok",
+            "okay",
+            "hi",
+            "hey",
+            "hello",
+            "yo",
+            "please",
+            "pls",
+            "thx",
+            "prhub",
+            "bot",
+            "worth",
+            "reading",
+            "worthwhile",
+            "look",
+            "at",
+            "details",
+            "detail",
+            "expand",
+            "show",
+            "carefully",
+            "closely",
+            "worked",
+            "working",
+            "works",
+            "careful",
+            "issue",
+            "issues",
+            "problem",
+            "problems",
+            "recent",
+            "recently",
+            "lately",
+            "anyone",
+            "someone",
+            "did",
+            "does",
+            "do",
+        ]
+    )
 )
 
 

@@ -85,6 +85,11 @@ class AnalyzedPR:
         return self.pr.number
 
 
+def names_someone(login: str | None) -> bool:
+    """Whether a login is someone's: not an export's placeholder for a deleted account ("-", "")."""
+    return bool(_LOGIN.search(login or ""))
+
+
 def clean_title(title: str) -> str:
     """A PR title without its `[module]` prefixes and `type(scope):` marker: `[megatron] feat: add X` → `add X`.
     A revert stays one: `revert: feat(models): add X` → `Revert: add X`, never the change it undid."""
@@ -580,7 +585,7 @@ def _trend_notes(trends: tuple[Trend, ...], ranked: list[AnalyzedPR], language: 
 
 def _participants(records: Sequence[AnalyzedPR], language: Language) -> str:
     """Authors (most PRs first) and reviewers (most reviews first), bots and self-reviews left out."""
-    authors = Counter(r.pr.header.author for r in records if _LOGIN.search(r.pr.header.author or ""))
+    authors = Counter(r.pr.header.author for r in records if names_someone(r.pr.header.author))
     reviewers = Counter(
         review.author
         for r in records

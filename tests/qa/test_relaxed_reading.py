@@ -196,3 +196,40 @@ def test_what_one_answer_relaxed_is_not_carried_into_the_next(bot: ChatBot) -> N
     relaxed, following = conversation(bot, "GRPO entropy bonus work in trl in June", "and the week before?")
     assert relaxed.query.notes
     assert following.cited == () and following.query.notes == ()  # no GRPO PR in May: nothing relaxed
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("Summarize what happened in trl during the first half of June", day(6, 1), day(6, 16)),
+        ("trl 上半月的改动", day(6, 1), day(6, 16)),
+        ("trl 6月下半月有哪些风险", day(6, 16), day(7, 1)),
+        ("what did trl ship in the second half of last month?", day(5, 16), day(6, 1)),
+        ("trl 上个月下半月合并了什么", day(5, 16), day(6, 1)),
+    ],
+)
+def test_half_a_month_is_its_days_and_no_word_of_it_is_searched(
+    bot: ChatBot,  # noqa: F811
+    question: str,
+    start: object,
+    end: object,
+) -> None:
+    answer = ask(bot, question)
+    assert answer.query.window is not None
+    assert (answer.query.window.start, answer.query.window.end) == (start, end)
+    assert answer.query.terms == ()
+    assert answer.cited
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What happened in trl during June?",
+        "Could you summarize what trl shipped in June?",
+        "Give me an overview of trl in June, if there is one",
+    ],
+)
+def test_the_words_of_asking_are_not_searched(bot: ChatBot, question: str) -> None:  # noqa: F811
+    answer = ask(bot, question)
+    assert answer.query.terms == ()
+    assert len(answer.cited) >= 5
