@@ -50,13 +50,16 @@ def _score(value: Any, what: str) -> float:
 
 
 def _strings(value: Any) -> tuple[str, ...]:
-    return tuple(str(item) for item in value or ())
+    return tuple(map(str, value or ()))
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)")
 
 
 def _first_line(text: str) -> str:
     """The first sentence of `text` on one line (a gist for analyses stored without one)."""
     line = " ".join(text.split())
-    match = re.search(r"[.!?。！？](?=\s|$)", line)
+    match = _SENTENCE_END.search(line)
     return line[: match.end()] if match else line
 
 
@@ -83,9 +86,9 @@ class Risk:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Risk:
-        return cls(
-            category=cast(RiskCategory, _choice(data["category"], RISK_CATEGORIES, "risk category")),
-            severity=cast(Severity, _choice(data["severity"], SEVERITIES, "severity")),
+        return cls(  # the category and severity are checked by __post_init__
+            category=cast(RiskCategory, str(data["category"])),
+            severity=cast(Severity, str(data["severity"])),
             text=str(data.get("text", "")),
             evidence=str(data.get("evidence", "")),
         )
@@ -93,9 +96,10 @@ class Risk:
 
 def strip_verdict_label(reason: str) -> str:
     """`必读：必读：改动较大` -> `改动较大`: a verdict reason without the verdict's own label."""
-    previous = None
-    while previous != reason:
-        previous, reason = reason, _VERDICT_LABEL.sub("", reason, count=1)
+    match = _VERDICT_LABEL.match(reason)
+    while match:
+        reason = reason[match.end() :]
+        match = _VERDICT_LABEL.match(reason)
     return reason
 
 

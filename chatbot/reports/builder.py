@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from chatbot.analysis.heuristic import TEXT
-from chatbot.analysis.types import Analysis, Risk, Severity
+from chatbot.analysis.types import Analysis, LocalizedAnalysis, Risk, Severity
 from chatbot.messages import Language, join, pr_refs, say
 from chatbot.models import PullRequest
 from chatbot.reports.model import KeyPR, ReportItem, RiskObservation, Theme, Trend, WeeklyReport
@@ -79,10 +79,29 @@ _CONSEQUENCES = frozenset({"dependency", "security"})
 class AnalyzedPR:
     pr: PullRequest
     analysis: Analysis
+    # What composing a report reads many times per PR, worked out once: its texts per language and its
+    # concern.
+    _known: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def number(self) -> int:
         return self.pr.number
+
+    def texts(self, language: str) -> LocalizedAnalysis:
+        """The analysis' texts for a reader of `language` (`Analysis.localized`, remembered)."""
+        known = self._known.get(language)
+        if known is None:
+            known = self._known[language] = self.analysis.localized(language)
+        return cast(LocalizedAnalysis, known)
+
+    @property
+    def concern(self) -> str:
+        """The concern the PR belongs to (`concern_of` its title and English gist, remembered)."""
+        known = self._known.get("concern")
+        if known is None:
+            gist = self.texts("en").gist
+            known = self._known["concern"] = concern_of(self.pr.title, self.analysis, gist)
+        return cast(str, known)
 
 
 def names_someone(login: str | None) -> bool:
@@ -105,10 +124,6 @@ def clean_title(title: str) -> str:
 
 def _ranked(records: Sequence[AnalyzedPR]) -> list[AnalyzedPR]:
     return sorted(records, key=lambda r: (-r.analysis.importance, -r.analysis.insight, r.number))
-
-
-def _concern(record: AnalyzedPR) -> str:
-    return concern_of(record.pr.title, record.analysis, record.analysis.localized("en").gist)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -149,7 +164,7 @@ def point_of(record: AnalyzedPR, language: Language) -> str | None:
     title (not merely its module and kind of change), else its first key point that does (the author's
     lead, a measured result, what the diff adds, removes or renames); None when every text only repeats
     the title."""
-    texts = record.analysis.localized(language)
+    texts = record.texts(language)
     title = clean_title(record.pr.title).lower()
     for text in (texts.gist, *texts.key_points):
         shown = _clip(text, POINT_CHARS).rstrip("。.;； ")
@@ -170,7 +185,7 @@ def _change(record: AnalyzedPR, language: Language) -> str:
     title), so no line says its title twice; then what the PR says beyond its title, when the gist does
     not already."""
     title = clean_title(record.pr.title)
-    gist = record.analysis.localized(language).gist or title
+    gist = record.texts(language).gist or title
     words = _words_of(title)
     if words and len(words & _words_of(gist)) < TITLE_OVERLAP * len(words):
         gist = f"{title} — {gist}"
@@ -209,7 +224,7 @@ class _Group:
 def _groups(ranked: list[AnalyzedPR]) -> list[_Group]:
     grouped: dict[str, list[AnalyzedPR]] = defaultdict(list)
     for record in ranked:
-        grouped[_concern(record)].append(record)
+        grouped[record.concern].append(record)
     groups = [_Group(concern, tuple(records)) for concern, records in grouped.items()]
     return sorted(
         groups,
@@ -356,7 +371,7 @@ def compose_weekly_report(
         module_trends=module_trends,
         theme_trends=_trends(
             Counter(g.concern for g in groups for _ in g.records),
-            Counter(_concern(r) for r in previous),
+            Counter(r.concern for r in previous),
             name=lambda theme: say(f"theme.{theme}", language),
         ),
         key_prs=tuple(
@@ -370,8 +385,8 @@ def compose_weekly_report(
                 insight=r.analysis.insight,
                 verdict=r.analysis.verdict,
                 key_point=_key_point(r.analysis, language),
-                gist=r.analysis.localized(language).gist,
-                reading_guide=r.analysis.localized(language).reading_guide,
+                gist=r.texts(language).gist,
+                reading_guide=r.texts(language).reading_guide,
             )
             for r in key[:KEY_PR_ROWS]
         ),
@@ -405,7 +420,7 @@ def risk_mechanisms(ranked: Sequence[AnalyzedPR], language: Language) -> list[Ri
     untested: list[AnalyzedPR] = []
     worst_untested: Severity = "low"
     for record in ranked:
-        worded = record.analysis.localized(language).risks
+        worded = record.texts(language).risks
         mine: list[RiskObservation] = []
         for risk, text in zip(record.analysis.risks, worded, strict=True):
             if risk.category == "missing-tests":
@@ -461,7 +476,7 @@ def merge_risks(ranked: Sequence[AnalyzedPR], language: Language) -> list[RiskOb
     by_category: dict[str, list[tuple[AnalyzedPR, Risk]]] = defaultdict(list)
     for record in ranked:
         seen: set[str] = set()
-        worded = record.analysis.localized(language).risks
+        worded = record.texts(language).risks
         for risk, text in zip(record.analysis.risks, worded, strict=True):
             if risk.category not in seen:
                 seen.add(risk.category)
@@ -624,7 +639,7 @@ def _follow_ups(ranked: list[AnalyzedPR], groups: list[_Group], language: Langua
         candidates = [
             (record, f)
             for record in group.records
-            for f in record.analysis.localized(language).follow_ups[:1]
+            for f in record.texts(language).follow_ups[:1]
             if f not in seen and named[record.number] < 2
         ]
         # A PR not yet named anywhere first: the list is about the week, not about its biggest PR.

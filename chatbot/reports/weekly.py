@@ -24,7 +24,7 @@ from chatbot.ports import Clock
 from chatbot.reports.builder import AnalyzedPR, compose_weekly_report
 from chatbot.reports.model import REPORT_FORMAT_VERSION, WeeklyReport
 from chatbot.store.db import Database
-from chatbot.store.index import PRIndex, to_pull_request
+from chatbot.store.index import HEADER_COLUMNS, PRIndex, to_pull_request
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, WeeklyReportRow
 from chatbot.team.ledger import maintain_ledger
 from chatbot.team.views import risk_follow_up
@@ -117,19 +117,24 @@ def window_records(
     numbers: Collection[int] | None = None,
 ) -> tuple[list[AnalyzedPR], list[str]]:
     """The PRs merged in [start, end) (optionally only `numbers`) with their current analyses (the
-    offline analysis for one not analysed yet), oldest first, and a fingerprint of those inputs."""
-    rows = session.execute(_window(repo, start, end, numbers, PullRequestRow, AnalysisRow)).all()
+    offline analysis for one not analysed yet), oldest first, and a fingerprint of those inputs.
+
+    An analysed PR comes without its files and comments (the report reads its analysis, header and
+    reviews; decoding every patch was most of a report's build time); a PR analysed here comes whole."""
+    columns = (*HEADER_COLUMNS, AnalysisRow.id.label("analysis_id"), AnalysisRow.fields)
     records: list[AnalyzedPR] = []
     parts: list[str] = []
     seen: set[int] = set()
-    for pr_row, analysis_row in rows:
-        if pr_row.id in seen:
+    for row in session.execute(_window(repo, start, end, numbers, *columns)):
+        if row.id in seen:
             continue  # an older analysis of the same content
-        seen.add(pr_row.id)
-        pr = to_pull_request(repo, pr_row)
-        analysis = Analysis.from_dict(analysis_row.fields) if analysis_row is not None else fallback(pr)
-        records.append(AnalyzedPR(pr, analysis))
-        parts.append(_part(pr_row.number, pr_row.content_hash, analysis_row.id if analysis_row else None))
+        seen.add(row.id)
+        if row.analysis_id is not None:
+            records.append(AnalyzedPR(to_pull_request(repo, row, diff=False), Analysis.from_dict(row.fields)))
+        else:
+            pr = to_pull_request(repo, session.get_one(PullRequestRow, row.id))
+            records.append(AnalyzedPR(pr, fallback(pr)))
+        parts.append(_part(row.number, row.content_hash, row.analysis_id))
     return records, parts
 
 

@@ -6,8 +6,9 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import Row, delete, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
@@ -174,7 +175,35 @@ class PRIndex:
         ).all()
 
 
-def to_pull_request(repo: RepoRow, row: PullRequestRow) -> PullRequest:
+# The columns `to_pull_request(..., diff=False)` reads: a query selecting these (not the whole row)
+# gives rows it accepts, without the ORM's per-row bookkeeping or decoding any patch.
+HEADER_COLUMNS = (
+    PullRequestRow.id,
+    PullRequestRow.number,
+    PullRequestRow.title,
+    PullRequestRow.body,
+    PullRequestRow.author,
+    PullRequestRow.author_name,
+    PullRequestRow.created_at,
+    PullRequestRow.updated_at,
+    PullRequestRow.merged_at,
+    PullRequestRow.closed_at,
+    PullRequestRow.html_url,
+    PullRequestRow.base_ref,
+    PullRequestRow.merge_commit_sha,
+    PullRequestRow.labels,
+    PullRequestRow.reviews,
+    PullRequestRow.additions,
+    PullRequestRow.deletions,
+    PullRequestRow.changed_files,
+    PullRequestRow.content_hash,
+)
+
+
+def to_pull_request(repo: RepoRow, row: PullRequestRow | Row[Any], *, diff: bool = True) -> PullRequest:
+    """The stored PR as the core's type. Without `diff` its files (with their patches) and comments are
+    left out, and `row` may be a row of HEADER_COLUMNS: files and comments are most of a PR's JSON, and a
+    reader of stored analyses (the weekly report) needs neither; the counts of files and lines stay."""
     header = PullHeader(
         repo=repo.full_name,
         number=row.number,
@@ -193,9 +222,9 @@ def to_pull_request(repo: RepoRow, row: PullRequestRow) -> PullRequest:
     )
     return PullRequest(
         header=header,
-        files=tuple(PRFile.from_dict(f) for f in row.files),
+        files=tuple(PRFile.from_dict(f) for f in row.files) if diff else (),
         reviews=tuple(Review.from_dict(r) for r in row.reviews),
-        comments=tuple(Comment.from_dict(c) for c in row.comments),
+        comments=tuple(Comment.from_dict(c) for c in row.comments) if diff else (),
         additions=row.additions,
         deletions=row.deletions,
         changed_files=row.changed_files,

@@ -326,3 +326,18 @@ def test_participants_leave_out_placeholder_logins() -> None:
     records[0] = AnalyzedPR(replace(first.pr, header=header), first.analysis)
     participants = compose(records, "en").participants
     assert "@-" not in participants and "@alice" in participants
+
+
+@pytest.mark.parametrize(
+    ("title", "concern"),
+    [
+        ("Fix OOM in DPOTrainer", "memory"),
+        ("FIX oom IN dpo", "memory"),
+        ("Support Ascend NPU in the rollout", "hardware"),
+        ("BUMP Transformers TO 4.57", "dependencies"),
+        ("修复显存泄漏", "memory"),
+    ],
+)
+def test_concerns_are_found_whatever_the_case_of_the_title(title: str, concern: str) -> None:
+    analysis = ANALYZER.analyze(make_pr(title, files=[code("pkg/core/x.py", 40)], repo="acme/plain"))
+    assert concern_of(title, analysis) == concern

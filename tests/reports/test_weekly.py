@@ -202,3 +202,33 @@ def test_the_reuse_check_reads_the_same_inputs_as_a_build(db):
     )
     late = build(db)
     assert not late.reused and 111 in late.report.prs
+
+
+def test_window_records_read_analysed_prs_without_their_diff_and_analyse_the_rest_whole(db):
+    """A stored analysis is read with the PR's header and reviews only (its patches are not decoded); a
+    PR without one is loaded whole for the analyzer, which sees its files."""
+    from sqlalchemy import delete, select
+
+    from chatbot.reports.weekly import window_records
+    from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow
+
+    seed(db)
+    seen_files: dict[int, int] = {}
+
+    def fallback(pr):  # type: ignore[no-untyped-def]
+        seen_files[pr.number] = len(pr.files)
+        return FALLBACK(pr)
+
+    week = parse_week("2026-W25", SHANGHAI)
+    with db.session() as session:
+        repo = session.scalar(select(RepoRow).where(RepoRow.full_name == REPO))
+        assert repo is not None
+        pr_id = session.scalar(select(PullRequestRow.id).where(PullRequestRow.number == 103))
+        session.execute(delete(AnalysisRow).where(AnalysisRow.pr_id == pr_id))
+        records, parts = window_records(session, repo, week.start, week.end, fallback)
+    by_number = {r.number: r for r in records}
+    assert seen_files == {103: 1}
+    assert by_number[101].pr.files == () and by_number[101].pr.changed_files == 1
+    assert by_number[101].pr.header.title and by_number[101].pr.header.html_url.endswith("/101")
+    assert [p.split(":")[0] for p in parts] == [str(r.number) for r in records]
+    assert parts[[r.number for r in records].index(103)].endswith(":-")
