@@ -37,7 +37,7 @@ from chatbot.qa.compose import Answer, Composer, window_text
 from chatbot.qa.context import follow_up, query_from_dict, query_to_dict
 from chatbot.qa.parse import KnownRepo, ParseContext, language_of, names_subscribed_repos, parse_query
 from chatbot.qa.query import Query, Window
-from chatbot.qa.retrieve import ALL_TIME_START, Evidence, gather, known_authors, known_modules, known_repos
+from chatbot.qa.retrieve import Evidence, gather, known_authors, known_modules, known_repos
 from chatbot.reports.cards import ReportLinks, report_card
 from chatbot.reports.weekly import ReportWriter, build_weekly_report
 from chatbot.store.conversations import ConversationKey, recall, remember
@@ -282,13 +282,11 @@ class ChatBot:
         if query.intent == "report":
             return self.report(query, window)
         # Nothing merged after "now" is cited, even when the index holds it (`--as-of`).
-        seen = (
-            Window(window.start, min(window.end, now), window.week)
-            if window is not None
-            else Window(ALL_TIME_START, now)
-        )
+        seen = Window(window.start, min(window.end, now), window.week) if window is not None else None
         with self.db.session() as session:
-            evidence = gather(session, query, seen, self.fallback, with_previous=query.intent == "compare")
+            evidence = gather(
+                session, query, seen, self.fallback, with_previous=query.intent == "compare", until=now
+            )
         composer = Composer(query, window, evidence, now, self.config.tz)
         if query.intent == "pr":
             if evidence.pr is None:
@@ -354,7 +352,7 @@ class ChatBot:
         for attempt_window, relaxed in attempts:
             searched = seen if attempt_window is window else attempt_window
             with self.db.session() as session:
-                evidence = gather(session, query, searched, self.fallback, relaxed=relaxed)
+                evidence = gather(session, query, searched, self.fallback, relaxed=relaxed, until=now)
             if not evidence.records:
                 continue
             notes: list[str] = []

@@ -365,7 +365,7 @@ _SINCE_BEFORE = re.compile(r"(?:since|from|after|自从|自|从)\s*$")
 _SINCE_AFTER = re.compile(r"^\s*(?:以来|开始|起|至今|之后|以后|后|onwards|onward|on)")
 _MONTH_ONLY = re.compile(
     rf"(?:{_YEAR_WORD}\s*)?(?<![\d个])(\d{{1,2}}|{_CN})\s*月(?:份)?(?!\s*(?:\d|{_CN})\s*[日号])"
-    rf"|\b(?:(in|during|since|of|for|last|this)\s+)?({_MONTH_NAME})\b(?:\s+(\d{{4}}))?"
+    rf"|\b(?:(in|during|since|of|for|last|this|early|mid|late)[\s-]+)?({_MONTH_NAME})\b(?:\s+(\d{{4}}))?"
 )
 _WEEKDAYS_EN = {d.lower(): i for i, d in enumerate(calendar.day_name)}
 _WEEKDAYS_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}  # fmt: skip
@@ -409,6 +409,10 @@ _MONTH_PART_DAYS = ((1, 11), (11, 21), (21, 32))
 # Everything that names a window, so that a search can leave it out of its terms.
 _WINDOW_PATTERNS: tuple[re.Pattern[str], ...] = (
     _MONTH_HALF,  # first: it looks ahead at the month ("the second half of last month")
+    # Before the month names, which would take the "of" of "the end of June" with them.
+    re.compile(
+        r"上旬|中旬|下旬|月初|月底|月末|\b(?:early|mid|middle of|late|beginning of|start of|end of)\b"
+    ),
     _DATE,
     _WEEK_NUMBER,
     _LAST_N,
@@ -425,9 +429,6 @@ _WINDOW_PATTERNS: tuple[re.Pattern[str], ...] = (
     _YESTERDAY,
     _TODAY,
     _RECENTLY,
-    re.compile(
-        r"上旬|中旬|下旬|月初|月底|月末|\b(?:early|mid|middle of|late|beginning of|start of|end of)\b"
-    ),
     re.compile(r"以来|至今|开始|之后|以后|之前|以前|so far|since|between|from|until"),
 )
 
@@ -599,8 +600,17 @@ def _window(text: str, context: ParseContext) -> Window | None:
         today = context.now.astimezone(tz).date()
         window = _month_window(today.year, today.month, tz)
     first, end = part
-    start = window.start.replace(day=first)
-    return Window(start, window.end if end > 28 else window.start.replace(day=end))
+    month_start = window.start
+    if (
+        month_start.replace(day=first) > context.now
+        and _MONTH_ONLY.search(text)
+        and not (_THIS_MONTH.search(text) or re.search(r"(?:19|20)\d{2}", text))
+    ):
+        # "1月中旬" on January 5th: like a month not yet begun, a part not yet begun is last year's.
+        month_start = month_start.replace(year=month_start.year - 1)
+        window = _month_window(month_start.year, month_start.month, tz)
+    start = month_start.replace(day=first)
+    return Window(start, window.end if end > 28 else month_start.replace(day=end))
 
 
 def _named_window(text: str, context: ParseContext) -> Window | None:

@@ -589,11 +589,13 @@ def gather(
     *,
     with_previous: bool = False,
     relaxed: bool = False,
+    until: datetime | None = None,
 ) -> Evidence:
-    """The evidence for `query` over `window` (None: all time). Requires `query.repo` to be indexed.
-    `relaxed` reads the question's unplaced terms as wishes rather than requirements: the records are the
-    PRs meeting its other conditions that contain the most of them (for when the strict reading found
-    nothing; `Evidence.dropped` names the terms none contains)."""
+    """The evidence for `query` over `window` (None: all time, up to `until` when given: nothing merged
+    after now is cited). Requires `query.repo` to be indexed. `relaxed` reads the question's unplaced
+    terms as wishes rather than requirements: the records are the PRs meeting its other conditions that
+    contain the most of them (for when the strict reading found nothing; `Evidence.dropped` names the
+    terms none contains)."""
     index = PRIndex(session)
     repo = index.repo(query.repo or "")
     if repo is None:
@@ -611,7 +613,7 @@ def gather(
         evidence.scores, evidence.titled = match.scored.scores, match.scored.titled
     numbers = set(match.scored.scores) if match is not None and match.filters else None
     module_hits = match.module_hits if match is not None else None
-    start, end = (window.start, window.end) if window else (ALL_TIME_START, ALL_TIME_END)
+    start, end = (window.start, window.end) if window else (ALL_TIME_START, until or ALL_TIME_END)
     shown = SHOWN.get(query.intent)
     if shown is None:
         records = answer_records(session, repo, start, end, fallback, numbers, query.author)

@@ -61,8 +61,22 @@ PHRASES = st.one_of(
     st.sampled_from(ZH_WEEKDAYS).map(lambda d: f"上周{d}"),
     st.sampled_from(ZH_WEEKDAYS).map(lambda d: f"周{d}"),
     st.sampled_from(list(calendar.day_name)).map(lambda d: f"last {d}"),
+    N.map(lambda n: f"{n}月上旬"),
+    N.map(lambda n: f"{n}月中旬"),
+    N.map(lambda n: f"{n}月下旬"),
+    N.map(lambda n: f"{n}月初"),
+    N.map(lambda n: f"{n}月底"),
+    N.map(lambda n: f"early {calendar.month_name[n]}"),
+    N.map(lambda n: f"mid-{calendar.month_name[n]}"),
+    N.map(lambda n: f"late {calendar.month_name[n]}"),
+    st.sampled_from(["月初", "上个月底", "上个月中旬", "end of last month", "early this month"]),
 )
 # fmt: on
+PARTS = {
+    0: ("{m}月上旬", "{m}月初", "early {name}", "the beginning of {name}"),
+    1: ("{m}月中旬", "mid-{name}", "mid {name}", "the middle of {name}"),
+    2: ("{m}月下旬", "{m}月底", "{m}月末", "late {name}", "the end of {name}"),
+}
 
 
 def parse(text: str, now: datetime):  # type: ignore[no-untyped-def]
@@ -71,7 +85,9 @@ def parse(text: str, now: datetime):  # type: ignore[no-untyped-def]
 
 @given(now=NOWS, phrase=PHRASES)
 def test_a_window_starts_before_now_and_is_not_empty(now: datetime, phrase: str) -> None:
-    window = parse(f"trl {phrase} 有哪些改动", now).window
+    query = parse(f"trl {phrase} 有哪些改动", now)
+    assert query.terms == ()  # a window's words are never searched
+    window = query.window
     if window is None:  # W53 of a year without one, 2 月 30 日: no window rather than a wrong one
         return
     assert window.start < window.end
@@ -111,3 +127,21 @@ def test_month_names_map_to_their_months_in_both_languages(now: datetime, month:
         assert (window.start.month, window.start.day, window.start.hour) == (month, 1, 0), phrase
         assert (window.end - timedelta(days=1)).month == month, phrase
         assert window.start <= now, phrase  # a month not yet begun this year is last year's
+
+
+@given(now=NOWS, month=N, part=st.sampled_from(sorted(PARTS)))
+def test_a_part_of_a_month_is_its_third_of_that_month(now: datetime, month: int, part: int) -> None:
+    whole = parse(f"trl {month}月的改动", now).window
+    assert whole is not None
+    first, end = ((1, 11), (11, 21), (21, None))[part]
+    if whole.start.replace(day=first) > now:  # a part not yet begun is last year's, as for a month
+        whole = parse(f"trl {whole.start.year - 1} 年 {month} 月的改动", now).window
+        assert whole is not None
+    for form in PARTS[part]:
+        phrase = form.format(m=month, name=calendar.month_name[month])
+        query = parse(f"what did trl merge in {phrase}?", now)
+        window = query.window
+        assert window is not None, phrase
+        assert query.terms == (), phrase
+        assert window.start == whole.start.replace(day=first), phrase
+        assert window.end == (whole.end if end is None else whole.start.replace(day=end)), phrase
