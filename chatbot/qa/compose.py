@@ -342,7 +342,7 @@ class Composer:
         def avg(records: Sequence[AnalyzedPR]) -> str:
             return f"{sum(r.analysis.importance for r in records) / len(records):.1f}" if records else "-"
 
-        previous = self.window.previous() if self.window else None
+        previous = self.evidence.previous_window
         modules_now = Counter(m for r in now_records for m in r.analysis.modules)
         modules_before = Counter(m for r in before for m in r.analysis.modules)
         changes = sorted(

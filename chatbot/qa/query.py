@@ -58,6 +58,15 @@ class Window:
         length = self.end - self.start
         return Window(self.start - length, self.start)
 
+    def comparable_previous(self) -> Window:
+        """The window to compare this one with: `previous()`, cut to this one's length when this one is a
+        week cut short at now (Monday to Tuesday 10:36 is compared with the same days and hours of the
+        week before, not with all of it)."""
+        before = self.previous()
+        if self.week is not None and self.end < self.week.end:
+            return Window(before.start, before.start + (self.end - self.start))
+        return before
+
     @property
     def last_day(self) -> datetime:
         return self.end - timedelta(microseconds=1)

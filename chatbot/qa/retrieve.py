@@ -59,6 +59,8 @@ class Evidence:
     # like the previous window's, carry scores, verdict, change type and modules (no texts, no risks).
     records: list[AnalyzedPR] = field(default_factory=list)
     previous: list[AnalyzedPR] = field(default_factory=list)
+    # The window `previous` was read from (a week not over yet is compared with the same part of the last).
+    previous_window: Window | None = None
     pr: AnalyzedPR | None = None
     # How well each PR matches the question's words (BM25), and how many of them (and of the modules it
     # names, by the analysis' tags) its title names, when the question has any.
@@ -636,7 +638,7 @@ def gather(
             evidence.records, query, _documents_of(session, repo, evidence.records)
         )
     if with_previous and window is not None:
-        previous = window.previous()
+        previous = evidence.previous_window = window.comparable_previous()
         before = score_records(session, repo, previous.start, previous.end, fallback, query.author)
         earlier = text_scores(session, repo, query, previous)
         if earlier is not None:

@@ -233,3 +233,17 @@ def test_the_words_of_asking_are_not_searched(bot: ChatBot, question: str) -> No
     answer = ask(bot, question)
     assert answer.query.terms == ()
     assert len(answer.cited) >= 5
+
+
+@pytest.mark.parametrize("question", ["trl 本周和上周相比怎么样", "compare trl this week with last week"])
+def test_a_week_not_over_is_compared_with_the_same_part_of_the_week_before(
+    bot: ChatBot,  # noqa: F811
+    question: str,
+) -> None:
+    answer = ask(bot, question)
+    language = answer.query.language
+    same_part = Window(day(6, 15), day(6, 17, 10))  # Monday 00:00 to Wednesday 10:00, as now is
+    heading = say("qa.compare.title", language, previous=window_text(same_part, NOW, SHANGHAI, language))
+    assert heading in answer.reply.plain_text()
+    before = say("qa.compare.count", language, now=2, before=1, delta=say("report.delta_up", language, n=1))
+    assert before in answer.reply.plain_text()  # #3450 (Wednesday 12:00) and later are not counted
