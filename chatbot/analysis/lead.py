@@ -67,6 +67,10 @@ _CELL_NUMBER = re.compile(rf"^\s*({_NUMBER})\s?({_UNIT})?\s*$", re.I)
 _BEFORE_AFTER = re.compile(
     r"before|after|baseline|base|main|old|new|this pr|w/o|without|with|原|优化|之前|之后", re.I
 )
+_PROSE_WORD = re.compile(r"[A-Za-z][a-z]*(?:[-'][a-z]+)*")
+_HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
+# A lead sentence or listed item says something when it has this many words of prose, not only code.
+PROSE_WORDS = 3
 LEAD_SENTENCE_MIN_CHARS = 25
 ITEM_MIN_CHARS = 12
 MAX_LEAD_POINTS = 3
@@ -111,7 +115,19 @@ def _substantive(text: str) -> bool:
     """Not only links, issue references or a few characters, and not a sentence that only introduces
     what follows ("Here is the matrix:")."""
     rest = _URL.sub("", text).strip(" .;,-—()[]")
-    return len(rest) >= ITEM_MIN_CHARS and not _ISSUE_ONLY.match(rest) and not rest.endswith((":", "："))
+    return (
+        len(rest) >= ITEM_MIN_CHARS
+        and not _ISSUE_ONLY.match(rest)
+        and not rest.endswith((":", "："))
+        and _prose_words(rest) >= PROSE_WORDS
+    )
+
+
+def _prose_words(text: str) -> int:
+    """Words of prose in `text`: Latin words that are not code (no `_`, `=`, `.`, digits or backticks
+    around them) and Han characters two for a word; a line of settings (`A_B=False & C='x'`) has none."""
+    latin = sum(1 for token in text.split() if _PROSE_WORD.fullmatch(token.strip(",;:()!?\"'“”")))
+    return latin + len(_HAN_CHAR.findall(text)) // 2
 
 
 def names_unchanged_file(text: str, changed_paths: Collection[str]) -> bool:

@@ -126,3 +126,20 @@ def test_a_breaking_risk_names_what_the_diff_removes_or_renames(title: str, file
     analysis = ANALYZER.analyze(make_pr(title, files=files, repo="acme/plain"))
     breaking = next(r for r in analysis.risks if r.category == "breaking-change")
     assert shown in breaking.evidence and not breaking.evidence.startswith("title:"), breaking.evidence
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        "- `USE_POLICY_GRADIENT`=False & `DISTILLATION_LOSS_MODE`='`forward_kl_topk`'",
+        "- lr: 1e-5 -> 1e-6, bs: 256, ppo_epochs=2",
+        "- MAX_TOKENS=4096 TP_SIZE=8",
+    ],
+)
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_listed_line_of_settings_is_not_a_key_point(settings: str, language: str) -> None:
+    body = f"## What does this PR do\n\nSupport on-policy distillation in the sync trainer.\n\n{settings}\n"
+    pr = make_pr("[trainer] feat: on-policy distillation", body=body, files=[code("verl/trainer/opd.py", 80)])
+    texts = ANALYZER.analyze(pr, language=language).localized(language)
+    stripped = settings.lstrip("- ").replace("`", "")[:20]
+    assert not any(stripped in point.replace("`", "") for point in texts.key_points), texts.key_points
