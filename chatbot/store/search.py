@@ -2,7 +2,8 @@
 
 SQLite: FTS5 with the trigram tokenizer (no word segmentation needed, so Chinese works) when every
 phrase has at least 3 characters, ranked by bm25; shorter phrases (`飞书`, `OOM` is fine, `显存` is not)
-fall back to LIKE on the base table. PostgreSQL: ILIKE per phrase, served by a pg_trgm GIN index.
+fall back to LIKE on the base table. PostgreSQL: ILIKE per phrase, served by the pg_trgm GIN index
+over (repo_id, document) (migrations 0006 and 0012; no btree on repo_id competes with it).
 A document matches when it contains any of the phrases (a word and its synonyms).
 """
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import event
 
 from chatbot.analysis.types import Analysis, Risk
 from chatbot.store.analyses import current_analysis, has_analysis, input_hash, save_analysis
@@ -123,3 +124,30 @@ def test_search_any_finds_a_document_with_any_of_the_phrases_in_one_repo(indexed
     assert numbers(short, ids) == [3]
     assert numbers(beside, ids) == [2]
     assert numbers(recent, ids) == [1]
+
+
+def test_postgresql_searches_one_repo_through_the_trigram_index(indexed):
+    """The plan of `search_any` on PostgreSQL reads the (repo_id, document) trigram index, not every
+    document of the repo by ILIKE (migration 0012). The tables here are tiny, so sequential scans are
+    priced out to see which index the planner prefers."""
+    db, repo_id, _ = indexed
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite searches through FTS5")
+    executed: list[tuple[str, object]] = []
+
+    def capture(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
+        if "pr_search" in statement:
+            executed.append((statement, parameters))
+
+    event.listen(db.engine, "before_cursor_execute", capture)
+    try:
+        with db.session() as session:
+            search_any(session, ["checkpoint", "qwen3 moe"], repo_id=repo_id)
+    finally:
+        event.remove(db.engine, "before_cursor_execute", capture)
+    [(statement, parameters)] = executed
+    with db.engine.connect() as connection:
+        connection.exec_driver_sql("SET enable_seqscan = off")
+        plan = "\n".join(row[0] for row in connection.exec_driver_sql("EXPLAIN " + statement, parameters))
+    assert "ix_pr_search_repo_document_trgm" in plan
+    assert "ix_pr_search_repo_id" not in plan
