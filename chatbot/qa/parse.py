@@ -982,7 +982,8 @@ _ENGLISH_STOP = frozenset(
     any both each few more most other some such no nor not only own same so than too very can will just
     should now could would shall may might must also yet still ever even
     summarize summarise summary recap overview happened happen happening ship ships shipped shipping
-    done made make added improvement improvements improve improved half""".split()  # noqa: SIM905
+    done made make added improvement improvements improve improved half around regarding concerning
+    related relating touching touched involving""".split()  # noqa: SIM905
 )
 _CONTENT_STOP = (
     _STOP

@@ -130,10 +130,11 @@ def _matches(record: AnalyzedPR, query: Query, module_hits: set[int] | None) -> 
 K1, B = 1.2, 0.3
 TITLE_WEIGHT = 3
 ANALYSIS_WEIGHT = 0.5
-# The relevance floor: a PR is about a word when the word is in its title, in a file it changed, or
-# said at least SALIENT times in its description, review text and analysis (whose key points and risks
-# are what the analysis found to matter); a single mention only counts for a PR whose description has
-# at most SHORT_TEXT characters, where one sentence is all there is.
+# The relevance floor: a PR is about a word when the word is in its title, or at least SALIENT times in
+# its description, changed file paths, review text and analysis (whose key points and risks are what the
+# analysis found to matter): a file under `examples/grpo_trainer/` alone does not make a PR about GRPO,
+# that file and one sentence do. A single mention only counts for a PR whose description has at most
+# SHORT_TEXT characters, where one sentence is all there is, and for a path the question names.
 SALIENT = 2.0
 SHORT_TEXT = 400
 
@@ -156,12 +157,14 @@ class _Group:
     words: tuple[str, ...]
     patterns: tuple[re.Pattern[str], ...]
     module: bool = False
+    # A path the question names: any PR that touched it is about it.
+    literal: bool = False
 
     @classmethod
     def of(cls, words: Collection[str], *, literal: bool = False, module: bool = False) -> _Group:
         unique = tuple(dict.fromkeys(w.lower() for w in words if w))
         patterns = tuple(re.compile(re.escape(w)) if literal else term_pattern(w) for w in unique)
-        return cls(unique, patterns, module)
+        return cls(unique, patterns, module, literal)
 
     def occurrence(self, document: str) -> Occurrence:
         """How often the group's words occur in a search document: the PR's own text and the analysis'
@@ -192,10 +195,10 @@ class _Group:
                 in_title + in_prose - in_paths + min(in_paths, 1) + TITLE_WEIGHT * len(pattern.findall(title))
             )
             count += ANALYSIS_WEIGHT * in_analysis
-            evidence += SALIENT * (in_title + min(in_paths, 1)) + in_prose + in_analysis
+            evidence += SALIENT * in_title + in_prose - in_paths + min(in_paths, 1) + in_analysis
             mentioned = mentioned or in_prose + in_analysis > 0
             titled = titled or in_title > 0
-        salient = evidence >= SALIENT or (mentioned and len(prose) <= SHORT_TEXT)
+        salient = evidence >= SALIENT or (mentioned and (self.literal or len(prose) <= SHORT_TEXT))
         return Occurrence(count, salient, titled)
 
 
