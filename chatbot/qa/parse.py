@@ -159,6 +159,26 @@ _PR_PATTERNS = (
     ),
 )
 _COUNT_BEFORE = re.compile(r"(?:top|first|前|最近|last|past)\s*$")
+# Last: a bare number of three to seven digits that no unit follows ("5418 这个改动对我们有影响吗", "is
+# verl 5454 safe to pick up?") is a PR; not a year (1970-2100 unless a PR word follows), a count, a date
+# or a version.
+_BARE_NUMBER = re.compile(
+    r"(?<![\w./#:,-])(\d{3,7})(?![\w./:%,-])"
+    r"(?!\s*(?:年|月|日|周|天|个|條|条|项|篇|行|次|人|位|小时|分钟|秒|倍|万|千|百|多|余|左右"
+    r"|(?:days?|weeks?|months?|years?|hours?|minutes?|prs?|pull requests?|files?|lines?|times|commits?|gb|mb|k)\b))"
+)
+_PR_WORD_AFTER = re.compile(r"\s*(?:号\s*)?(?:这个|那个|这条)?\s*(?:pr|pull|改动|变更|修改|提交|合并请求)")
+
+
+def _bare_pr_number(text: str) -> int | None:
+    for match in _BARE_NUMBER.finditer(text):
+        number = int(match.group(1))
+        if 1970 <= number <= 2100 and not _PR_WORD_AFTER.match(text[match.end() :]):
+            continue  # a year
+        if _COUNT_BEFORE.search(text[: match.start()]):
+            continue
+        return number
+    return None
 
 
 def _pr(text: str) -> tuple[int | None, str | None]:
@@ -176,7 +196,7 @@ def _pr(text: str) -> tuple[int | None, str | None]:
             if _COUNT_BEFORE.search(text[: match.start()]):
                 continue  # "top 10 PRs" is a count
             return int(number), None
-    return None, None
+    return _bare_pr_number(text), None
 
 
 # Repo and paths ------------------------------------------------------------------------------------
@@ -373,7 +393,10 @@ _WEEKDAY = re.compile(
     r"(上上|上|本|这|下)?\s*(?:个)?\s*(?:周|星期|礼拜)([一二三四五六日天1-7])(?![\d一二三四五六七八九十个条项次共些起直下志常期报])"
     r"|\b(?:(last|this|on|past|previous)\s+)?(" + "|".join(_WEEKDAYS_EN) + r")\b"
 )
-_YEAR = re.compile(r"今年|this year|去年|last year|前年")
+_YEAR = re.compile(
+    r"今年|this year|去年|last year|前年"
+    r"|(?<![\d./-])((?:19[7-9]|20\d)\d)\s*年(?!\s*\d{1,2}\s*月)(?:份|度)?|\b(?:in|during|of|for|since)\s+((?:19[7-9]|20\d)\d)\b(?![-/.]\d)"
+)
 _LAST_N = re.compile(
     rf"(?:最近|过去|近|这|last|past)\s*{_NUM}?\s*(?:个)?\s*(天|日|周|星期|礼拜|个月|月|days?|weeks?|months?)"
     r"|(?:last|past)\s+(one|two|three|four|five|six|seven|eight|nine|ten|fourteen|thirty|a)\s+(days?|weeks?|months?)"
@@ -692,7 +715,8 @@ def _named_window(text: str, context: ParseContext) -> Window | None:
         return window
     m = _YEAR.search(text)
     if m:
-        year = _year_of(m.group(0), None, today) or today.year
+        written = m.group(1) or m.group(2)
+        year = int(written) if written else _year_of(m.group(0), None, today) or today.year
         return Window(_day_start(date(year, 1, 1), tz), _day_start(date(year + 1, 1, 1), tz))
     if _RECENTLY.search(text):
         return Window(now - timedelta(days=7), now)
@@ -967,7 +991,7 @@ _HAN_FUNCTION_WORDS = (
     "|风险|隐患|亮点|总结|概要|摘要|概况|周报|报告|统计|数量|多少|几个|排行|排名|对比|比较|相比|比"
     "|只看|只要|仅看|只|仅|麻烦|谢谢|多谢|感谢|您好|你好|能不能|能否|可以|能|帮|作者|提交的|写的|发的|合并的"
     "|支持|一共|总共|共|合计|目前|现在|已经|所有|全部|整体|具体|详细|大概|本身|一般|通常"
-    "|需要|注意|关注|留意|在意|值得一看|一看|了解|知道|看的|读的"
+    "|需要|注意|关注|留意|在意|值得一看|一看|了解|知道|看的|读的|啥|咋|进度|状态|现状"
     "|讲了|讲的|做了|干了|说了|改了|发生了|加了|出了|都|了|的|吗|呢|吧|啊|呀|和|与|跟|及|或|在|里|中|上|下|有|是|个|些|把|被|给|让|从|到|对|就|还|也|又|再"
 )
 _HAN_SPLIT = re.compile(rf"(?:{_HAN_FUNCTION_WORDS})+")

@@ -247,3 +247,41 @@ def test_a_week_not_over_is_compared_with_the_same_part_of_the_week_before(
     assert heading in answer.reply.plain_text()
     before = say("qa.compare.count", language, now=2, before=1, delta=say("report.delta_up", language, n=1))
     assert before in answer.reply.plain_text()  # #3450 (Wednesday 12:00) and later are not counted
+
+
+@pytest.mark.parametrize(
+    ("question", "number"),
+    [
+        ("3455 这个改动对我们升级有影响吗", 3455),
+        ("is trl 3450 safe to pick up?", 3450),
+        ("trl 的 3455 改了哪些默认配置", 3455),
+        ("llamafactory 7013 有没有风险", 7013),
+        ("should we worry about torchtune 2815?", 2815),
+    ],
+)
+def test_a_bare_number_with_no_unit_is_a_pr(bot: ChatBot, question: str, number: int) -> None:  # noqa: F811
+    answer = ask(bot, question)
+    assert (answer.query.intent, answer.cited) == ("pr", (number,))
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("trl 2026 年的改动", day(1, 1), day(1, 1, year=2027)),
+        ("what did trl merge in 2026?", day(1, 1), day(1, 1, year=2027)),
+        ("trl 2025年有哪些风险", day(1, 1, year=2025), day(1, 1)),
+        ("trl 最近 100 个 PR", None, None),
+        ("trl 3月以来 1000 行以上的改动", day(3, 1), NOW),
+    ],
+)
+def test_a_year_or_a_count_is_no_pr_number(
+    bot: ChatBot,  # noqa: F811
+    question: str,
+    start: object,
+    end: object,
+) -> None:
+    answer = ask(bot, question)
+    assert answer.query.intent != "pr" and answer.query.pr_number is None
+    if start is not None:
+        assert answer.query.window is not None
+        assert (answer.query.window.start, answer.query.window.end) == (start, end)
