@@ -140,6 +140,8 @@ class BotMenu:
                         "behaviors": [{"type": "callback", "value": {"action": EDIT_ACTION, "id": row.id}}],
                     }
                 )
+        if len(rows) > MAX_SHOWN:
+            elements.append(_note(say("qa.more", language, n=len(rows) - MAX_SHOWN)))
         elements += [{"tag": "hr"}, {"tag": "markdown", "content": say("home.ask", language)}]
         help_card = render_card(self.adapter.bot.help(language), language=language)
         card["body"]["elements"] = elements + help_card["body"]["elements"]

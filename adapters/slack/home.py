@@ -149,6 +149,8 @@ class HomeTab:
                     "value": str(subscription.id),
                 }
             blocks.append(block)
+        if len(rows) > MAX_SHOWN:
+            blocks.append(_context(say("qa.more", language, n=len(rows) - MAX_SHOWN)))
         blocks += [
             {"type": "divider"},
             {"type": "section", "text": {"type": "mrkdwn", "text": say("home.ask", language)}},

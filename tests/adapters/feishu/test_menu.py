@@ -159,3 +159,22 @@ def test_a_form_with_a_bad_field_is_refused_with_what_is_wrong(
     toast = save(feishu, menu, subscription(feishu, "oc_team"), **changes)
     assert toast["type"] == "error" and next(iter(changes.values())) in toast["content"]
     assert subscription(feishu, "oc_team").timezone == "Asia/Shanghai"
+
+
+def test_a_menu_card_of_many_subscriptions_fits_feishus_card_limits(feishu: FeishuHarness):
+    manage(feishu)
+    service = feishu.bot.subscriptions
+    assert service is not None
+    chats = [f"oc_many_{n}" for n in range(50)]
+    for chat in chats:
+        command = parse_command(f"订阅 {REPO}")
+        assert command is not None
+        service.execute(
+            command, Message("", platform="feishu", workspace=TENANT, channel=chat, user="ou_s"), "zh"
+        )
+        feishu.fake.members[chat] = ["ou_alice"]
+    card = open_menu(feishu).content
+    body = json.dumps(card, ensure_ascii=False)
+    assert len(body.encode()) < 30_000
+    assert body.count('"tag"') < 200  # components, counted generously
+    assert escape(say("qa.more", "zh", n=31)) in body  # oc_team and 50 more: 20 shown

@@ -198,3 +198,21 @@ def test_an_unknown_timezone_is_a_field_error_and_changes_nothing(slack: SlackHa
     answer = submit(slack, modal, tz="Mars/Olympus")
     assert answer == {"response_action": "errors", "errors": {"tz": say("home.modal.bad_tz", "zh")}}
     assert subscription(slack, "C1").timezone == "Asia/Shanghai"
+
+
+def test_a_home_tab_of_many_subscriptions_fits_slacks_view_limits(slack: SlackHarness):
+    manage(slack)
+    service = slack.bot.subscriptions
+    assert service is not None
+    channels = [f"CX{n}" for n in range(60)]
+    for channel in channels:
+        command = parse_command(f"订阅 {REPO}")
+        assert command is not None
+        service.execute(
+            command, Message("", platform="slack", workspace=TEAM_ID, channel=channel, user="UA"), "zh"
+        )
+    slack.fake.memberships["U1"] = channels
+    slack.event(home_opened("U1"), "Ev-home")
+    view = published(slack)  # the fake refuses more than 100 blocks
+    text = json.dumps(view, ensure_ascii=False)
+    assert say("qa.more", "zh", n=20) in text and say("home.ask", "zh") in text
