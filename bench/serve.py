@@ -58,8 +58,9 @@ Shot = tuple[float, float, int]  # sent, answered (time.monotonic() in the load 
 
 def serve_fakes(conn: Connection) -> None:
     """Child process: fake Slack, GitHub and Feishu. Sends their URLs, then answers each
-    `(slack, feishu, timeout)` with how many Slack messages and Feishu replies they received, once
-    there are that many (or at the timeout); None stops them."""
+    `(slack, feishu, timeout)` with how many Slack and Feishu answers they received, once there are
+    that many (or at the timeout); None stops them. Each question first gets a thinking message /
+    card, updated in place into the answer, so an answer is a `chat.update` / a card patch."""
     from tests.fakes.feishu import FakeFeishu
     from tests.fakes.github import FakeGitHub
     from tests.fakes.slack import FakeSlack
@@ -72,11 +73,12 @@ def serve_fakes(conn: Connection) -> None:
         slack_count, feishu_count, timeout = command
         deadline = time.monotonic() + timeout
         try:
-            slack.wait_for("chat.postMessage", slack_count, timeout=timeout)
-            feishu.wait_for_sent(feishu_count, max(0.0, deadline - time.monotonic()))
+            slack.wait_for("chat.update", slack_count, timeout=timeout)
+            feishu.wait_for_sent(2 * feishu_count, max(0.0, deadline - time.monotonic()))
         except AssertionError:
             pass  # reported as "answered n/N"
-        conn.send((len(slack.called("chat.postMessage", ok=True)), len(feishu.sent)))
+        patches = [s for s in feishu.sent if s.kind == "patch"]
+        conn.send((len(slack.called("chat.update", ok=True)), len(patches)))
     for fake in (slack, github, feishu):
         fake.stop()
 
