@@ -184,10 +184,11 @@ class _Group:
             for match in pattern.finditer(prose):
                 in_prose += 1
                 in_paths += "/" in _token_at(prose, match.start(), match.end())
+            said = _own_words(rest, prose)
             in_analysis = sum(
                 1
-                for m in pattern.finditer(rest)
-                if not _NEGATION.search(rest[max(0, m.start() - 40) : m.start()])
+                for m in pattern.finditer(said)
+                if not _NEGATION.search(said[max(0, m.start() - 40) : m.start()])
             )
             # Changed files say yes or no: a PR touching twenty files of a directory is not twenty
             # times more about it than one whose title names it.
@@ -200,6 +201,17 @@ class _Group:
             titled = titled or in_title > 0
         salient = evidence >= SALIENT or (mentioned and (self.literal or len(prose) <= SHORT_TEXT))
         return Occurrence(count, salient, titled)
+
+
+def _own_words(analysis: str, prose: str) -> str:
+    """The lines of an analysis that are its own, not sentences of the PR's description quoted back (a
+    word the author wrote once and the analysis quotes is one mention, not three). Lines are compared
+    by their letters only: quoting drops list numbers, backticks and line breaks."""
+    flat = _LETTERS.sub("", prose)
+    return "\n".join(line for line in analysis.split("\n") if _LETTERS.sub("", line) not in flat)
+
+
+_LETTERS = re.compile(r"[\W\d_]+")
 
 
 def _token_at(text: str, start: int, end: int) -> str:

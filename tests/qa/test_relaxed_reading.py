@@ -285,3 +285,22 @@ def test_a_year_or_a_count_is_no_pr_number(
     if start is not None:
         assert answer.query.window is not None
         assert (answer.query.window.start, answer.query.window.end) == (start, end)
+
+
+def test_an_analysis_quoting_the_description_back_is_not_a_second_mention() -> None:
+    from chatbot.qa.retrieve import SHORT_TEXT, _Group
+    from chatbot.store.analyses import ANALYSIS_MARK
+
+    filler = "The tracker now retries three times before it gives up on the remote server. " * 8
+    assert len(filler) > SHORT_TEXT
+    body = f"{filler}\n2. Keys are cached, with minor\n`memory` usage."
+    quoted = "Keys are cached, with minor memory usage."
+    memory = _Group.of(["memory", "oom"])
+
+    def document(*analysis: str) -> str:
+        return "\n".join(
+            ["fix: retry the tracker", body, ANALYSIS_MARK, "fix: retry the tracker", *analysis]
+        ).lower()
+
+    assert not memory.occurrence(document(quoted, quoted)).salient  # the author's one passing mention
+    assert memory.occurrence(document(quoted, "Frees the cache after each step to avoid OOM")).salient
