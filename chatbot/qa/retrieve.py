@@ -176,6 +176,8 @@ class _Group:
         title, _, prose = own.partition("\n")
         count = evidence = 0.0
         mentioned = titled = False
+        said: str | None = None  # the analysis' own words, found once
+        negated: list[tuple[int, int]] | None = None  # their negated clauses, found once
         for word, pattern in zip(self.words, self.patterns, strict=True):
             if word not in document:  # cheap test first: most documents lack most words
                 continue
@@ -184,12 +186,13 @@ class _Group:
             for match in pattern.finditer(prose):
                 in_prose += 1
                 in_paths += "/" in _token_at(prose, match.start(), match.end())
-            said = _own_words(rest, prose)
-            in_analysis = sum(
-                1
-                for m in pattern.finditer(said)
-                if not _NEGATION.search(said[max(0, m.start() - 40) : m.start()])
-            )
+            if said is None:
+                said = _own_words(rest, prose)
+            in_analysis = 0
+            for m in pattern.finditer(said):
+                if negated is None:
+                    negated = [clause.span() for clause in _NEGATED_CLAUSE.finditer(said)]
+                in_analysis += not any(start < m.start() <= end for start, end in negated)
             # Changed files say yes or no: a PR touching twenty files of a directory is not twenty
             # times more about it than one whose title names it.
             count += (
@@ -221,11 +224,12 @@ def _token_at(text: str, start: int, end: int) -> str:
     return text[left:right]
 
 
-# A word just after one of these is said not to be there. A negation reaches to the end of its clause,
-# which a causal verb also ends ("未释放导致显存增长" is about memory).
-_NEGATION = re.compile(
+# A word in the clause after one of these (at most 30 characters of it) is said not to be there. A
+# negation reaches to the end of its clause, which a causal verb also ends ("未释放导致显存增长" is about
+# memory).
+_NEGATED_CLAUSE = re.compile(
     r"(?:未|没有|没|无|不|缺少|缺乏|\bno|\bnot|\bwithout|\bmissing|\blacks?)"
-    r"(?:(?!导致|造成|引起|使得|\bcaus|\blead|\bbut\b|但)[^,，。;；.\n]){0,30}$"
+    r"(?:(?!导致|造成|引起|使得|\bcaus|\blead|\bbut\b|但)[^,，。;；.\n]){0,30}"
 )
 
 
