@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Float, Integer, column, or_, select, text
+from sqlalchemy import Float, Integer, column, func, or_, select, text, union_all
 from sqlalchemy.orm import Session
 
 from chatbot.store.schema import PullRequestRow, SearchDocumentRow
@@ -64,6 +64,26 @@ def search_any(
         )
         return list(session.scalars(statement, {"m": match}))
     document = SearchDocumentRow.document
+    if dialect == "postgresql" and len(phrases) > 1 and indexed:
+        # One indexed query per phrase, merged: with the phrases OR-ed in one condition the planner reads
+        # every document of the repo through the index's repo_id column and tests all of them against
+        # every phrase (470 ms against 170 ms for the nine synonyms of "memory" on the benchmark's
+        # biggest repo). Each phrase's newest `limit` suffice for the newest `limit` of them all.
+        newest = [
+            base.add_columns(PullRequestRow.merged_at)
+            .where(document.ilike(f"%{_escape_like(p)}%", escape="\\"), *conditions)
+            .order_by(PullRequestRow.merged_at.desc())
+            .limit(limit)
+            for p in phrases
+        ]
+        found = union_all(*newest).subquery("found")
+        merged = (
+            select(found.c.pr_id)
+            .group_by(found.c.pr_id)
+            .order_by(func.max(found.c.merged_at).desc())
+            .limit(limit)
+        )
+        return list(session.scalars(merged))
     matches = (
         [document.ilike(f"%{_escape_like(p)}%", escape="\\") for p in phrases]
         if dialect == "postgresql"
