@@ -22,7 +22,7 @@ from chatbot.reports.builder import AnalyzedPR
 from chatbot.store.analyses import ANALYSIS_MARK, current_analysis
 from chatbot.store.index import PRIndex, to_pull_request
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow
-from chatbot.store.search import search_any
+from chatbot.store.search import MIN_TRIGRAM_TERM, search_any
 
 SEARCH_LIMIT = 200
 # A window of at most WINDOW_SCAN PRs (months of the busiest repos) has all its search documents
@@ -340,7 +340,10 @@ def _candidates(session: Session, repo: RepoRow, groups: list[_Group], window: W
     found: set[int] | None = None
     start, end = (window.start, window.end) if window is not None else (None, None)
     limit = SEARCH_LIMIT if window is None else WINDOW_CANDIDATES
-    for group in groups:
+    # A group of words under three characters ("kv" of "KV cache") has no trigrams: the index cannot
+    # serve it, so it narrows nothing when another group can (the scoring afterwards requires it).
+    indexed = [g for g in groups if any(len(w) >= MIN_TRIGRAM_TERM for w in g.words)]
+    for group in indexed or groups:
         ids = set(search_any(session, list(group.words), repo_id=repo.id, start=start, end=end, limit=limit))
         found = ids if found is None else found & ids
         if not found:
