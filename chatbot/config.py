@@ -105,6 +105,19 @@ class Settings(BaseSettings):
     slack_app_token: SecretStr | None = Field(None, validation_alias="SLACK_APP_TOKEN")
     slack_api_url: str = Field("https://slack.com/api/", validation_alias="SLACK_API_URL")
 
+    # Slack "Add to Slack" for several workspaces (docs/slack.md): with a client id and secret, prhub serves
+    # /slack/install and /slack/oauth_redirect and answers each workspace with the bot token its install
+    # gave, kept in the database encrypted with PRHUB_SECRET_KEY (Fernet keys, comma-separated: the first
+    # encrypts, all decrypt, so a key is rotated by putting a new one first). SLACK_BOT_TOKEN is then unused.
+    slack_client_id: str | None = Field(None, validation_alias="SLACK_CLIENT_ID")
+    slack_client_secret: SecretStr | None = Field(None, validation_alias="SLACK_CLIENT_SECRET")
+    slack_scopes: str = Field(
+        "app_mentions:read,chat:write,commands,im:history,links:read,links:write,channels:history,"
+        "groups:history,assistant:write,users:read,channels:read,groups:read",
+        validation_alias="SLACK_SCOPES",
+    )
+    secret_key: SecretStr | None = Field(None, validation_alias="PRHUB_SECRET_KEY")
+
     # Feishu / Lark adapter. FEISHU_MODE: http (callback at /feishu/events) or ws (long connection).
     feishu_app_id: str | None = Field(None, validation_alias="FEISHU_APP_ID")
     feishu_app_secret: SecretStr | None = Field(None, validation_alias="FEISHU_APP_SECRET")
@@ -151,6 +164,15 @@ class Settings(BaseSettings):
     def github_configured(self) -> bool:
         """Whether prhub can read GitHub: a token, a GitHub App, or both."""
         return self.github_token is not None or self.github_app_configured
+
+    @property
+    def slack_oauth_configured(self) -> bool:
+        """Whether Slack is installed through "Add to Slack" (several workspaces) rather than one token."""
+        return bool(self.slack_client_id and self.slack_client_id.strip())
+
+    @property
+    def slack_scope_list(self) -> list[str]:
+        return [s.strip() for s in self.slack_scopes.split(",") if s.strip()]
 
     @property
     def llm_configured(self) -> bool:

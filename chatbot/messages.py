@@ -404,6 +404,15 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     # The toast a Feishu card button shows at once; the answer itself follows in the card's thread.
     "feishu.toast.accepted": ("收到，答案马上发到话题里。", "Got it: the answer follows in the thread."),
     "feishu.toast.unknown": ("这个按钮已经失效了。", "This button no longer works."),
+    # Slack "Add to Slack" (adapters/slack/oauth.py): the page the installer sees after Slack's consent ----
+    "slack.install.done": (
+        "prhub 已安装到 Slack 工作区 {team}。在频道里 @prhub 提问，或用 /prhub help 查看用法。",
+        "prhub is installed in the Slack workspace {team}. Mention @prhub in a channel, or try /prhub help.",
+    ),
+    "slack.install.failed": (
+        "安装没有完成（{reason}）。请回到安装页重新开始：{url}",
+        "The installation did not complete ({reason}). Please start again from the install page: {url}",
+    ),
     # Native surfaces: progress while an answer is worked out, the assistant panel, App Home -----------
     "progress.thinking": ("思考中…", "Thinking…"),
     "assistant.greeting": (

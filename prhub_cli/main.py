@@ -53,6 +53,7 @@ from prhub_cli.common import (
 from prhub_cli.github import github_app
 from prhub_cli.risks import risks_app
 from prhub_cli.serve import serve
+from prhub_cli.slack import slack_app
 from prhub_cli.wiring import AnalyzerSetup, build_report, heuristic, make_analyzer, make_bot, render_report
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ app.add_typer(pr_app, name="pr")
 app.add_typer(db_app, name="db")
 app.add_typer(subscriptions_app, name="subscriptions")
 app.add_typer(github_app, name="github")
+app.add_typer(slack_app, name="slack")
 app.add_typer(risks_app, name="risks")
 
 

@@ -132,20 +132,23 @@ def _chat_platforms(
     settings: Settings, db: Database, bot: ChatBot, service: Service, *, web: bool, worker: bool
 ) -> None:
     """Slack over HTTP (web role) or Socket Mode (worker role), when its tokens are set."""
-    if settings.slack_bot_token is None:
-        service.off.append("Slack (missing SLACK_BOT_TOKEN, and SLACK_SIGNING_SECRET or SLACK_APP_TOKEN)")
+    if settings.slack_bot_token is None and not settings.slack_oauth_configured:
+        service.off.append(
+            "Slack (missing SLACK_BOT_TOKEN or SLACK_CLIENT_ID, and SLACK_SIGNING_SECRET or SLACK_APP_TOKEN)"
+        )
     else:
         from adapters.slack.app import build_slack
-        from adapters.slack.push import SlackPushSender
 
         socket_mode = settings.slack_app_token is not None
         if (socket_mode and worker) or (not socket_mode and web):
             slack = build_slack(settings, bot, db, SystemClock())
-            service.senders["slack"] = SlackPushSender(slack.responder.sender)
+            service.senders["slack"] = slack.push_sender()
             service.mounts.append(slack.mount)
             slack.start()
             service.stops.append(slack.stop)
             service.on.append("Slack " + ("Socket Mode" if socket_mode else "events at /slack/events"))
+            if slack.installs is not None:
+                service.on.append("Slack Add to Slack at /slack/install (several workspaces)")
     if not (settings.feishu_app_id and settings.feishu_app_secret):
         service.off.append(
             "Feishu (missing FEISHU_APP_ID, FEISHU_APP_SECRET, and for HTTP FEISHU_ENCRYPT_KEY, "

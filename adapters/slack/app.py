@@ -15,7 +15,6 @@ import logging
 import random
 import re
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, Literal
 from urllib.parse import parse_qsl
@@ -49,11 +48,15 @@ from adapters.slack.convert import (
     to_message,
 )
 from adapters.slack.home import HomeTab
+from adapters.slack.oauth import ContextThreadPool, SlackInstalls, WorkspaceClient
+from adapters.slack.push import SlackPushSender
 from adapters.slack.sender import (
     PER_CHANNEL_INTERVAL,
+    TIMEOUT,
     ChannelPacer,
     SlackSender,
     SlackSendError,
+    retry_handlers,
     slack_error,
     web_client,
 )
@@ -97,10 +100,10 @@ class SlackResponder:
         workers: int = WORKERS,
     ) -> None:
         self.bot, self.db, self.clock, self.sender, self.language = bot, db, clock, sender, language
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="slack-answer")
+        self._pool = ContextThreadPool(max_workers=workers, thread_name_prefix="slack-answer")
         # Claims and thinking messages have threads of their own: a question shows it is being worked
         # on even while every answer worker waits on a slow LLM.
-        self._feedback = ThreadPoolExecutor(max_workers=FEEDBACK_WORKERS, thread_name_prefix="slack-feedback")
+        self._feedback = ContextThreadPool(max_workers=FEEDBACK_WORKERS, thread_name_prefix="slack-feedback")
 
     def register(self, app: App) -> None:
         app.event("app_mention")(self.on_message)
@@ -380,10 +383,16 @@ class SlackAdapter:
     it on shutdown. In each mode the other method does nothing, so the caller needs no branch."""
 
     def __init__(
-        self, bolt: App, responder: SlackResponder, app_token: str | None = None, signing_secret: str = ""
+        self,
+        bolt: App,
+        responder: SlackResponder,
+        app_token: str | None = None,
+        signing_secret: str = "",
+        installs: SlackInstalls | None = None,
     ) -> None:
         self.bolt, self.responder, self._app_token = bolt, responder, app_token
         self._signing_secret = signing_secret
+        self.installs = installs  # "Add to Slack" for several workspaces, when configured
         self._socket: SocketModeHandler | None = None
 
     @property
@@ -393,6 +402,14 @@ class SlackAdapter:
     def mount(self, app: Flask) -> None:
         if self.mode == "http":
             mount_slack(app, self.bolt, self._signing_secret)
+        if self.installs is not None:
+            self.installs.mount(app, self.bolt)
+
+    def push_sender(self) -> SlackPushSender:
+        """The Monday push's sender, sharing the answers' client and pacing; with several workspaces,
+        each push uses the token of its subscription's workspace."""
+        sender = self.responder.sender
+        return self.installs.push_sender(sender) if self.installs is not None else SlackPushSender(sender)
 
     def start(self) -> None:
         """Open the Socket Mode connection (`apps.connections.open`, then the WebSocket)."""
@@ -421,11 +438,19 @@ def build_slack(
     workers: int = WORKERS,
 ) -> SlackAdapter:
     """The Slack adapter from the settings: Socket Mode when SLACK_APP_TOKEN is set, else HTTP (which
-    needs SLACK_SIGNING_SECRET). `clock` stamps claimed events; `waits` is the clock that pacing and
-    Retry-After sleep on (the system clock unless a test passes one that does not sleep).
+    needs SLACK_SIGNING_SECRET); installed through "Add to Slack" in several workspaces when
+    SLACK_CLIENT_ID is set (adapters/slack/oauth.py), else with the one SLACK_BOT_TOKEN. `clock` stamps
+    claimed events; `waits` is the clock that pacing and Retry-After sleep on (the system clock unless a
+    test passes one that does not sleep).
 
-    Calls `auth.test` once; ConfigError when a setting is missing, a placeholder, or refused by Slack."""
-    token = require_secret(settings.slack_bot_token, "SLACK_BOT_TOKEN", "the Slack app's bot token (xoxb-…)")
+    With one token, calls `auth.test` once; ConfigError when a setting is missing, a placeholder, or
+    refused by Slack."""
+    installs = SlackInstalls(settings, db, clock) if settings.slack_oauth_configured else None
+    token = (
+        None
+        if installs is not None
+        else require_secret(settings.slack_bot_token, "SLACK_BOT_TOKEN", "the Slack app's bot token (xoxb-…)")
+    )
     app_token = None
     if settings.slack_app_token is not None and settings.slack_app_token.get_secret_value().strip():
         app_token = require_secret(
@@ -438,8 +463,18 @@ def build_slack(
             settings.slack_signing_secret, "SLACK_SIGNING_SECRET", "the Slack app's signing secret"
         )
     )
+    if installs is not None and app_token is not None:
+        raise ConfigError("SLACK_CLIENT_ID (Add to Slack) needs HTTP mode: unset SLACK_APP_TOKEN")
     waits = waits or SystemClock()
-    client = web_client(token, settings.slack_api_url, waits, jitter)
+    client = (
+        web_client(token, settings.slack_api_url, waits, jitter)
+        if token is not None
+        else WorkspaceClient(
+            base_url=settings.slack_api_url,
+            timeout=int(TIMEOUT),
+            retry_handlers=retry_handlers(waits, jitter),
+        )
+    )
     try:
         # Socket Mode requests are not signed: bolt skips the check for them, and no URL is mounted.
         bolt = App(
@@ -447,6 +482,7 @@ def build_slack(
             signing_secret=secret,
             request_verification_enabled=app_token is None,
             process_before_response=True,
+            oauth_settings=installs.oauth_settings if installs is not None else None,
         )
     except BoltError as exc:
         raise ConfigError(f"Slack refused SLACK_BOT_TOKEN ({settings.slack_api_url}): {exc}") from exc
@@ -457,4 +493,6 @@ def build_slack(
     responder.register(bolt)
     bolt.assistant(AssistantPanel(responder, settings.language).middleware())
     bolt.error(refuse_unusable_payload)
-    return SlackAdapter(bolt, responder, app_token, secret)
+    if installs is not None:
+        installs.register(bolt)
+    return SlackAdapter(bolt, responder, app_token, secret, installs)

@@ -10,6 +10,7 @@ forms), records every call, and has switches for the failures prhub must survive
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import queue
@@ -33,6 +34,8 @@ SIGNING_SECRET = "test-signing-secret"
 TEAM_ID = "T1"
 BOT_USER_ID = "UBOT"
 BOT_ID = "B1"
+CLIENT_ID = "1111.2222"  # the app's OAuth credentials ("Add to Slack")
+CLIENT_SECRET = "test-client-secret"
 
 _API = re.compile(r"^/api/(?P<method>[\w.]+)$")
 _RESPONSE = re.compile(r"^/response/(?P<id>[\w-]+)$")
@@ -47,7 +50,8 @@ class SlackCall:
     status: int
     error: str | None = None
     path: str = ""
-    answer: Any = None  # the JSON the fake answered with (a posted message's `ts` is in it)
+    answer: Any = None
+    token: str = ""  # the bearer token the call carried  # the JSON the fake answered with (a posted message's `ts` is in it)
     at: float = field(default_factory=time.time)  # when the fake received it (the benchmark's clock)
 
     @property
@@ -165,6 +169,82 @@ class _NativeSlack:
         return None
 
 
+# "Add to Slack": workspaces that installed the app, each with a bot token of its own ---------------------
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """A workspace the app is installed in: `token` is the bot token oauth.v2.access handed out."""
+
+    team_id: str
+    name: str
+    token: str
+
+
+class _OAuthSlack:
+    """oauth.v2.access and per-workspace bot tokens, mixed into FakeSlack. `consent(team)` is a user
+    approving the install in that workspace: it returns the code Slack puts on the redirect."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.client_id, self.client_secret = CLIENT_ID, CLIENT_SECRET
+        self.workspaces: dict[str, Workspace] = {}  # by bot token
+        self._codes: dict[str, tuple[str, str]] = {}  # code -> (team id, team name), single use
+        self._installs = itertools.count(1)
+
+    def consent(self, team_id: str, name: str = "") -> str:
+        code = f"code-{team_id}-{next(self._installs)}"
+        self._codes[code] = (team_id, name or team_id)
+        return code
+
+    def token_of(self, team_id: str) -> str:
+        return next(w.token for w in self.workspaces.values() if w.team_id == team_id)
+
+    def uninstall(self, team_id: str) -> None:
+        """The workspace removed the app: its token is refused from now on."""
+        self.workspaces = {t: w for t, w in self.workspaces.items() if w.team_id != team_id}
+
+    def _oauth_access(self, request: Request, params: dict[str, Any]) -> dict[str, Any]:
+        """oauth.v2.access: the app's credentials (HTTP Basic, or client_id/client_secret fields) and a
+        code not used before; answers like Slack for a bot install."""
+        basic = request.headers.get("authorization", "").removeprefix("Basic ")
+        given = (
+            base64.b64decode(basic).decode()
+            if basic
+            else f"{params.get('client_id')}:{params.get('client_secret')}"
+        )
+        if given != f"{self.client_id}:{self.client_secret}":
+            return {"ok": False, "error": "invalid_client_id"}
+        if params.get("code") not in self._codes:
+            return {"ok": False, "error": "invalid_code"}
+        team_id, name = self._codes.pop(params["code"])
+        token = f"xoxb-{team_id.lower()}-{next(self._installs)}-secret"
+        self.workspaces[token] = Workspace(team_id, name, token)
+        return {
+            "ok": True,
+            "app_id": "A1",
+            "authed_user": {"id": "U1"},
+            "scope": "app_mentions:read,chat:write,commands",
+            "token_type": "bot",
+            "access_token": token,
+            "bot_user_id": BOT_USER_ID,
+            "team": {"id": team_id, "name": name},
+            "enterprise": None,
+            "is_enterprise_install": False,
+        }
+
+    def _auth_test_of(self, workspace: Workspace) -> dict[str, Any]:
+        return {
+            "ok": True,
+            "url": f"https://{workspace.team_id.lower()}.slack.com/",
+            "team": workspace.name,
+            "team_id": workspace.team_id,
+            "user": "prhub",
+            "user_id": BOT_USER_ID,
+            "bot_id": BOT_ID,
+        }
+
+
 def _view_call(method: str, params: dict[str, Any]) -> dict[str, Any]:
     """views.publish (a Home tab for `user_id`) and views.open (a modal for a `trigger_id`), checked
     against Block Kit's limits: at most 100 blocks, a modal title of at most 24 characters, a submit
@@ -215,7 +295,7 @@ def _channel(call: SlackCall) -> str | None:
     return call.params.get("channel") or call.params.get("channel_id")
 
 
-class FakeSlack(_NativeSlack, FakeService):
+class FakeSlack(_OAuthSlack, _NativeSlack, FakeService):
     """`api_url` is what `WebClient(base_url=...)` needs; `slack_calls` what the fake received."""
 
     def __init__(self, bot_token: str = BOT_TOKEN, app_token: str = APP_TOKEN) -> None:
@@ -310,10 +390,20 @@ class FakeSlack(_NativeSlack, FakeService):
                 fault.remaining -= 1
         if fault is not None:
             return self._record(method, params, fault.make(), request.path)
+        if method == "oauth.v2.access":
+            return self._record(
+                method, params, Response(200, self._oauth_access(request, params)), request.path
+            )
         expected = self.app_token if method == "apps.connections.open" else self.bot_token
-        if request.headers.get("authorization") != f"Bearer {expected}":
-            return self._record(method, params, Response(200, {"ok": False, "error": "invalid_auth"}))
-        return self._record(method, params, Response(200, self._answer(method, params)), request.path)
+        token = request.headers.get("authorization", "").removeprefix("Bearer ")
+        workspace = self.workspaces.get(token)
+        if token != expected and workspace is None:
+            return self._record(
+                method, params, Response(200, {"ok": False, "error": "invalid_auth"}), token=token
+            )
+        answer = self._auth_test_of(workspace) if workspace and method == "auth.test" else None
+        response = Response(200, answer or self._answer(method, params))
+        return self._record(method, params, response, request.path, token=token)
 
     def _answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         native = self._answer_native(method, params)
@@ -365,12 +455,16 @@ class FakeSlack(_NativeSlack, FakeService):
             return {"ok": True, "url": self.socket_url}
         return {"ok": False, "error": "unknown_method"}
 
-    def _record(self, method: str, params: dict[str, Any], response: Response, path: str = "") -> Response:
+    def _record(
+        self, method: str, params: dict[str, Any], response: Response, path: str = "", *, token: str = ""
+    ) -> Response:
         error = response.body.get("error") if isinstance(response.body, dict) else None
         if response.status != 200 and error is None:
             error = f"http_{response.status}"
         with self._changed:
-            self.slack_calls.append(SlackCall(method, params, response.status, error, path, response.body))
+            self.slack_calls.append(
+                SlackCall(method, params, response.status, error, path, response.body, token=token)
+            )
             self._changed.notify_all()
         return response
 
