@@ -323,13 +323,16 @@ def _blank_pattern(text: str, pattern: re.Pattern[str]) -> str:
     return _blank(text, spans)
 
 
-def _repo_words(context: ParseContext, repo: str | None) -> set[str]:
+def _repo_words(context: ParseContext, repo: str | None, text: str = "") -> set[str]:
     """Words that name a repo rather than a module, author or search term: every name of the repo the
-    question is about, and the names of the other repos unless they are module names too."""
+    question is about (but for module names when the question wrote it as owner/name: "sgl-project/sglang
+    sglang 相关" asks about the sglang module), and the names of the other repos unless they are module
+    names too."""
     words: set[str] = set()
     for known in context.repos:
         names = {n.lower() for n in (*known.names, known.full_name)}
-        words |= names if known.full_name == repo else names - context.modules
+        own = known.full_name == repo and known.full_name.lower() not in text
+        words |= names if own else names - context.modules
     return words
 
 
@@ -1267,7 +1270,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
     repo, unknown_repo, repo_confidence = _repo(without_paths, context, url_repo)
     if repo is None and unknown_repo is None and path_repo is not None:
         repo = path_repo.lower()
-    repo_words = _repo_words(context, repo)
+    repo_words = _repo_words(context, repo, without_paths)
     window = _window_in_known_years(without_paths, context)
     rest = _without_repo_references(without_paths)
     limit, limit_spans = _limit(_blank_windows(rest))
