@@ -325,6 +325,8 @@ class ChatBot:
                     filters.append(word)
             if query.breaking:
                 filters.append(say("qa.understood.breaking", query.language))
+            if query.untested:
+                filters.append(say("qa.understood.untested", query.language))
             return composer.filtered(
                 say("qa.topic.title", query.language, filters=join(filters, query.language))
             )
@@ -339,20 +341,32 @@ class ChatBot:
         window and then the wider ones. The first reading that finds PRs is answered, and the answer
         says what was relaxed; None when none does. `seen` is `window` up to now, what is searched."""
         topical = (
-            query.terms or query.modules or query.topics or query.paths or query.author or query.breaking
+            query.terms
+            or query.modules
+            or query.topics
+            or query.paths
+            or query.author
+            or query.breaking
+            or query.untested
         )
         wider: list[Window | None] = []
         if window is not None and not query.window_named and topical and query.intent != "stats":
             spans = (Window(now - timedelta(days=days), now) for days in WIDER_DAYS)
             wider = [span for span in spans if span.start < window.start]
         # The question's own words are kept as long as a wider window can still find them.
-        attempts = [(span, False) for span in wider]
+        attempts: list[tuple[Query, Window | None, bool]] = [(query, span, False) for span in wider]
         if query.terms:
-            attempts += [(span, True) for span in (window, *wider)]
-        for attempt_window, relaxed in attempts:
+            attempts += [(query, span, True) for span in (window, *wider)]
+        flagged = query.breaking or query.untested
+        if flagged and (query.modules or query.topics or query.terms or query.paths):
+            # "sglang 相关的 breaking change": none; then the window's breaking changes, said so.
+            attempts.append(
+                (replace(query, modules=(), topics=(), terms=(), paths=(), understood=()), window, False)
+            )
+        for asked, attempt_window, relaxed in attempts:
             searched = seen if attempt_window is window else attempt_window
             with self.db.session() as session:
-                evidence = gather(session, query, searched, self.fallback, relaxed=relaxed, until=now)
+                evidence = gather(session, asked, searched, self.fallback, relaxed=relaxed, until=now)
             if not evidence.records:
                 continue
             notes: list[str] = []
@@ -369,10 +383,13 @@ class ChatBot:
             if dropped:
                 quoted = join((f"'{t}'" for t in evidence.dropped), query.language)
                 notes.append(say("qa.relaxed.terms", query.language, terms=quoted))
+            if asked is not query:
+                subject = join((f"'{w}'" for w in (*query.modules, *query.understood)), query.language)
+                notes.append(say("qa.relaxed.subject", query.language, subject=subject))
             read = replace(
-                query,
+                asked,
                 window=attempt_window,
-                understood=tuple(w for w in query.understood if w.lower() not in dropped),
+                understood=tuple(w for w in asked.understood if w.lower() not in dropped),
                 notes=tuple(notes),
             )
             return read, attempt_window, evidence

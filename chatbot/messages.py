@@ -301,9 +301,14 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "Searching {repo} PRs of {window} for {words}:",
     ),
     "qa.understood.breaking": ("破坏性变更", "breaking changes"),
+    "qa.understood.untested": ("没有测试的改动", "changes without tests"),
     "qa.widened": (
         "{window} 没有符合条件的 PR，以下是 {wider} 的：",
         "No matching PRs in {window}; here are those of {wider}:",
+    ),
+    "qa.relaxed.subject": (
+        "没有与 {subject} 相关的符合条件的 PR；以下是这段时间里所有符合条件的：",
+        "No PR about {subject} matches; here are all that match in this window:",
     ),
     "qa.relaxed.terms": (
         "没有 PR 提到 {terms}，按问题的其余部分回答。",

@@ -147,12 +147,14 @@ class Composer:
     def understood(self) -> list[Block]:
         """What the question was read as searching for ("按 'PEFT' 搜索…"), when it searched for words."""
         words = (*self.query.modules, *self.query.understood)
-        if not words and not self.query.breaking:
+        flags = [
+            say(f"qa.understood.{flag}", self.language)
+            for flag in ("breaking", "untested")
+            if getattr(self.query, flag)
+        ]
+        if not words and not flags:
             return []
-        quoted = join((f"'{w}'" for w in dict.fromkeys(words)), self.language)
-        if self.query.breaking:
-            breaking = say("qa.understood.breaking", self.language)
-            quoted = join((quoted, breaking), self.language) if words else breaking
+        quoted = join([*(f"'{w}'" for w in dict.fromkeys(words)), *flags], self.language)
         text = say(
             "qa.understood",
             self.language,
@@ -280,7 +282,10 @@ class Composer:
     def highlights(self) -> Answer:
         records = self.evidence.ranked(self.evidence.records)
         return self.answer(
-            [Heading(say("qa.highlights.title", self.language), 2), *self.listing(records, "key_point")],
+            [
+                Heading(say("qa.highlights.title", self.language), 2),
+                *self.listing(records, "author" if self.query.asks_who else "key_point"),
+            ],
             len(records),
         )
 

@@ -179,6 +179,7 @@ def follow_up(previous: Query, cited: tuple[int, ...], current: Query) -> Query:
         window_named=window_named,
         pr_number=None,
         breaking=current.breaking or previous.breaking,
+        untested=current.untested or previous.untested,
         limit=current.limit or previous.limit,
         confidence=1.0,
         **{name: getattr(subject, name) for name in _SUBJECT},

@@ -733,6 +733,12 @@ _CHANGE_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("feat", re.compile(r"新功能|新特性|新增|\bfeat(ure)?s?\b")),
     ("refactor", re.compile(r"重构|refactor")),
 )
+# "哪些没有测试", "PRs without tests", "untested changes": the PRs that changed code and no test.
+_UNTESTED = re.compile(
+    r"(?:没有|没|无|缺少?|缺乏|未|不带|不含)(?:加|补|写|附带?|带|新增|相应的?|对应的?|单元|回归)*(?:单元|回归)?(?:测试|单测|测例)"
+    r"|\bwithout (?:any |a )?(?:unit |regression )?tests?\b|\bno (?:unit |regression )?tests?\b|\buntested\b"
+    r"|\b(?:lacks?|lacking|missing) (?:unit |regression )?tests?\b"
+)
 _BREAKING = re.compile(
     r"破坏性|不兼容|不向后兼容|向后不兼容|breaking|backward[- ]?incompatible|incompatible|api 变更|接口变更"
 )
@@ -1275,6 +1281,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
     rest = _without_repo_references(without_paths)
     limit, limit_spans = _limit(_blank_windows(rest))
     breaking = bool(_BREAKING.search(rest))
+    untested = bool(_UNTESTED.search(rest))
+    rest = _UNTESTED.sub(_spaces, rest)
     modules, module_confidence, module_words = _modules(rest, context, repo_words)
     concepts = default_glossary().find(_BREAKING.sub(lambda m: " " * len(m.group(0)), rest), repo)
     topics = tuple(name for name, _ in concepts)
@@ -1319,7 +1327,13 @@ def parse_query(text: str, context: ParseContext) -> Query:
         elif "search" in matched:
             intent = "search"
         elif (
-            modules or topics or terms or paths or breaking or (change_types and "highlights" not in matched)
+            modules
+            or topics
+            or terms
+            or paths
+            or breaking
+            or untested
+            or (change_types and "highlights" not in matched)
         ):
             intent = "topic"
         elif "highlights" in matched:
@@ -1368,6 +1382,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         paths=paths,
         limit=limit,
         breaking=breaking,
+        untested=untested,
         asks_who=bool(_ASKS_WHO.search(norm)),
         subscribed=subscribed,
         confidence=confidence,

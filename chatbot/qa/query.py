@@ -103,6 +103,8 @@ class Query:
     limit: int | None = None
     # Only breaking changes.
     breaking: bool = False
+    # Only PRs that changed code without adding or changing a test ("哪些没有测试").
+    untested: bool = False
     # The question asks who ("谁在改 megatron"): each PR's line names its author.
     asks_who: bool = False
     # Indexed repos that hold `pr_number` when the question named no repo and several do.

@@ -121,6 +121,8 @@ def _matches(record: AnalyzedPR, query: Query, module_hits: set[int] | None) -> 
         return False
     if query.breaking and not analysis.breaking:
         return False
+    if query.untested and (analysis.tests or not any(r.category == "missing-tests" for r in analysis.risks)):
+        return False
     return not (query.author and record.pr.header.author.lower() != query.author.lower())
 
 
@@ -581,6 +583,7 @@ def has_condition(query: Query) -> bool:
         or query.author
         or query.change_types
         or query.breaking
+        or query.untested
         or query.intent not in ("topic", "search")
     )
 
@@ -638,7 +641,8 @@ def gather(
     numbers = set(match.scored.scores) if match is not None and match.filters else None
     module_hits = match.module_hits if match is not None else None
     start, end = (window.start, window.end) if window else (ALL_TIME_START, until or ALL_TIME_END)
-    shown = SHOWN.get(query.intent)
+    # Whether a PR added tests is in its whole analysis only, not in the score columns.
+    shown = None if query.untested else SHOWN.get(query.intent)
     if shown is None:
         records = answer_records(session, repo, start, end, fallback, numbers, query.author)
         evidence.records = [r for r in records if _matches(r, query, module_hits)]

@@ -304,3 +304,36 @@ def test_an_analysis_quoting_the_description_back_is_not_a_second_mention() -> N
 
     assert not memory.occurrence(document(quoted, quoted)).salient  # the author's one passing mention
     assert memory.occurrence(document(quoted, "Frees the cache after each step to avoid OOM")).salient
+
+
+@pytest.mark.parametrize(
+    ("question", "cited"),
+    [
+        ("trl 六月哪些 PR 没有测试", {3433, 3463, 3455, 3425, 3458, 3440, 3444, 3461, 3447, 3450, 3436}),
+        ("which trl PRs in June were merged without tests?", None),
+        ("trl 六月 GRPO 相关的改动有没有测试", {3425, 3440, 3444, 3461}),
+        ("untested GRPO changes in trl in June", {3425, 3440, 3444, 3461}),
+    ],
+)
+def test_without_tests_is_a_filter_not_a_search_for_tests(
+    bot: ChatBot,  # noqa: F811
+    question: str,
+    cited: set[int] | None,
+) -> None:
+    answer = ask(bot, question)
+    assert answer.query.untested and "test" not in answer.query.topics
+    assert 3422 not in answer.cited and 3452 not in answer.cited  # they changed tests
+    if cited is not None:
+        assert set(answer.cited) <= cited and answer.cited
+
+
+@pytest.mark.parametrize(
+    "question", ["trl 六月 NPU 相关的破坏性变更", "breaking changes about NPU in trl in June"]
+)
+def test_no_breaking_change_about_a_subject_gives_the_windows_breaking_changes_said_so(
+    bot: ChatBot,  # noqa: F811
+    question: str,
+) -> None:
+    answer = ask(bot, question)
+    assert answer.cited == (3455,)
+    assert say("qa.relaxed.subject", answer.query.language, subject="'NPU'") in answer.reply.plain_text()
