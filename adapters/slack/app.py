@@ -483,6 +483,7 @@ def build_slack(
             request_verification_enabled=app_token is None,
             process_before_response=True,
             oauth_settings=installs.oauth_settings if installs is not None else None,
+            authorize=installs.authorize if installs is not None else None,
         )
     except BoltError as exc:
         raise ConfigError(f"Slack refused SLACK_BOT_TOKEN ({settings.slack_api_url}): {exc}") from exc

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import logging
+import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -26,6 +27,7 @@ from typing import Any, ParamSpec, TypeVar
 from flask import Flask, Response, request
 from slack_bolt import App, BoltContext, BoltRequest, BoltResponse
 from slack_bolt.adapter.flask.handler import to_flask_response
+from slack_bolt.authorization.authorize import InstallationStoreAuthorize
 from slack_bolt.listener.builtins import TokenRevocationListeners
 from slack_bolt.oauth.callback_options import CallbackOptions, FailureArgs, SuccessArgs
 from slack_bolt.oauth.oauth_settings import OAuthSettings
@@ -50,6 +52,10 @@ _P = ParamSpec("_P")
 _T = TypeVar("_T")
 # The bot token of the workspace this thread works for (None outside a request or push).
 _workspace_token: ContextVar[str | None] = ContextVar("slack_workspace_token", default=None)
+# Slack tokens (bot, user, refresh, app-level): xoxb-…, xoxp-…, xoxe.xoxb-…, xoxe-…, xapp-…
+_TOKEN = re.compile(r"\b(?:xox[a-z](?:\.xox[a-z])?|xapp)-[\w-]+")
+# slack_sdk logs every response body at DEBUG, and oauth.v2.access answers with the new tokens.
+SDK_LOGGER = "slack_sdk.web.base_client"
 
 
 class WorkspaceClient(WebClient):
@@ -106,6 +112,23 @@ class WorkspacePushSender(SlackPushSender):
         return token
 
 
+class RedactTokens(logging.Filter):
+    """Replaces Slack tokens in a log record with `xox…(redacted)`; the record itself is kept."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if _TOKEN.search(message):
+            record.msg, record.args = _TOKEN.sub("xox…(redacted)", message), None
+        return True
+
+
+def redact_tokens_in_sdk_logs() -> None:
+    """Keep tokens out of slack_sdk's DEBUG log of response bodies (once per process)."""
+    logger = logging.getLogger(SDK_LOGGER)
+    if not any(isinstance(f, RedactTokens) for f in logger.filters):
+        logger.addFilter(RedactTokens())
+
+
 class SlackInstalls:
     """The multi-workspace side of the Slack adapter: OAuth settings for bolt, the install routes,
     the per-workspace token of each request, and the uninstall listeners."""
@@ -135,7 +158,19 @@ class SlackInstalls:
             installation_store_bot_only=True,
             state_store=state_store(db.engine),
         )
+        # bolt's authorize, remembering what auth.test said of each token: a request costs one indexed
+        # read of the store instead of a read and a Web API call. An uninstalled workspace's row is gone,
+        # so a remembered token is never used again.
+        self.authorize = InstallationStoreAuthorize(
+            logger=log,
+            installation_store=self.store,
+            client_id=client_id,
+            client_secret=self.client_secret,
+            bot_only=True,
+            cache_enabled=True,
+        )
         self._revocations = TokenRevocationListeners(self.store)
+        redact_tokens_in_sdk_logs()
 
     # bolt ------------------------------------------------------------------------------------------
 

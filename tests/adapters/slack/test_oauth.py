@@ -5,6 +5,7 @@ answers and pushes with each workspace's own token, and an uninstall stopping th
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -153,6 +154,15 @@ def test_an_install_stores_the_workspace_token_encrypted_never_in_clear(slack, d
     assert exchange.params["code"].startswith("code-TB-")
 
 
+def test_no_token_or_secret_reaches_the_log_even_at_debug(slack, caplog):
+    caplog.set_level(logging.DEBUG)
+    token = install(slack, "TB", "Beta")
+    post_event(slack, event_in("TB", mention("本周有哪些 PR？", channel="CB"), "EvB"))
+    slack.drain()
+    assert "installed in workspace TB" in caplog.text
+    assert token not in caplog.text and CLIENT_SECRET not in caplog.text
+
+
 def test_a_replayed_state_is_refused_and_the_code_not_spent(slack, db, key):
     state = start_install(slack)
     assert finish_install(slack, slack.fake.consent("TA", "Alpha"), state).status_code == 200
@@ -204,6 +214,16 @@ def test_each_workspace_is_answered_with_its_own_token(slack):
     posts = {c.params["channel"]: c.token for c in slack.fake.called("chat.postMessage", ok=True)}
     assert posts == {"CB": token_b, "CA": token_a}
     assert all(c.token in (token_a, token_b) for c in slack.fake.called() if c.method != "oauth.v2.access")
+
+
+def test_a_workspaces_token_is_checked_with_auth_test_once_not_per_event(slack):
+    token = install(slack, "TB", "Beta")
+    for n in range(3):
+        post_event(slack, event_in("TB", mention(f"第 {n} 个问题：本周有哪些 PR？", channel="CB"), f"Ev{n}"))
+    slack.drain()
+    assert len(slack.fake.called("chat.postMessage", ok=True)) >= 3
+    checks = [c for c in slack.fake.called("auth.test") if c.token == token]
+    assert len(checks) == 2  # one by the install (for the bot id), one by the first event
 
 
 def test_a_workspace_that_never_installed_gets_no_answer(slack):
