@@ -19,7 +19,7 @@ from chatbot.models import Inline, Span, SpanStyle
 _TOKEN = re.compile(
     r"`(?P<quoted>[^`\n]+)`"
     r"|(?P<identifier>(?<![\w./#-])(?=[\w.]*_)(?=_*[A-Za-z0-9])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?![\w/-]))"
-    r"|(?P<path>(?<![\w./-])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,5}(?![\w/]))"
+    r"|(?P<path>(?<![\w./-])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,5}(?![\w/.-]))"
     r"|(?P<pr>(?<![\w/&])#(?P<number>\d{1,7})(?!\w))",
     re.ASCII,  # \w without CJK: an identifier glued to Chinese text still stands out
 )

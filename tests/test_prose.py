@@ -32,6 +32,8 @@ def _code(text: str) -> list[str]:
         ("__init__ and _private_helper", ["__init__", "_private_helper"]),
         ("No code here: FSDP2, vLLM 0.9, n > 8, 3_000 steps, co-author", []),
         ("https://github.com/acme/widgets/blob/main/a_b.py", []),
+        ("image docker/ascend/Dockerfile.ascend_8.5.1_a3_qwen3-5 is pinned", []),  # never cut at "8.5"
+        ("bump to docker/Dockerfile.cu128 today", ["docker/Dockerfile.cu128"]),
         ("", []),
     ],
 )
