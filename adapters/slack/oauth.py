@@ -39,7 +39,7 @@ from adapters.slack.sender import SlackSender
 from chatbot.config import ConfigError, Settings, require_secret
 from chatbot.messages import Language, say
 from chatbot.models import Reply
-from chatbot.ports import ChannelGone, Clock, Destination
+from chatbot.ports import Clock, Destination, SendFailed
 from chatbot.store.db import Database
 from chatbot.subscriptions.workspaces import deactivate_workspace
 
@@ -98,18 +98,21 @@ class WorkspacePushSender(SlackPushSender):
         self.store = store
 
     def post(self, destination: Destination, reply: Reply, *, language: str, idempotency_key: str) -> str:
-        with serving(self._token(destination)):
+        token = self.store.bot_token(destination.workspace)
+        if token is None:
+            # Not (yet) installed there: a workspace moving from SLACK_BOT_TOKEN installs after the
+            # switch, so its pushes wait and retry rather than being deactivated. An uninstall has
+            # deactivated its subscriptions already (`app_uninstalled`).
+            raise SendFailed(f"app_not_installed in workspace {destination.workspace or '(none)'}")
+        with serving(token):
             return super().post(destination, reply, language=language, idempotency_key=idempotency_key)
 
     def find_sent(self, destination: Destination, idempotency_key: str) -> str | None:
-        with serving(self._token(destination)):
-            return super().find_sent(destination, idempotency_key)
-
-    def _token(self, destination: Destination) -> str:
         token = self.store.bot_token(destination.workspace)
         if token is None:
-            raise ChannelGone("app_not_installed")  # the workspace removed the app (or never added it)
-        return token
+            return None
+        with serving(token):
+            return super().find_sent(destination, idempotency_key)
 
 
 class RedactTokens(logging.Filter):

@@ -245,6 +245,17 @@ def test_a_push_uses_the_token_of_its_subscriptions_workspace(slack, db):
     assert posts == {"CA": token_a, "CB": token_b}
 
 
+def test_a_push_to_a_workspace_not_installed_yet_waits_instead_of_deactivating(slack, db):
+    install(slack, "TA", "Alpha")
+    subscribe(db, "TB", "CB")  # e.g. subscribed under SLACK_BOT_TOKEN, before the switch to Add to Slack
+    context = PushContext({"slack": slack.adapter.push_sender()}, HeuristicAnalyzer().analyze)
+    report = push_due(db, FixedClock(MONDAY_0900 + timedelta(minutes=5)), context, worker="w")
+    assert (report.sent, report.gone) == (0, 0)
+    assert slack.fake.called("chat.postMessage") == []
+    with db.session() as session:
+        assert session.scalar(select(SubscriptionRow.active)) is True
+
+
 # Uninstall ----------------------------------------------------------------------------------------------
 
 
