@@ -48,6 +48,17 @@ from chatbot.subscriptions.service import SubscriptionService
 from chatbot.subscriptions.service import channel_repo as subscribed_repo
 from chatbot.subscriptions.service import channel_repos as subscribed_repos
 from chatbot.team.chat import answer_ledger, ledger_question, parse_ledger_action, run_ledger_action
+from chatbot.team.reading import CardOrigin, Reader, with_reading
+from chatbot.team.reading_chat import (
+    ReadingCommand,
+    asks_for_my_claims,
+    asks_for_unclaimed,
+    my_claims_reply,
+    parse_reading_command,
+    run_reading_command,
+    takeaway_blocks,
+    unclaimed_reply,
+)
 from chatbot.weeks import Week, last_complete_week
 
 log = logging.getLogger(__name__)
@@ -126,6 +137,13 @@ class ChatBot:
         return self._vocabulary_cache[1], self._vocabulary_cache[2]
 
     def _handle(self, message: Message, progress: Progress | None = None) -> Answer:
+        reading = parse_reading_command(message.text)
+        if reading is not None:
+            return self._reading(message, reading)
+        if asks_for_my_claims(message.text):
+            language = language_of(message.text)
+            reply = my_claims_reply(self.db, reader_of(message), language)
+            return Answer(Query(text=message.text, language=language, intent="help"), reply)
         action = parse_ledger_action(message.text)
         if action is not None:
             language = language_of(message.text)
@@ -159,6 +177,30 @@ class ChatBot:
             asked = replace(answer.query, notes=())  # what one answer relaxed is not the conversation's
             remember(self.db, key, query_to_dict(asked), answer.cited, now, now + CONVERSATION_TTL)
         return answer
+
+    def _reading(self, message: Message, command: ReadingCommand) -> Answer:
+        """ "我来读 #6512" / "done #6512 takeaway": the PR found like a question's (the repo named, the
+        channel's, or the one indexed repo holding that number), then recorded."""
+        language = language_of(message.text)
+        query = Query(text=message.text, language=language, intent="help")
+        if command.number is None:
+            return Answer(query, _paragraph(say("reading.need_pr", language)))
+        parsed = replace(self.parse(message), pr_number=command.number)
+        if parsed.repo is None:
+            parsed = self._repo_of_pr(parsed)
+        with self.db.session() as session:
+            index = PRIndex(session)
+            repo_row = index.repo(parsed.repo) if parsed.repo else None
+            found = repo_row is not None and index.pull_request_row(repo_row, command.number) is not None
+        if parsed.repo is None or not found:
+            return Answer(
+                query,
+                _paragraph(say("qa.pr.unknown", language, repo=parsed.repo or "-", number=command.number)),
+            )
+        reply = run_reading_command(
+            self.db, command, parsed.repo, reader_of(message), language, self.clock.now()
+        )
+        return Answer(query, reply, (command.number,))
 
     def _in_conversation(self, key: ConversationKey, query: Query) -> tuple[Query, bool]:
         """The question read against the conversation's last one, and whether there was one."""
@@ -294,11 +336,9 @@ class ChatBot:
                     query,
                     _paragraph(say("qa.pr.unknown", query.language, repo=query.repo, number=query.pr_number)),
                 )
-            return Answer(
-                query,
-                pr_card(evidence.pr.pr, evidence.pr.analysis, query.language, tz=self.config.tz),
-                (evidence.pr.number,),
-            )
+            card = pr_card(evidence.pr.pr, evidence.pr.analysis, query.language, tz=self.config.tz)
+            notes = takeaway_blocks(self.db, query.repo or "", evidence.pr.number, query.language)
+            return Answer(query, Reply((*card.blocks, *notes), card.more_url), (evidence.pr.number,))
         if not evidence.records and query.intent != "compare":
             relaxed = self._relaxed(query, window, seen, now)
             if relaxed is not None:
@@ -308,6 +348,19 @@ class ChatBot:
             return self.empty(query, window, composer)
         if query.intent == "risks":
             return self._risks(query, window, composer)
+        if query.intent == "must_read" and asks_for_unclaimed(query.text) and window is not None:
+            week = window.week or Week.containing(window.start, self.config.tz)
+            built = build_weekly_report(
+                self.db,
+                query.repo or "",
+                week,
+                clock=self.clock,
+                language=query.language,
+                fallback=self.fallback,
+                writer=self.writer,
+            )
+            reply, cited = unclaimed_reply(self.db, built.report, query)
+            return Answer(query, reply, cited, window)
         if query.intent == "must_read":
             return composer.must_read()
         if query.intent == "stats":
@@ -449,7 +502,9 @@ class ChatBot:
         )
         links = ReportLinks.for_report(self.config.public_url, built.report)
         key = [p.number for p in built.report.key_prs[:5]]
-        return Answer(query, report_card(built.report, links), tuple(key), Window(week.start, week.end, week))
+        origin = CardOrigin(built.report.repo, built.report.label, query.language, self.config.tz.key)
+        card = with_reading(self.db, built.report, report_card(built.report, links), origin)
+        return Answer(query, card, tuple(key), Window(week.start, week.end, week))
 
     def empty(self, query: Query, window: Window | None, composer: Composer) -> Answer:
         language = query.language
@@ -542,6 +597,12 @@ def conversation_key(message: Message) -> ConversationKey | None:
     if message.direct and message.channel:
         return (message.platform, message.workspace or "", message.channel, "")
     return None
+
+
+def reader_of(message: Message) -> Reader:
+    """Who sent a message, as a reading claim records them (the user id shown when no name is known)."""
+    user = message.user or "console"
+    return Reader(message.platform, message.workspace or "", user, user)
 
 
 def _short(repo: KnownRepo) -> str:

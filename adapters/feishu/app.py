@@ -24,6 +24,7 @@ from lark_oapi.event.callback.model.p2_card_action_trigger import (
 )
 from pydantic import SecretStr
 
+from adapters.feishu.actions import ReadingCardActions
 from adapters.feishu.card import render_card, thinking_card
 from adapters.feishu.events import PLATFORM, ButtonClick, to_click, to_question
 from adapters.feishu.menu import BotMenu
@@ -80,6 +81,7 @@ class FeishuAdapter:
         self._idle = threading.Condition()
         self._accepting = True  # False once stop() begins: HTTP pushes get a 503 and come again
         self.menu = BotMenu(self)
+        self.reading = ReadingCardActions(bot, db, clock, sender)
 
     # Wiring -------------------------------------------------------------------------------------------
 
@@ -120,6 +122,7 @@ class FeishuAdapter:
         self.wait_idle(timeout)
         self._feedback.shutdown(wait=False, cancel_futures=True)
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self.reading.close()
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until every queued answer is done; False on timeout."""
@@ -134,6 +137,9 @@ class FeishuAdapter:
     def on_card_action(self, data: P2CardActionTrigger) -> P2CardActionTriggerResponse:
         if self.menu.handles(data):
             return self.menu.on_card_action(data)
+        reading = self.reading.on_card_action(data)
+        if reading is not None:
+            return reading
         click = to_click(data, self.language)
         if click is None:
             return self._toast("warning", "feishu.toast.unknown")

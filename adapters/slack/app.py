@@ -30,6 +30,7 @@ from slack_sdk.signature import SignatureVerifier
 from werkzeug.datastructures import Headers
 
 from adapters.replies import is_private
+from adapters.slack.actions import ReadingActions
 from adapters.slack.assistant import AssistantPanel
 from adapters.slack.blocks import SlackMessage, render_blocks, thinking_message
 from adapters.slack.convert import (
@@ -389,8 +390,9 @@ class SlackAdapter:
         app_token: str | None = None,
         signing_secret: str = "",
         installs: SlackInstalls | None = None,
+        reading: ReadingActions | None = None,
     ) -> None:
-        self.bolt, self.responder, self._app_token = bolt, responder, app_token
+        self.bolt, self.responder, self._app_token, self.reading = bolt, responder, app_token, reading
         self._signing_secret = signing_secret
         self.installs = installs  # "Add to Slack" for several workspaces, when configured
         self._socket: SocketModeHandler | None = None
@@ -424,6 +426,8 @@ class SlackAdapter:
             self._socket.close()
             self._socket = None
         self.responder.close()
+        if self.reading is not None:
+            self.reading.close()
 
 
 def build_slack(
@@ -490,10 +494,12 @@ def build_slack(
     responder = SlackResponder(
         bot, db, clock, SlackSender(client, ChannelPacer(waits, pace)), settings.language, workers
     )
+    reading = ReadingActions(bot, db, clock)
+    reading.register(bolt)  # before the responder's catch-all action listener, like the Home tab
     HomeTab(responder, settings.language).register(bolt)  # before the responder's catch-all action
     responder.register(bolt)
     bolt.assistant(AssistantPanel(responder, settings.language).middleware())
     bolt.error(refuse_unusable_payload)
     if installs is not None:
         installs.register(bolt)
-    return SlackAdapter(bolt, responder, app_token, secret, installs)
+    return SlackAdapter(bolt, responder, app_token, secret, installs, reading)

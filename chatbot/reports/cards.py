@@ -28,7 +28,7 @@ from chatbot.models import (
     plain,
 )
 from chatbot.prose import pr_url, prose
-from chatbot.reports.follow_up import follow_up_blocks
+from chatbot.reports.follow_up import follow_up_blocks, reading_blocks
 from chatbot.reports.model import KeyPR, ReportItem, Trend, WeeklyReport
 from chatbot.weeks import local_time
 
@@ -169,7 +169,7 @@ def report_card(report: WeeklyReport, links: ReportLinks | None = None) -> Reply
         ]
     if report.risks:
         blocks += [Heading(say("report.section.risks", language), 2), _risks(report)]
-    blocks += follow_up_blocks(report)
+    blocks += follow_up_blocks(report) + reading_blocks(report)
     if report.key_prs:
         blocks += [
             Heading(say("report.section.key_prs", language), 2),
@@ -237,7 +237,7 @@ def report_document(report: WeeklyReport, links: ReportLinks | None = None) -> R
         blocks.append(Paragraph(_prose(" ".join(report.trend_notes), report)))
     if report.risks:
         blocks += [Heading(say("report.section.risks", language), 3), _risks(report, severity=True)]
-    blocks += follow_up_blocks(report, 3)
+    blocks += follow_up_blocks(report, 3) + reading_blocks(report, 3)
     blocks += [Heading(say("report.section.key_prs", language), 3), _key_pr_table(report.key_prs, report)]
     guided = [p for p in report.key_prs if p.reading_guide][:READING_GUIDES]
     if guided:

@@ -34,3 +34,11 @@ def follow_up_blocks(report: WeeklyReport, level: int = 2) -> list[Block]:
     if hidden > 0:
         blocks.append(Context((plain(say("ledger.still_open.more", language, n=hidden, repo=report.repo)),)))
     return blocks
+
+
+def reading_blocks(report: WeeklyReport, level: int = 2) -> list[Block]:
+    """Who read which PR during the week, with their takeaways; nothing when nobody finished one."""
+    if not report.reading:
+        return []
+    notes = tuple(prose(note.text, report.repo, {note.pr}) for note in report.reading)
+    return [Heading(say("reading.section.read", report.language), level), BulletList(notes)]

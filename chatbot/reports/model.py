@@ -86,6 +86,13 @@ class RiskFollowUp(_Frozen):
         return not (self.resolved or self.followed or self.still_open)
 
 
+class ReadingNote(_Frozen):
+    """Who read one PR during the week ("读完了" on a card, or in words), with their takeaways."""
+
+    pr: int
+    text: str
+
+
 class WeeklyReport(_Frozen):
     repo: str
     year: int
@@ -117,6 +124,7 @@ class WeeklyReport(_Frozen):
     participants: str = ""  # authors and reviewers, one line
     prose_tokens: tuple[int, int] = (0, 0)  # prompt and completion tokens the LLM prose cost
     risk_follow_up: RiskFollowUp | None = None  # from the risk ledger; None for a report built without it
+    reading: tuple[ReadingNote, ...] = ()  # reading claims finished in the week
 
     @property
     def label(self) -> str:

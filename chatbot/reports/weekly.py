@@ -27,6 +27,7 @@ from chatbot.store.db import Database
 from chatbot.store.index import HEADER_COLUMNS, PRIndex, to_pull_request
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, WeeklyReportRow
 from chatbot.team.ledger import maintain_ledger
+from chatbot.team.reading import read_in
 from chatbot.team.views import risk_follow_up
 from chatbot.weeks import Week
 
@@ -181,6 +182,7 @@ def _build(
             raise UnknownRepo(repo, [r.full_name for r in index.repos()])
         previous_week = Week.containing(week.start - timedelta(days=1), week.tz)
         follow_up = risk_follow_up(session, repo_row.full_name, week.start, week.end, clock.now(), language)
+        reading = read_in(session, repo_row.full_name, week.start, week.end, language)
 
         def fingerprint_of(parts: list[str], previous_parts: list[str]) -> str:
             material = "|".join(
@@ -193,6 +195,7 @@ def _build(
                     *previous_parts,
                     "--",
                     follow_up.model_dump_json(),
+                    *(note.model_dump_json() for note in reading),
                 ]
             )
             return hashlib.sha256(material.encode()).hexdigest()
@@ -230,7 +233,7 @@ def _build(
         )
         if writer is not None and not report.quiet:
             report = writer(report)
-        report = report.model_copy(update={"risk_follow_up": follow_up})
+        report = report.model_copy(update={"risk_follow_up": follow_up, "reading": reading})
         content = report.model_dump(mode="json")
         if stored is None and not records and not store_empty:
             return BuiltReport(report, False, fingerprint)

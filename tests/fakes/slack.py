@@ -441,6 +441,8 @@ class FakeSlack(_OAuthSlack, _NativeSlack, FakeService):
             return {"ok": True, "message_ts": f"1750000000.{next(self._ts):06d}"}
         if method == "chat.unfurl":
             return {"ok": True}
+        if method == "views.open":
+            return {"ok": True, "view": {"id": f"V{next(self._ts)}", **_json_field(params.get("view"))}}
         if method == "conversations.info":
             channel = str(params.get("channel", ""))
             return {
@@ -656,3 +658,10 @@ def home_opened(user: str = "U1") -> dict[str, Any]:
         "tab": "home",
         "event_ts": "1750000200.1",
     }
+
+
+def _json_field(value: Any) -> dict[str, Any]:
+    """A JSON-encoded argument (slack_sdk sends `view` as a JSON string in form posts) as a dict."""
+    if isinstance(value, str):
+        return dict(json.loads(value))
+    return dict(value or {})
