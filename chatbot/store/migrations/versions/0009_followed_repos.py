@@ -18,9 +18,9 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("repos") as batch:
-        batch.add_column(sa.Column("followed", sa.Boolean, nullable=False, server_default=sa.false()))
-        batch.add_column(sa.Column("installation_id", sa.BigInteger, nullable=True))
+    # Plain ADD COLUMN on both databases: a batch rebuild of `repos` on SQLite would drop the table.
+    op.add_column("repos", sa.Column("followed", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.add_column("repos", sa.Column("installation_id", sa.BigInteger, nullable=True))
 
 
 def downgrade() -> None:

@@ -19,9 +19,9 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("repos") as batch:
-        batch.add_column(sa.Column("next_sync_at", sa.DateTime, nullable=True))
-        batch.add_column(sa.Column("sync_note", sa.String(200), nullable=True))
+    # Plain ADD COLUMN on both databases: a batch rebuild of `repos` on SQLite would drop the table.
+    op.add_column("repos", sa.Column("next_sync_at", sa.DateTime, nullable=True))
+    op.add_column("repos", sa.Column("sync_note", sa.String(200), nullable=True))
     op.create_table(
         "api_budgets",
         sa.Column("credential", sa.String(100), primary_key=True),
