@@ -365,6 +365,7 @@ def compose_weekly_report(
                 items=tuple(
                     ReportItem(text=_change(r, language), prs=(r.number,)) for r in g.records[:THEME_ITEMS]
                 ),
+                count=len(g.records),
             )
             for g in groups
         ),

@@ -223,10 +223,13 @@ def report_document(report: WeeklyReport, links: ReportLinks | None = None) -> R
         blocks.append(Context(_prose(report.participants, report)))
     blocks.append(Heading(say("report.section.changes", language), 3))
     for theme in report.themes:
+        items = [_item(i, report) for i in theme.items]
+        if theme.size > len(theme.items):
+            items.append((plain(say("report.and_more", language, n=theme.size - len(theme.items))),))
         blocks += [
             # "性能（sglang） · 1 个 PR": a count in parentheses would double the name's own
-            Paragraph((bold(say("report.theme_heading", language, name=theme.name, n=len(theme.items))),)),
-            BulletList(tuple(_item(i, report) for i in theme.items)),
+            Paragraph((bold(say("report.theme_heading", language, name=theme.name, n=theme.size)),)),
+            BulletList(tuple(items)),
         ]
     blocks += [
         Heading(say("report.section.trends", language), 3),

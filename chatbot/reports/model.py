@@ -35,7 +35,12 @@ class RiskObservation(_Frozen):
 
 class Theme(_Frozen):
     name: str
-    items: tuple[ReportItem, ...]
+    items: tuple[ReportItem, ...]  # the theme's most important PRs, at most THEME_ITEMS of them
+    count: int = 0  # every PR of the theme (0 in reports stored before it was kept: then len(items))
+
+    @property
+    def size(self) -> int:
+        return self.count or len(self.items)
 
 
 class Trend(_Frozen):

@@ -341,3 +341,20 @@ def test_participants_leave_out_placeholder_logins() -> None:
 def test_concerns_are_found_whatever_the_case_of_the_title(title: str, concern: str) -> None:
     analysis = ANALYZER.analyze(make_pr(title, files=[code("pkg/core/x.py", 40)], repo="acme/plain"))
     assert concern_of(title, analysis) == concern
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_themes_heading_counts_all_its_prs_and_the_list_says_how_many_more(language: str) -> None:
+    from chatbot.reports.builder import THEME_ITEMS
+    from chatbot.reports.cards import report_document
+
+    docs = [
+        make_pr(f"Fix typo in the {topic} guide", files=[changed(f"docs/{topic}.md", ["a"], ["b"])], number=n)
+        for n, topic in enumerate(["install", "quickstart", "faq", "ppo", "grpo", "dpo", "sft", "lora"], 1)
+    ]
+    report = compose([AnalyzedPR(pr, ANALYZER.analyze(pr)) for pr in docs], language)
+    (theme,) = [t for t in report.themes if t.size == len(docs)]
+    assert len(theme.items) == THEME_ITEMS < theme.size
+    text = report_document(report).plain_text()
+    assert say("report.theme_heading", language, name=theme.name, n=len(docs)) in text  # not 5
+    assert say("report.and_more", language, n=len(docs) - THEME_ITEMS) in text
