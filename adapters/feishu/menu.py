@@ -32,9 +32,9 @@ from adapters.feishu.sender import FeishuSendError, Outgoing
 from chatbot.commands import Command
 from chatbot.messages import Language, say
 from chatbot.models import Heading, Message, Reply
-from chatbot.store.schema import RepoRow, SubscriptionRow
+from chatbot.store.schema import SubscriptionRow
 from chatbot.subscriptions.schedule import WEEKDAYS, parse_time_of_day
-from chatbot.subscriptions.service import describe_filters
+from chatbot.subscriptions.service import active_subscription, describe_filters, subscriptions_in
 
 if TYPE_CHECKING:  # the adapter's module registers this menu
     from adapters.feishu.app import FeishuAdapter
@@ -83,12 +83,14 @@ class BotMenu:
         chat_id = event.context.open_chat_id if event.context else None
         value = event.action.value if isinstance(event.action.value, dict) else {}
         if value.get("action") == EDIT_ACTION:
-            found = self._subscription(str(value.get("id") or ""))
+            found = active_subscription(self.adapter.db, PLATFORM, str(value.get("id") or ""))
             if found is None or not message_id:
                 return toast("warning", say("home.modal.gone", language))
             self.adapter.later(self._patch, message_id, chat_id or message_id, edit_card(*found, language))
             return toast("info", say("feishu.toast.editing", language))
-        found = self._subscription(str(event.action.name or "").removeprefix(SAVE_PREFIX))
+        found = active_subscription(
+            self.adapter.db, PLATFORM, str(event.action.name or "").removeprefix(SAVE_PREFIX)
+        )
         service = self.adapter.bot.subscriptions
         if found is None or service is None:
             return toast("warning", say("home.modal.gone", language))
@@ -123,7 +125,7 @@ class BotMenu:
         """The subscriptions of `chats` (None: not knowable) with Edit buttons, then what to ask."""
         card = render_card(Reply((Heading(say("home.title", language)),)), language=language)
         elements: list[dict[str, Any]] = [{"tag": "markdown", "content": say("home.subscriptions", language)}]
-        rows = self._subscriptions_in(chats or [], tenant)
+        rows = subscriptions_in(self.adapter.db, PLATFORM, tenant, chats or [])
         if chats is None:
             elements.append(_note(say("feishu.menu.chats_unknown", language)))
         elif not rows:
@@ -189,41 +191,6 @@ class BotMenu:
             if open_id in members:
                 found.append(chat)
         return found
-
-    def _subscriptions_in(self, chats: list[str], tenant: str | None) -> list[tuple[SubscriptionRow, str]]:
-        if not chats:
-            return []
-        with self.adapter.db.session() as session:
-            statement = (
-                select(SubscriptionRow, RepoRow.full_name)
-                .join(RepoRow, RepoRow.id == SubscriptionRow.repo_id)
-                .where(
-                    SubscriptionRow.platform == PLATFORM,
-                    SubscriptionRow.workspace == (tenant or ""),
-                    SubscriptionRow.channel.in_(chats),
-                    SubscriptionRow.active.is_(True),
-                )
-                .order_by(SubscriptionRow.channel, RepoRow.full_name)
-            )
-            rows = [(row, name) for row, name in session.execute(statement)]
-            session.expunge_all()
-        return rows
-
-    def _subscription(self, value: str) -> tuple[SubscriptionRow, str] | None:
-        if not value.isdigit():
-            return None
-        with self.adapter.db.session() as session:
-            found = session.execute(
-                select(SubscriptionRow, RepoRow.full_name)
-                .join(RepoRow, RepoRow.id == SubscriptionRow.repo_id)
-                .where(
-                    SubscriptionRow.id == int(value),
-                    SubscriptionRow.platform == PLATFORM,
-                    SubscriptionRow.active.is_(True),
-                )
-            ).first()
-            session.expunge_all()
-        return (found[0], found[1]) if found else None
 
 
 def chat_members(client: lark.Client, chat_id: str) -> set[str] | None:

@@ -18,7 +18,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
-from sqlalchemy import select
 
 from adapters.slack.assistant import user_language
 from adapters.slack.blocks import escape, render_blocks
@@ -27,9 +26,9 @@ from adapters.slack.sender import slack_error
 from chatbot.commands import Command
 from chatbot.messages import Language, say
 from chatbot.models import Message, Reply
-from chatbot.store.schema import RepoRow, SubscriptionRow
+from chatbot.store.schema import SubscriptionRow
 from chatbot.subscriptions.schedule import WEEKDAYS
-from chatbot.subscriptions.service import describe_filters
+from chatbot.subscriptions.service import active_subscription, describe_filters, subscriptions_in
 
 if TYPE_CHECKING:  # the responder's module registers these listeners
     from adapters.slack.app import SlackResponder
@@ -67,7 +66,7 @@ class HomeTab:
         ack()
         user = (body.get("user") or {}).get("id")
         language = user_language(client, user, self.language)
-        row = self._subscription(str(action.get("value") or ""))
+        row = active_subscription(self.responder.bot.db, PLATFORM, str(action.get("value") or ""))
         if row is None:
             return
         client.views_open(trigger_id=body["trigger_id"], view=edit_view(*row, language))
@@ -79,7 +78,7 @@ class HomeTab:
         team = (body.get("team") or {}).get("id") or body.get("team_id")
         meta = json.loads(view.get("private_metadata") or "{}")
         language: Language = "en" if meta.get("language") == "en" else "zh"
-        row = self._subscription(str(meta.get("id") or ""))
+        row = active_subscription(self.responder.bot.db, PLATFORM, str(meta.get("id") or ""))
         service = self.responder.bot.subscriptions
         if row is None or service is None:
             ack(response_action="update", view=result_view(say("home.modal.gone", language), language))
@@ -132,7 +131,7 @@ class HomeTab:
             {"type": "header", "text": {"type": "plain_text", "text": say("home.title", language)}},
             {"type": "section", "text": {"type": "mrkdwn", "text": say("home.subscriptions", language)}},
         ]
-        rows = self._channel_subscriptions(channels or [], team)
+        rows = subscriptions_in(self.responder.bot.db, PLATFORM, team, channels or [])
         if channels is None:
             blocks.append(_context(say("home.subscriptions.unknown", language)))
         elif not rows:
@@ -158,39 +157,6 @@ class HomeTab:
         help_reply = self.responder.bot.help(language)
         blocks += render_blocks(Reply(help_reply.blocks[1:]), language=language, max_messages=1)[0]["blocks"]
         return {"type": "home", "blocks": blocks[:100]}
-
-    def _channel_subscriptions(
-        self, channels: list[str], team: str | None
-    ) -> list[tuple[SubscriptionRow, str]]:
-        if not channels:
-            return []
-        with self.responder.bot.db.session() as session:
-            statement = (
-                select(SubscriptionRow, RepoRow.full_name)
-                .join(RepoRow, RepoRow.id == SubscriptionRow.repo_id)
-                .where(
-                    SubscriptionRow.platform == PLATFORM,
-                    SubscriptionRow.workspace == (team or ""),
-                    SubscriptionRow.channel.in_(channels),
-                    SubscriptionRow.active.is_(True),
-                )
-                .order_by(SubscriptionRow.channel, RepoRow.full_name)
-            )
-            rows = [(sub, name) for sub, name in session.execute(statement)]
-            session.expunge_all()
-        return rows
-
-    def _subscription(self, value: str) -> tuple[SubscriptionRow, str] | None:
-        if not value.isdigit():
-            return None
-        with self.responder.bot.db.session() as session:
-            found = session.execute(
-                select(SubscriptionRow, RepoRow.full_name)
-                .join(RepoRow, RepoRow.id == SubscriptionRow.repo_id)
-                .where(SubscriptionRow.id == int(value), SubscriptionRow.active.is_(True))
-            ).first()
-            session.expunge_all()
-        return (found[0], found[1]) if found else None
 
 
 def describe(row: SubscriptionRow, repo: str, language: Language) -> str:

@@ -346,3 +346,45 @@ def channel_repos(db: Database, message: Message) -> list[str]:
                 .order_by(RepoRow.full_name)
             ).all()
         )
+
+
+def subscriptions_in(
+    db: Database, platform: str, workspace: str | None, channels: Sequence[str]
+) -> list[tuple[SubscriptionRow, str]]:
+    """The active subscriptions of `channels` in a workspace with their repo names, by channel then repo:
+    what a Slack Home tab or a Feishu menu card lists."""
+    if not channels:
+        return []
+    with db.session() as session:
+        statement = (
+            select(SubscriptionRow, RepoRow.full_name)
+            .join(RepoRow, RepoRow.id == SubscriptionRow.repo_id)
+            .where(
+                SubscriptionRow.platform == platform,
+                SubscriptionRow.workspace == (workspace or ""),
+                SubscriptionRow.channel.in_(list(channels)),
+                SubscriptionRow.active.is_(True),
+            )
+            .order_by(SubscriptionRow.channel, RepoRow.full_name)
+        )
+        rows = [(row, name) for row, name in session.execute(statement)]
+        session.expunge_all()
+    return rows
+
+
+def active_subscription(db: Database, platform: str, value: str) -> tuple[SubscriptionRow, str] | None:
+    """The active subscription whose id a button or form carried (`value`, a string), with its repo."""
+    if not value.isdigit():
+        return None
+    with db.session() as session:
+        found = session.execute(
+            select(SubscriptionRow, RepoRow.full_name)
+            .join(RepoRow, RepoRow.id == SubscriptionRow.repo_id)
+            .where(
+                SubscriptionRow.id == int(value),
+                SubscriptionRow.platform == platform,
+                SubscriptionRow.active.is_(True),
+            )
+        ).first()
+        session.expunge_all()
+    return (found[0], found[1]) if found else None
