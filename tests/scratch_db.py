@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+
+from chatbot.store.db import Database, open_database
 
 
 @contextmanager
@@ -29,3 +32,28 @@ def scratch_postgres(server_url: str, prefix: str = "prhub_test") -> Iterator[st
         with admin.connect() as connection:
             connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
         admin.dispose()
+
+
+@contextmanager
+def seeded_database(
+    backend: str, server_url: str | None, directory: Path, seed: Callable[[Database], None], prefix: str
+) -> Iterator[Database]:
+    """A database on `backend` ("sqlite" in `directory`, or "postgresql" on the server of `server_url`)
+    migrated and filled by `seed`: what a module-scoped fixture shares between its tests."""
+    if backend == "sqlite":
+        database = open_database(f"sqlite:///{directory / 'prhub.db'}")
+        try:
+            seed(database)
+            yield database
+        finally:
+            database.dispose()
+        return
+    if not server_url:
+        raise RuntimeError("PRHUB_TEST_REQUIRE_POSTGRES is set but PRHUB_TEST_POSTGRES_URL is not")
+    with scratch_postgres(server_url, prefix) as url:
+        database = open_database(url)
+        try:
+            seed(database)
+            yield database
+        finally:
+            database.dispose()

@@ -15,29 +15,17 @@ from chatbot.bot import BotConfig, ChatBot
 from chatbot.messages import say
 from chatbot.models import Message
 from chatbot.qa.compose import Answer
-from chatbot.store.db import Database, open_database
+from chatbot.store.db import Database
 from tests.conftest import POSTGRES_URL
 from tests.qa.fresh_repos import AXOLOTL, BY_KEY, NOW, RLHF, SHANGHAI, SWIFT, clock, seed
-from tests.scratch_db import scratch_postgres
+from tests.scratch_db import seeded_database
 
 
 @pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def fresh_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
-    if request.param == "sqlite":
-        database = open_database(f"sqlite:///{tmp_path_factory.mktemp('fresh') / 'prhub.db'}")
-        seed(database)
+    directory = tmp_path_factory.mktemp("fresh")
+    with seeded_database(request.param, POSTGRES_URL, directory, seed, "prhub_fresh") as database:
         yield database
-        database.dispose()
-        return
-    if not POSTGRES_URL:
-        pytest.fail("PRHUB_TEST_REQUIRE_POSTGRES is set but PRHUB_TEST_POSTGRES_URL is not")
-    with scratch_postgres(POSTGRES_URL, "prhub_fresh") as url:
-        database = open_database(url)
-        try:
-            seed(database)
-            yield database
-        finally:
-            database.dispose()
 
 
 @pytest.fixture(scope="module")
