@@ -53,37 +53,6 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "{n} 个 PR 修改了代码但没有相应测试：{prs}",
         "{n} PRs change code without tests: {prs}",
     ),
-    "report.risk.dependency": (
-        "{n} 个 PR 变更了依赖或镜像版本：{prs}",
-        "{n} PRs change dependency or image versions: {prs}",
-    ),
-    "report.risk.breaking-change": (
-        "{n} 个 PR 含破坏性变更：{prs}",
-        "{n} PRs contain breaking changes: {prs}",
-    ),
-    "report.risk.memory": (
-        "{n} 个 PR 涉及显存/内存敏感代码：{prs}",
-        "{n} PRs touch memory-sensitive code: {prs}",
-    ),
-    "report.risk.concurrency": (
-        "{n} 个 PR 涉及并发或分布式代码：{prs}",
-        "{n} PRs touch concurrent or distributed code: {prs}",
-    ),
-    "report.risk.config": (
-        "{n} 个 PR 修改了配置默认值：{prs}",
-        "{n} PRs change configuration defaults: {prs}",
-    ),
-    "report.risk.performance": ("{n} 个 PR 可能影响性能：{prs}", "{n} PRs may affect performance: {prs}"),
-    "report.risk.security": (
-        "{n} 个 PR 涉及安全相关改动：{prs}",
-        "{n} PRs make security-relevant changes: {prs}",
-    ),
-    "report.risk.compatibility": (
-        "{n} 个 PR 有兼容性风险：{prs}",
-        "{n} PRs carry compatibility risks: {prs}",
-    ),
-    "report.risk.other": ("{n} 个 PR 有其他风险：{prs}", "{n} PRs carry other risks: {prs}"),
-    "report.risk.example": ("例如 {example}", "e.g. {example}"),
     "report.follow_up.breaking": (
         "升级前核对破坏性变更 {prs} 对下游配置和接口的影响。",
         "Before upgrading, check how the breaking changes {prs} affect downstream configs and APIs.",
@@ -204,15 +173,6 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "report.breaking.one": ("", " 1 contains breaking changes ({prs}); check it before upgrading."),
     "report.risk.missing-tests.one": ("", "1 PR changes code without tests: {prs}"),
-    "report.risk.dependency.one": ("", "1 PR changes dependency or image versions: {prs}"),
-    "report.risk.breaking-change.one": ("", "1 PR contains breaking changes: {prs}"),
-    "report.risk.memory.one": ("", "1 PR touches memory-sensitive code: {prs}"),
-    "report.risk.concurrency.one": ("", "1 PR touches concurrent or distributed code: {prs}"),
-    "report.risk.config.one": ("", "1 PR changes configuration defaults: {prs}"),
-    "report.risk.performance.one": ("", "1 PR may affect performance: {prs}"),
-    "report.risk.security.one": ("", "1 PR makes security-relevant changes: {prs}"),
-    "report.risk.compatibility.one": ("", "1 PR carries compatibility risks: {prs}"),
-    "report.risk.other.one": ("", "1 PR carries other risks: {prs}"),
     "qa.count.one": ("", "1 PR"),
     "qa.empty.offer.one": ("", "The last complete week, {week} ({period}), merged 1 PR; try: “{example}”"),
     "report.theme_heading": ("{name} · {n} 个 PR", "{name} · {n} PRs"),

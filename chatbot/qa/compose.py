@@ -26,7 +26,6 @@ from chatbot.models import (
     plain,
 )
 from chatbot.prose import prose
-from chatbot.qa.parse import language_of
 from chatbot.qa.query import Query, Window
 from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence
 from chatbot.reports.builder import AnalyzedPR, clean_title, names_someone
@@ -196,24 +195,13 @@ class Composer:
         if not merged:
             blocks.append(Paragraph((plain(say("qa.risks.none", self.language)),)))
             return self.answer(blocks, len(records))
+        repo = records[0].pr.repo if records else None
         items: list[Inline] = []
         for observation in merged[: self.query.limit or 6]:
-            label = say(f"report.risk.{observation.category}", self.language, n=len(observation.prs), prs="")
+            # as the report words it: one PR's mechanism, or the line gathering the untested PRs
             severity = say(f"report.severity.{observation.severity}", self.language)
-            spans: list[Span] = [bold(f"[{severity}] "), plain(label)]
-            linked = [by_number[n] for n in observation.prs if n in by_number]
-            for i, record in enumerate(linked[:6]):
-                spans += [plain("、" if self.language == "zh" else ", ")] if i else []
-                spans.append(pr_span(record))
-            if len(linked) > 6:
-                spans.append(plain(" " + say("qa.more", self.language, n=len(linked) - 6)))
-            self._cite(linked[:6])
-            if observation.example:
-                sep = "；" if self.language == "zh" else "; "
-                example = sep + say("report.risk.example", self.language, example=observation.example)
-                # its code as code spans, the PRs it names as links
-                spans += prose(example, linked[0].pr.repo if linked else None, by_number)
-            items.append(tuple(spans))
+            items.append((bold(f"[{severity}] "), *prose(observation.text, repo, by_number)))
+            self._cite([by_number[n] for n in observation.prs if n in by_number])
         blocks.append(BulletList(tuple(items)))
         if source is not None:
             week, version = source
@@ -230,15 +218,9 @@ class Composer:
         lines: list[tuple[int, float, AnalyzedPR, Risk]] = []
         untested: list[AnalyzedPR] = []
         for record in records:
-            worded = record.analysis.localized(self.language).risks
             own = [
-                replace(
-                    risk,
-                    text=text
-                    if language_of(text) == self.language
-                    else say(f"qa.risk.{risk.category}", self.language),
-                )
-                for risk, text in zip(record.analysis.risks, worded, strict=True)
+                replace(risk, text=text)
+                for risk, text in zip(record.analysis.risks, record.risk_texts(self.language), strict=True)
             ]
             if any(risk.category == "missing-tests" for risk in own):
                 untested.append(record)

@@ -13,14 +13,15 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
 from chatbot.analysis.heuristic import TEXT
-from chatbot.analysis.types import Analysis, LocalizedAnalysis, Risk, Severity
+from chatbot.analysis.types import Analysis, LocalizedAnalysis, Severity
 from chatbot.messages import Language, join, pr_refs, say
 from chatbot.models import PullRequest
+from chatbot.qa.parse import language_of
 from chatbot.reports.model import KeyPR, ReportItem, RiskObservation, Theme, Trend, WeeklyReport
 from chatbot.reports.themes import concern_of
 from chatbot.weeks import Week
@@ -93,6 +94,14 @@ class AnalyzedPR:
         if known is None:
             known = self._known[language] = self.analysis.localized(language)
         return cast(LocalizedAnalysis, known)
+
+    def risk_texts(self, language: Language) -> tuple[str, ...]:
+        """Each risk as the analysis words it for `language`; a risk worded only in the other language
+        (a single-language analysis) is named by its category instead, so no line mixes languages."""
+        return tuple(
+            text if language_of(text) == language else say(f"qa.risk.{risk.category}", language)
+            for risk, text in zip(self.analysis.risks, self.texts(language).risks, strict=True)
+        )
 
     @property
     def concern(self) -> str:
@@ -421,9 +430,8 @@ def risk_mechanisms(ranked: Sequence[AnalyzedPR], language: Language) -> list[Ri
     untested: list[AnalyzedPR] = []
     worst_untested: Severity = "low"
     for record in ranked:
-        worded = record.texts(language).risks
         mine: list[RiskObservation] = []
-        for risk, text in zip(record.analysis.risks, worded, strict=True):
+        for risk, text in zip(record.analysis.risks, record.risk_texts(language), strict=True):
             if risk.category == "missing-tests":
                 if record not in untested:
                     untested.append(record)
@@ -468,33 +476,6 @@ def risk_mechanisms(ranked: Sequence[AnalyzedPR], language: Language) -> list[Ri
         gathered = RiskObservation(category="missing-tests", severity=worst_untested, text=line, prs=numbers)
         # The missing-tests line always makes the report's list, after the most severe mechanisms.
         observations.insert(min(len(observations), RISK_OBSERVATIONS - 1), gathered)
-    return observations
-
-
-def merge_risks(ranked: Sequence[AnalyzedPR], language: Language) -> list[RiskObservation]:
-    """Risks of one category merged across PRs (ranked most important first), naming every PR, with the
-    worst one as the example; high severity first."""
-    by_category: dict[str, list[tuple[AnalyzedPR, Risk]]] = defaultdict(list)
-    for record in ranked:
-        seen: set[str] = set()
-        worded = record.texts(language).risks
-        for risk, text in zip(record.analysis.risks, worded, strict=True):
-            if risk.category not in seen:
-                seen.add(risk.category)
-                by_category[risk.category].append((record, replace(risk, text=text)))
-    observations = []
-    for category, hits in by_category.items():
-        worst = max(hits, key=lambda hit: (_SEVERITY_RANK[hit[1].severity], hit[0].analysis.importance))
-        prs = tuple(record.number for record, _ in hits)
-        text = say(f"report.risk.{category}", language, n=len(prs), prs=pr_refs(prs, language))
-        example = f"#{worst[0].number} {worst[1].text}" + (
-            f" ({worst[1].evidence})" if worst[1].evidence else ""
-        )
-        text += ("；" if language == "zh" else "; ") + say("report.risk.example", language, example=example)
-        observations.append(
-            RiskObservation(category=category, severity=worst[1].severity, text=text, prs=prs)
-        )
-    observations.sort(key=lambda o: (-_SEVERITY_RANK[o.severity], -len(o.prs), o.category))
     return observations
 
 

@@ -71,6 +71,20 @@ def test_last_weeks_risks_come_from_the_stored_weekly_report(chat: Transcript) -
     assert say("qa.window", "zh", start="2026-06-15", end="2026-06-21") in reply
     assert say("qa.risks.from_report", "zh", week="2026-W25", version=1) in reply
     assert pr_link(VERL, 6512) in reply
+    # one PR's mechanism a line, as the report words it, worst first; not category buckets
+    assert reply.index("[高] #6512 EP=8 时 all-to-all buffer") < reply.index("[中] #6505 batch 过大时延迟上升")
+    assert "1 个 PR" not in reply
+
+
+def test_an_english_reader_of_last_weeks_risks_gets_no_chinese_risk_line(chat: Transcript) -> None:
+    reply = chat.ask("what were the risks in verl last week?")
+
+    assert say("qa.risks.from_report", "en", week="2026-W25", version=1) in reply
+    # the fixture's analyses are worded in Chinese only: their risks are named by category
+    assert f"#6512: {say('qa.risk.memory', 'en')}" in reply
+    risk_lines = [line for line in reply.splitlines() if line.startswith("• [")]
+    assert risk_lines
+    assert not [line for line in risk_lines if re.search(r"[\u4e00-\u9fff]", line)]
 
 
 def test_an_english_question_gets_an_english_answer(chat: Transcript) -> None:
