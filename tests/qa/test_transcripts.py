@@ -72,7 +72,9 @@ def test_last_weeks_risks_come_from_the_stored_weekly_report(chat: Transcript) -
     assert say("qa.risks.from_report", "zh", week="2026-W25", version=1) in reply
     assert pr_link(VERL, 6512) in reply
     # one PR's mechanism a line, as the report words it, worst first; not category buckets
-    assert reply.index("[高] #6512 EP=8 时 all-to-all buffer") < reply.index("[中] #6505 batch 过大时延迟上升")
+    assert reply.index("[高] #6512 EP=8 时 all-to-all buffer") < reply.index(
+        "[中] #6505 batch 过大时延迟上升"
+    )
     assert "1 个 PR" not in reply
 
 
