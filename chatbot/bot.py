@@ -8,6 +8,7 @@ answer with examples.
 from __future__ import annotations
 
 import logging
+import re
 import time as _time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -48,6 +49,21 @@ from chatbot.subscriptions.service import SubscriptionService
 from chatbot.subscriptions.service import channel_repo as subscribed_repo
 from chatbot.subscriptions.service import channel_repos as subscribed_repos
 from chatbot.team.chat import answer_ledger, ledger_question, parse_ledger_action, run_ledger_action
+from chatbot.team.corrections import (
+    CorrectionCommand,
+    correction_sentence,
+    parse_correction,
+    record_correction,
+)
+from chatbot.team.feedback import (
+    QUESTION_CHARS,
+    AnswerRef,
+    FeedbackCommand,
+    parse_feedback_command,
+    reason_label,
+    record_reason,
+    record_vote,
+)
 from chatbot.team.reading import CardOrigin, Reader, with_reading
 from chatbot.team.reading_chat import (
     ReadingCommand,
@@ -67,6 +83,7 @@ CONVERSATION_TTL = timedelta(hours=24)
 # When a topical question finds nothing in the window it did not name (this week), these wider windows
 # (days back from now) are tried in turn: "有没有升级 vllm 版本" means lately, not only since Monday.
 WIDER_DAYS = (30, 90, 365)
+_WORDS = re.compile(r"[A-Za-z\u4e00-\u9fff]")  # letters or Chinese characters: words, not only emoji
 VOCABULARY_TTL = 300.0  # seconds the module and author vocabulary is cached: it changes only on sync
 
 
@@ -151,6 +168,12 @@ class ChatBot:
                 self.db, action, message.user or "", self.config.admins, language, self.clock.now()
             )
             return Answer(Query(text=message.text, language=language, intent="help"), reply)
+        rating = parse_feedback_command(message.text)
+        if rating is not None:
+            return self._feedback(message, rating)
+        correction = parse_correction(message.text)
+        if correction is not None:
+            return self._correction(message, correction)
         command = parse_command(message.text)
         if command is not None and not names_subscribed_repos(message.text):
             return self.command(command, message)
@@ -185,22 +208,84 @@ class ChatBot:
         query = Query(text=message.text, language=language, intent="help")
         if command.number is None:
             return Answer(query, _paragraph(say("reading.need_pr", language)))
-        parsed = replace(self.parse(message), pr_number=command.number)
+        repo = self._indexed_pr(message, command.number)
+        if isinstance(repo, Answer):
+            return repo
+        reply = run_reading_command(self.db, command, repo, reader_of(message), language, self.clock.now())
+        return Answer(query, reply, (command.number,))
+
+    def _indexed_pr(self, message: Message, number: int) -> str | Answer:
+        """The repo of PR `number` found like a question's (the repo named, the channel's, or the one
+        indexed repo holding that number), or the answer saying it is not in the index."""
+        language = language_of(message.text)
+        parsed = replace(self.parse(message), pr_number=number)
         if parsed.repo is None:
             parsed = self._repo_of_pr(parsed)
         with self.db.session() as session:
             index = PRIndex(session)
             repo_row = index.repo(parsed.repo) if parsed.repo else None
-            found = repo_row is not None and index.pull_request_row(repo_row, command.number) is not None
+            found = repo_row is not None and index.pull_request_row(repo_row, number) is not None
         if parsed.repo is None or not found:
             return Answer(
-                query,
-                _paragraph(say("qa.pr.unknown", language, repo=parsed.repo or "-", number=command.number)),
+                Query(text=message.text, language=language, intent="help"),
+                _paragraph(say("qa.pr.unknown", language, repo=parsed.repo or "-", number=number)),
             )
-        reply = run_reading_command(
-            self.db, command, parsed.repo, reader_of(message), language, self.clock.now()
+        return parsed.repo
+
+    def _feedback(self, message: Message, command: FeedbackCommand) -> Answer:
+        """ "👍" / "👎 漏了 #6512" / "feedback: wrong window": a vote on the conversation's last answer."""
+        language = language_of(message.text)
+        query = Query(text=message.text, language=language, intent="help")
+        key = conversation_key(message)
+        remembered = recall(self.db, key, self.clock.now()) if key is not None else None
+        if key is None or remembered is None:
+            return Answer(query, _paragraph(say("feedback.nothing_to_rate", language)))
+        asked = remembered.query
+        ref = AnswerRef(
+            str(asked.get("text") or "")[:QUESTION_CHARS],
+            str(asked["repo"]) if asked.get("repo") else None,
+            remembered.cited,
+            "en" if asked.get("language") == "en" else "zh",
         )
-        return Answer(query, reply, (command.number,))
+        if not _WORDS.search(message.text):  # a bare 👍 is answered in the language of the answer it rates
+            language = ref.language
+        reader = reader_of(message)
+        now = self.clock.now()
+        view = record_vote(self.db, reader, key[2], "chat:" + ":".join(key[2:]), command.vote, ref, now)
+        text = say(f"feedback.thanks.{command.vote}", language)
+        if command.vote == "down" and command.reason is not None:
+            record_reason(self.db, view.id, reader, command.reason, command.text, now)
+            text = say("feedback.thanks.reason", language, reason=reason_label(command.reason, language))
+        return Answer(query, _paragraph(text))
+
+    def _correction(self, message: Message, command: CorrectionCommand) -> Answer:
+        """ "#6512 重要性应该更高" / "#123 is not breaking" / "#123 missed a risk: …": stored by who and
+        when; a correction naming no PR is of the PR the conversation is about."""
+        language = language_of(message.text)
+        query = Query(text=message.text, language=language, intent="help")
+        number = command.number
+        if number is None:
+            key = conversation_key(message)
+            remembered = recall(self.db, key, self.clock.now()) if key is not None else None
+            if remembered is not None:
+                asked = remembered.query.get("pr_number")
+                number = (
+                    int(asked) if asked else (remembered.cited[0] if len(remembered.cited) == 1 else None)
+                )
+        if number is None:
+            return Answer(query, _paragraph(say("correction.need_pr", language)))
+        repo = self._indexed_pr(message, number)
+        if isinstance(repo, Answer):
+            return repo
+        new = record_correction(
+            self.db, repo, command, number, reader_of(message), message.text, self.clock.now()
+        )
+        text = (
+            correction_sentence(command, number, language)
+            if new
+            else say("correction.repeat", language, number=number)
+        )
+        return Answer(query, _paragraph(text), (number,))
 
     def _in_conversation(self, key: ConversationKey, query: Query) -> tuple[Query, bool]:
         """The question read against the conversation's last one, and whether there was one."""

@@ -64,10 +64,19 @@ def pr_card(
     if summary:
         blocks.append(Paragraph(prose(summary)))
     verdict = say(f"pr.verdict.{analysis.verdict}", language)
+    mark = say("correction.mark", language)
     blocks.append(
         Fields(
             (
-                (say("pr.field.importance", language), (plain(f"{analysis.importance:.1f} / 10"),)),
+                (
+                    say("pr.field.importance", language),
+                    (
+                        plain(
+                            f"{analysis.importance:.1f} / 10"
+                            + (mark if "importance" in analysis.corrected else "")
+                        ),
+                    ),
+                ),
                 (say("pr.field.insight", language), (plain(f"{analysis.insight:.1f} / 10"),)),
                 (
                     say("pr.field.verdict", language),
@@ -76,7 +85,13 @@ def pr_card(
                 (say("pr.field.modules", language), (plain(", ".join(analysis.modules) or "-"),)),
                 (
                     say("pr.field.type", language),
-                    (plain(analysis.change_type + (" · BREAKING" if analysis.breaking else "")),),
+                    (
+                        plain(
+                            analysis.change_type
+                            + (" · BREAKING" if analysis.breaking else "")
+                            + (mark if "breaking" in analysis.corrected else "")
+                        ),
+                    ),
                 ),
                 (
                     say("pr.field.tests", language),

@@ -652,6 +652,73 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "reading.modal.title": ("读完了", "Done reading"),
     "reading.modal.label": ("一句话心得（可不填）", "One-line takeaway (optional)"),
     "reading.modal.submit": ("提交", "Submit"),
+    # Feedback and corrections (chatbot/team/feedback.py, corrections.py, calibration.py) ------------
+    "feedback.button.up": ("👍 有用", "👍 Helpful"),
+    "feedback.button.down": ("👎 有问题", "👎 Not right"),
+    "feedback.reason.wrong_prs": ("PR 不对", "Wrong PRs"),
+    "feedback.reason.missing_pr": ("漏了 PR", "Missing PR"),
+    "feedback.reason.wrong_window": ("时间范围不对", "Wrong window"),
+    "feedback.reason.wrong_language": ("语言不对", "Wrong language"),
+    "feedback.reason.other": ("其他", "Other"),
+    "feedback.thanks.up": ("已记录：这条回答有用。谢谢！", "Noted: this answer was helpful. Thanks!"),
+    "feedback.thanks.down": ("已记录：这条回答有问题。", "Noted: this answer was not right."),
+    "feedback.thanks.reason": ("已记录原因：{reason}。谢谢！", "Noted the reason: {reason}. Thanks!"),
+    "feedback.ask_reason": (
+        "哪里不对？点一个原因（或回复「反馈：具体说明」）：",
+        "What was wrong? Tap a reason (or reply 'feedback: what was wrong'):",
+    ),
+    "feedback.nothing_to_rate": (
+        "没有找到要评价的回答：请在回答所在的对话里回复，或点回答下面的 👍 / 👎。",
+        "There is no answer here to rate: reply in the answer's conversation, or press 👍 / 👎 under it.",
+    ),
+    "feedback.not_yours": (
+        "这不是你的反馈，无法修改。",
+        "That feedback is someone else's; it was left as it is.",
+    ),
+    "feedback.modal.title": ("哪里不对？", "What was wrong?"),
+    "feedback.modal.reason": ("原因", "Reason"),
+    "feedback.modal.text": ("补充说明（可不填）", "More detail (optional)"),
+    "feedback.modal.submit": ("提交", "Submit"),
+    "feedback.toast.up": ("谢谢反馈！", "Thanks for the feedback!"),
+    "feedback.toast.down": ("已记录，请选择原因", "Noted: please pick a reason"),
+    "feedback.toast.reason": ("已记录原因，谢谢！", "Reason noted, thanks!"),
+    "feedback.card.title": ("哪里不对？", "What was wrong?"),
+    "feedback.card.placeholder": ("具体说明（可不填）", "What was wrong (optional)"),
+    "correction.mark": ("（已更正）", " (corrected)"),
+    "correction.done.importance.higher": (
+        "已记录：#{number} 的重要性应更高。之后的回答和周报会按更正显示（标注「已更正」）。",
+        "Noted: #{number} should rank higher. Answers and the next weekly report show it corrected.",
+    ),
+    "correction.done.importance.lower": (
+        "已记录：#{number} 的重要性应更低。之后的回答和周报会按更正显示（标注「已更正」）。",
+        "Noted: #{number} should rank lower. Answers and the next weekly report show it corrected.",
+    ),
+    "correction.done.breaking.no": (
+        "已记录：#{number} 不是破坏性变更。之后的回答和周报不再把它列为破坏性变更。",
+        "Noted: #{number} is not a breaking change. Answers and reports no longer list it as one.",
+    ),
+    "correction.done.breaking.yes": (
+        "已记录：#{number} 是破坏性变更。之后的回答和周报会把它列为破坏性变更。",
+        "Noted: #{number} is a breaking change. Answers and reports now list it as one.",
+    ),
+    "correction.done.risk": (
+        "已记录 #{number} 漏掉的风险：{text}。之后关于它的回答会列出这条风险（标注「已更正」）。",
+        "Noted a risk #{number} missed: {text}. Answers about it now list it (marked corrected).",
+    ),
+    "correction.repeat": (
+        "你之前已经这样更正过 #{number}，记录保持不变。",
+        "You had already made that correction to #{number}; nothing changed.",
+    ),
+    "correction.need_pr": (
+        "请写明是哪个 PR，例如「#6512 重要性应该更高」「#6512 不是破坏性变更」「#6512 漏了风险：…」。",
+        "Say which PR, e.g. 'importance of #6512 should be higher', '#6512 is not breaking', "
+        "'#6512 missed a risk: …'.",
+    ),
+    "feedback.list.title": ("反馈与更正", "Feedback and corrections"),
+    "calibrate.none": (
+        "{repo} 还没有重要性更正，无从校准。",
+        "{repo} has no importance corrections to calibrate from.",
+    ),
     # Themes ------------------------------------------------------------------------------------------
     "theme.docs": ("文档与示例", "docs and examples"),
     "theme.ci": ("测试与 CI", "tests and CI"),

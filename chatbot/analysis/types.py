@@ -162,6 +162,9 @@ class Analysis:
     # The texts in each language the analyzer wrote ("zh", "en"); the single-language fields above hold
     # the analyzer's own language. Read them through `localized`.
     texts: Mapping[str, LocalizedAnalysis] = field(default_factory=dict)
+    # What readers corrected in it ("importance", "breaking", "risk"): shown marked as corrected. Set
+    # at display by `chatbot/team/corrections.py`, never by an analyzer.
+    corrected: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _choice(self.change_type, CHANGE_TYPES, "change type")
@@ -196,7 +199,7 @@ class Analysis:
             "analyzer": self.analyzer,
             "analyzer_version": self.analyzer_version,
             "texts": {language: text.to_dict() for language, text in self.texts.items()},
-        }
+        } | ({"corrected": list(self.corrected)} if self.corrected else {})
 
     def localized(self, language: str) -> LocalizedAnalysis:
         """The texts to show a reader of `language`. An analysis stored in one language only (older rows,
@@ -236,4 +239,5 @@ class Analysis:
                 str(language): LocalizedAnalysis.from_dict(text)
                 for language, text in (data.get("texts") or {}).items()
             },
+            corrected=_strings(data.get("corrected")),
         )

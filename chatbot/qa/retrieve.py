@@ -23,6 +23,7 @@ from chatbot.store.analyses import ANALYSIS_MARK, current_analysis
 from chatbot.store.index import PRIndex, to_pull_request
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow
 from chatbot.store.search import MIN_TRIGRAM_TERM, search_any
+from chatbot.team.corrections import Corrector
 
 SEARCH_LIMIT = 200
 # A window of at most WINDOW_SCAN PRs (months of the busiest repos) has all its search documents
@@ -628,12 +629,15 @@ def gather(
     if repo is None:
         raise LookupError(query.repo)
     evidence = Evidence(repo.full_name, repo.last_synced_at, modules=query.modules)
+    corrector = Corrector.load(session, repo.full_name)  # readers' corrections and the repo's calibration
     if query.pr_number is not None:
         row = index.pull_request_row(repo, query.pr_number)
         if row is not None:
             stored = current_analysis(session, row)
             pr = to_pull_request(repo, row)
-            evidence.pr = AnalyzedPR(pr, stored.analysis if stored else fallback(pr))
+            evidence.pr = AnalyzedPR(
+                pr, corrector.analysis(pr.number, stored.analysis if stored else fallback(pr))
+            )
         return evidence
     match = text_scores(session, repo, query, window, relaxed=relaxed)
     if match is not None:
@@ -642,21 +646,25 @@ def gather(
     module_hits = match.module_hits if match is not None else None
     start, end = (window.start, window.end) if window else (ALL_TIME_START, until or ALL_TIME_END)
     # Whether a PR added tests is in its whole analysis only, not in the score columns.
-    shown = None if query.untested else SHOWN.get(query.intent)
-    if shown is None:
-        records = answer_records(session, repo, start, end, fallback, numbers, query.author)
+    limit = None if query.untested else SHOWN.get(query.intent)
+    if limit is None:
+        records = corrector.records(
+            answer_records(session, repo, start, end, fallback, numbers, query.author)
+        )
         evidence.records = [r for r in records if _matches(r, query, module_hits)]
         if relaxed and match is not None:
             evidence.records = _best_matched(evidence.records, query, match)
     else:
         # A month of a busy repo holds hundreds of PRs: decode whole analyses of the shown ones only.
-        scored = score_records(session, repo, start, end, fallback, query.author, numbers)
+        scored = corrector.records(score_records(session, repo, start, end, fallback, query.author, numbers))
         matching = [r for r in scored if _matches(r, query, module_hits)]
         if relaxed and match is not None:
             matching = _best_matched(matching, query, match)
-        top = [r.number for r in evidence.ranked(matching)[: min(shown, query.limit or shown)]]
+        top = [r.number for r in evidence.ranked(matching)[: min(limit, query.limit or limit)]]
         complete = (
-            {r.number: r for r in answer_records(session, repo, start, end, fallback, top)} if top else {}
+            {r.number: r for r in corrector.records(answer_records(session, repo, start, end, fallback, top))}
+            if top
+            else {}
         )
         evidence.records = [complete.get(r.number, r) for r in matching]
     if relaxed and query.terms:
@@ -665,7 +673,9 @@ def gather(
         )
     if with_previous and window is not None:
         previous = evidence.previous_window = window.comparable_previous()
-        before = score_records(session, repo, previous.start, previous.end, fallback, query.author)
+        before = corrector.records(
+            score_records(session, repo, previous.start, previous.end, fallback, query.author)
+        )
         earlier = text_scores(session, repo, query, previous)
         if earlier is not None:
             if earlier.filters:

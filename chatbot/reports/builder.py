@@ -397,6 +397,7 @@ def compose_weekly_report(
                 key_point=_key_point(r.analysis, language),
                 gist=r.texts(language).gist,
                 reading_guide=r.texts(language).reading_guide,
+                corrected=bool(r.analysis.corrected),
             )
             for r in key[:KEY_PR_ROWS]
         ),

@@ -113,7 +113,7 @@ def _key_pr_table(prs: tuple[KeyPR, ...], report: WeeklyReport) -> Table:
             (link(f"#{pr.number}", pr.url),),
             _prose(pr.title, report),
             (plain(", ".join(pr.modules) or "-"),),
-            (plain(f"{pr.importance:.1f}"),),
+            (plain(f"{pr.importance:.1f}" + (say("correction.mark", language) if pr.corrected else "")),),
             _prose(pr.key_point, report),
         )
         for pr in prs

@@ -65,6 +65,7 @@ class KeyPR(_Frozen):
     key_point: str
     gist: str = ""
     reading_guide: tuple[str, ...] = ()  # where to start, the design, what to verify, a follow-up
+    corrected: bool = False  # readers corrected its analysis (shown marked)
 
 
 class LedgerLine(_Frozen):

@@ -26,6 +26,7 @@ from chatbot.reports.model import REPORT_FORMAT_VERSION, WeeklyReport
 from chatbot.store.db import Database
 from chatbot.store.index import HEADER_COLUMNS, PRIndex, to_pull_request
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, WeeklyReportRow
+from chatbot.team.corrections import Corrector, corrections_signature
 from chatbot.team.ledger import maintain_ledger
 from chatbot.team.reading import read_in
 from chatbot.team.views import risk_follow_up
@@ -121,7 +122,8 @@ def window_records(
     offline analysis for one not analysed yet), oldest first, and a fingerprint of those inputs.
 
     An analysed PR comes without its files and comments (the report reads its analysis, header and
-    reviews; decoding every patch was most of a report's build time); a PR analysed here comes whole."""
+    reviews; decoding every patch was most of a report's build time); a PR analysed here comes whole.
+    The analyses are as shown: with readers' corrections and the repo's calibration applied."""
     columns = (*HEADER_COLUMNS, AnalysisRow.id.label("analysis_id"), AnalysisRow.fields)
     records: list[AnalyzedPR] = []
     parts: list[str] = []
@@ -136,7 +138,7 @@ def window_records(
             pr = to_pull_request(repo, session.get_one(PullRequestRow, row.id))
             records.append(AnalyzedPR(pr, fallback(pr)))
         parts.append(_part(row.number, row.content_hash, row.analysis_id))
-    return records, parts
+    return Corrector.load(session, repo.full_name).records(records), parts
 
 
 def build_weekly_report(
@@ -183,6 +185,7 @@ def _build(
         previous_week = Week.containing(week.start - timedelta(days=1), week.tz)
         follow_up = risk_follow_up(session, repo_row.full_name, week.start, week.end, clock.now(), language)
         reading = read_in(session, repo_row.full_name, week.start, week.end, language)
+        corrections = corrections_signature(session, repo_row.full_name)
 
         def fingerprint_of(parts: list[str], previous_parts: list[str]) -> str:
             material = "|".join(
@@ -196,6 +199,7 @@ def _build(
                     "--",
                     follow_up.model_dump_json(),
                     *(note.model_dump_json() for note in reading),
+                    corrections,
                 ]
             )
             return hashlib.sha256(material.encode()).hexdigest()
