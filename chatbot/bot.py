@@ -33,7 +33,7 @@ from chatbot.models import (
     Reply,
     plain,
 )
-from chatbot.ports import Clock, Progress
+from chatbot.ports import AnswerStream, Clock, Progress
 from chatbot.qa.compose import Answer, Composer, window_text
 from chatbot.qa.context import follow_up, query_from_dict, query_to_dict
 from chatbot.qa.parse import KnownRepo, ParseContext, language_of, names_subscribed_repos, parse_query
@@ -109,7 +109,7 @@ class ChatBot:
         channel_repos: Callable[[Message], Sequence[str]] | None = None,
         subscriptions: SubscriptionService | None = None,
         query_parser: Callable[[str, ParseContext, Query], Query] | None = None,
-        phraser: Callable[[Answer], Answer] | None = None,
+        phraser: Callable[[Answer, AnswerStream | None], Answer] | None = None,
     ) -> None:
         self.db, self.config, self.clock, self.fallback, self.writer = db, config, clock, fallback, writer
         self.subscriptions = subscriptions
@@ -123,11 +123,15 @@ class ChatBot:
         self.channel_repos = channel_repos or (lambda message: subscribed_repos(db, seen_from(message)))
         self._vocabulary_cache: tuple[float, frozenset[str], frozenset[str]] | None = None
 
-    def handle(self, message: Message, progress: Progress | None = None) -> Answer:
+    def handle(
+        self, message: Message, progress: Progress | None = None, stream: AnswerStream | None = None
+    ) -> Answer:
         """The answer to one message. Unexpected failures become a polite reply, logged with a trace.
-        `progress` is told what the question was understood as, before the index is searched."""
+        `progress` is told what the question was understood as, before the index is searched; `stream`
+        is shown the LLM's summary of the answer while it is written (checked text only), when there is
+        one: the caller then shows the returned answer in its place."""
         try:
-            answer = self._handle(message, progress)
+            answer = self._handle(message, progress, stream)
         except Exception:
             log.exception("failed to answer %r", message.text[:200])
             query = parse_query("", ParseContext(self.clock.now(), self.config.tz))
@@ -153,7 +157,9 @@ class ChatBot:
             self._vocabulary_cache = (now, known_modules(session), known_authors(session))
         return self._vocabulary_cache[1], self._vocabulary_cache[2]
 
-    def _handle(self, message: Message, progress: Progress | None = None) -> Answer:
+    def _handle(
+        self, message: Message, progress: Progress | None = None, stream: AnswerStream | None = None
+    ) -> Answer:
         reading = parse_reading_command(message.text)
         if reading is not None:
             return self._reading(message, reading)
@@ -194,7 +200,7 @@ class ChatBot:
                 query = replace(query, repo_candidates=subscribed, across=query.intent != "pr")
             elif query.subscribed and not subscribed:
                 return Answer(query, _paragraph(say("qa.subscribed.none", query.language)))
-        answer = self._answer_question(query)
+        answer = self._answer_question(query, stream)
         if key is not None and answer.query.intent not in ("help", "unknown"):
             now = self.clock.now()
             asked = replace(answer.query, notes=())  # what one answer relaxed is not the conversation's
@@ -295,7 +301,7 @@ class ChatBot:
             return query, False
         return follow_up(previous, remembered.cited, query), True
 
-    def _answer_question(self, query: Query) -> Answer:
+    def _answer_question(self, query: Query, stream: AnswerStream | None = None) -> Answer:
         language = query.language
         if query.intent == "help":
             return Answer(query, self.help(language))
@@ -329,7 +335,9 @@ class ChatBot:
                 _paragraph(say("qa.repo.which", language, known=join(repos, language), example=example)),
             )
         answer = self.answer(query)
-        return self.phraser(answer) if self.phraser and query.intent not in ("pr", "report") else answer
+        if self.phraser is None or query.intent in ("pr", "report"):
+            return answer
+        return self.phraser(answer, stream)
 
     def _across(self, query: Query) -> Answer:
         """One answer over every repo of `query.repo_candidates`: each repo's answer under its own

@@ -80,6 +80,9 @@ class Settings(BaseSettings):
     # With an LLM configured: let it re-read questions the rules are unsure of, and write a short summary on
     # top of each answer (facts and cited PRs still come only from the index).
     llm_answers: bool = Field(True, validation_alias="PRHUB_LLM_ANSWERS")
+    # Show that summary while the LLM writes it, a checked sentence at a time: Slack chat streaming (in
+    # threads and the assistant panel), Feishu CardKit streaming cards. Off: the answer appears when done.
+    streaming: bool = Field(True, validation_alias="PRHUB_STREAMING")
     # Prices in USD per million tokens, for the cost estimate `prhub analyze` prints.
     llm_price_input: float = Field(0.15, validation_alias="PRHUB_LLM_PRICE_INPUT", ge=0)
     llm_price_output: float = Field(0.60, validation_alias="PRHUB_LLM_PRICE_OUTPUT", ge=0)

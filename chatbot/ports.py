@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from chatbot.models import PullHeader, PullRequest, Reply
 from chatbot.qa.query import Query
@@ -131,6 +131,31 @@ class LLM(Protocol):
         output mode (strict json_schema, or json_object with the schema described in the prompt).
 
         Raises LLMError."""
+        ...
+
+
+@runtime_checkable
+class TextStreamLLM(Protocol):
+    """A chat model that hands its answer over while it writes it: plain text, not JSON, for answers a
+    chat surface shows as they come (Slack chat streaming, Feishu CardKit)."""
+
+    def stream_text(self, system: str, user: str) -> Iterator[str]:
+        """The model's reply to `user` under `system`, in pieces as they are generated; joined, they are
+        the whole reply. Nothing is requested before the first piece is asked for; closing the iterator
+        early ends the request. Raises LLMError, before the first piece or between pieces (the reply
+        was cut, refused or filtered)."""
+        ...
+
+
+class AnswerStream(Protocol):
+    """A chat surface showing an answer's text while it is written. It only ever receives text that has
+    been checked (chatbot/qa/streaming.py); once the answer is complete the adapter shows the final
+    reply in its place, which replaces whatever was streamed."""
+
+    def append(self, text: str) -> bool:
+        """Show `text` after what is shown so far. False when the surface cannot (or can no longer) show
+        streamed text: the platform lacks the feature, refused, or is rate-limiting; the caller then
+        stops appending and the final reply is shown the usual way. Never raises."""
         ...
 
 

@@ -14,7 +14,6 @@ import hashlib
 import json
 import logging
 import threading
-from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +33,7 @@ from lark_oapi.core.exception import ObtainAccessTokenException
 from lark_oapi.core.token.manager import TokenManager
 
 from adapters.feishu.card import render_card
+from adapters.pacing import SlidingWindow
 from chatbot.config import ConfigError
 from chatbot.messages import Language
 from chatbot.models import Reply
@@ -89,20 +89,6 @@ def idempotency_uuid(key: str) -> str:
     return "prhub-" + hashlib.sha256(key.encode()).hexdigest()[:40]
 
 
-class _Window:
-    """At most `limit` events in any `period` seconds (a sliding log of send times)."""
-
-    def __init__(self, limit: int, period: float) -> None:
-        self.limit, self.period = limit, period
-        self.times: deque[float] = deque()
-
-    def delay(self, now: float) -> float:
-        """Seconds until one more event fits; forgets events that left the window."""
-        while self.times and self.times[0] <= now - self.period:
-            self.times.popleft()
-        return 0.0 if len(self.times) < self.limit else self.times[0] + self.period - now
-
-
 class Pacer:
     """Hands out send slots within the per-chat and per-app limits; bursts are fine up to the limit."""
 
@@ -113,8 +99,8 @@ class Pacer:
         per_app: tuple[tuple[int, float], ...] = PER_APP,
     ) -> None:
         self.clock, self.per_chat = clock, per_chat
-        self._app = [_Window(limit, period) for limit, period in per_app]
-        self._chats: dict[str, list[_Window]] = {}
+        self._app = [SlidingWindow(limit, period) for limit, period in per_app]
+        self._chats: dict[str, list[SlidingWindow]] = {}
         self._lock = threading.Lock()
 
     def wait(self, chat_id: str) -> float:
@@ -123,7 +109,7 @@ class Pacer:
         while True:
             with self._lock:
                 now = self.clock.now().timestamp()
-                chat = self._chats.setdefault(chat_id, [_Window(n, s) for n, s in self.per_chat])
+                chat = self._chats.setdefault(chat_id, [SlidingWindow(n, s) for n, s in self.per_chat])
                 windows = [*self._app, *chat]
                 delay = max((w.delay(now) for w in windows), default=0.0)
                 if delay <= 0:

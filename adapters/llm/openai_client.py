@@ -1,5 +1,6 @@
-"""The LLM port over the `openai` SDK: one JSON answer per call from any OpenAI-compatible endpoint
-(OpenAI, DeepSeek, Qwen/DashScope, Volcengine Ark, Moonshot, vLLM, Ollama).
+"""The LLM ports over the `openai` SDK: one JSON answer per call, or plain text streamed as it is
+generated (`stream=True`, server-sent events), from any OpenAI-compatible endpoint (OpenAI, DeepSeek,
+Qwen/DashScope, Volcengine Ark, Moonshot, vLLM, Ollama).
 
 This is the only module of prhub that imports `openai`. Vendor errors become `LLMError` here, with a
 message fit for a log line and never the API key. The SDK's own retries (429, 408, 409, 5xx, timeouts,
@@ -9,6 +10,7 @@ honouring `retry-after-ms`/`Retry-After` up to 120 s) are the only retries at th
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
 from urllib.parse import urlsplit
@@ -87,7 +89,8 @@ class LLMSettings:
 
 
 class OpenAICompatibleLLM:
-    """`chatbot.ports.LLM` over `openai.OpenAI`. Thread-safe: one instance serves every worker."""
+    """`chatbot.ports.LLM` and `TextStreamLLM` over `openai.OpenAI`. Thread-safe: one instance serves
+    every worker."""
 
     def __init__(self, settings: LLMSettings) -> None:
         self._settings = settings
@@ -132,6 +135,33 @@ class OpenAICompatibleLLM:
             # `from None`: the SDK exception may carry the server's echo of the request headers or key.
             raise LLMError(self._describe(exc)) from None
         return self._reply(completion)
+
+    def stream_text(self, system: str, user: str) -> Iterator[str]:
+        """`chatbot.ports.TextStreamLLM`: one streamed chat completion in plain text, its content deltas
+        as they arrive. The request is sent when the first piece is asked for; closing the iterator
+        closes the response. Raises LLMError, also mid-stream (a dropped connection, an error event, a
+        reply cut at the token limit or filtered)."""
+        messages: list[ChatCompletionMessageParam] = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": user},
+        ]
+        extra: dict[str, Any] = {}
+        if self._settings.max_output_tokens:
+            extra["max_tokens"] = self._settings.max_output_tokens
+        try:
+            with self._client.chat.completions.create(
+                model=self._settings.model, messages=messages, stream=True, **extra
+            ) as chunks:
+                for chunk in chunks:
+                    choice = chunk.choices[0] if chunk.choices else None
+                    if choice is None:
+                        continue  # a usage-only chunk
+                    if choice.delta.content:
+                        yield choice.delta.content
+                    if choice.finish_reason in ("length", "content_filter"):
+                        raise LLMError(f"{self._where} stopped the text early ({choice.finish_reason})")
+        except openai.OpenAIError as exc:
+            raise LLMError(self._describe(exc)) from None
 
     def close(self) -> None:
         """Close the connection pool."""

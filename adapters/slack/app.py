@@ -61,6 +61,7 @@ from adapters.slack.sender import (
     slack_error,
     web_client,
 )
+from adapters.slack.stream import SlackStreams
 from adapters.web.app import MAX_BODY
 from chatbot.bot import ChatBot
 from chatbot.cards import pr_card
@@ -69,7 +70,8 @@ from chatbot.commands import parse_command
 from chatbot.config import ConfigError, Settings, require_secret
 from chatbot.messages import Language, say
 from chatbot.models import Message
-from chatbot.ports import Clock
+from chatbot.ports import Clock, Progress
+from chatbot.qa.compose import Answer
 from chatbot.qa.parse import language_of
 from chatbot.store.analyses import current_analysis
 from chatbot.store.db import Database
@@ -99,8 +101,10 @@ class SlackResponder:
         sender: SlackSender,
         language: Language,
         workers: int = WORKERS,
+        streams: SlackStreams | None = None,
     ) -> None:
         self.bot, self.db, self.clock, self.sender, self.language = bot, db, clock, sender, language
+        self.streams = streams  # chat streaming of LLM summaries; None: answers appear when done
         self._pool = ContextThreadPool(max_workers=workers, thread_name_prefix="slack-answer")
         # Claims and thinking messages have threads of their own: a question shows it is being worked
         # on even while every answer worker waits on a slow LLM.
@@ -232,10 +236,10 @@ class SlackResponder:
             log.error("slack: the apology in %s failed too: %s", target.channel, slack_error(exc))
 
     def _answer(self, message: Message, target: ReplyTarget, place: str | None) -> None:
-        """The answer, in place of the thinking message `place` when there is one; when the answer
-        fails, the thinking message becomes the apology."""
+        """The answer, in place of the thinking message `place` when there is one (or of the message
+        its LLM summary was streamed into); when the answer fails, that message becomes the apology."""
         try:
-            answer = self.bot.handle(message)
+            answer, place = self.answer_streaming(message, target, place)
             # A report card is one message; anything longer continues in the thread.
             cards = 1 if answer.query.intent == "report" else None
             self.sender.send(target, answer.reply, answer.query.language, max_messages=cards, place=place)
@@ -248,6 +252,20 @@ class SlackResponder:
                 self.sender.update(target.channel, place, SlackMessage(text=text, blocks=[]))
             except Exception as again:
                 log.error("slack: the apology in %s failed too: %s", target.channel, slack_error(again))
+
+    def answer_streaming(
+        self, message: Message, target: ReplyTarget, place: str | None, progress: Progress | None = None
+    ) -> tuple[Answer, str | None]:
+        """The bot's answer, its LLM summary streamed into the thread while it is written (when streaming
+        is on and Slack takes it), and the message the final reply should replace: the stream, else
+        `place`."""
+        stream = self.streams.open(target, message, place) if self.streams is not None else None
+        try:
+            answer = self.bot.handle(message, progress, stream)
+        finally:
+            if stream is not None:
+                place = stream.finish()
+        return answer, place
 
     def _show_thinking(self, message: Message, target: ReplyTarget) -> str | None:
         """The ts of the thinking message posted for a question; None for a command, and when Slack
@@ -491,8 +509,9 @@ def build_slack(
         )
     except BoltError as exc:
         raise ConfigError(f"Slack refused SLACK_BOT_TOKEN ({settings.slack_api_url}): {exc}") from exc
+    streams = SlackStreams(client, waits) if settings.streaming else None
     responder = SlackResponder(
-        bot, db, clock, SlackSender(client, ChannelPacer(waits, pace)), settings.language, workers
+        bot, db, clock, SlackSender(client, ChannelPacer(waits, pace)), settings.language, workers, streams
     )
     reading = ReadingActions(bot, db, clock)
     reading.register(bolt)  # before the responder's catch-all action listener, like the Home tab

@@ -3,7 +3,8 @@
 A new panel thread gets a greeting and up to four suggested prompts built from what is indexed, in the
 user's language. Each question shows a status at once ("思考中…"), then what it was understood as
 ("正在检索 verl 2026-06-15 至 2026-06-21 的 PR…"); the first question of a thread becomes its title;
-the answer is posted in the thread, and follow-ups keep their context (the conversation store keyed by
+the answer is posted in the thread (its LLM summary streamed there first, with chat streaming, when an
+LLM writes one), and follow-ups keep their context (the conversation store keyed by
 the thread). When the panel is opened beside a channel, that channel's subscribed repo is the default.
 
 The thread's context (the channel beside it) is kept where bolt's default store keeps it: in the
@@ -145,8 +146,8 @@ class AssistantPanel:
         if beside:
             message = replace(message, context_channel=beside)
         progress = PanelProgress(set_status, set_title, message.text, lambda query: status_text(query, bot))
-        answer = bot.handle(message, progress)
-        self.responder.sender.send(target, answer.reply, answer.query.language)
+        answer, place = self.responder.answer_streaming(message, target, place, progress)
+        self.responder.sender.send(target, answer.reply, answer.query.language, place=place)
 
 
 class PanelProgress:

@@ -12,6 +12,9 @@ Text from PRs is shown exactly as written, and can never format, mention or link
   says, no `*`, `_`, `~` or backtick anywhere, no `>` opening it, and `verbatim` so that no bare
   mention or URL is parsed. Anything else falls back to `plain_text` or to a rich-text block.
 - The notification `text` is escaped the same way (it is shown without formatting).
+- Streamed text (chat.appendStream's `markdown_text`, shown while an answer is written and replaced
+  by the final blocks) is escaped for markdown: entities for `&`, `<`, `>` and a backslash before
+  every character markdown would read, so it shows as written and can neither mention nor link.
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ ELLIPSIS = "…"
 _MRKDWN = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": " ", "\n": " "})
 # What mrkdwn could read as formatting, a quote or a code span: text with it goes to rich text instead.
 _MARKUP = re.compile(r"[*_~`]|^\s*>")
+_MARKDOWN = str.maketrans(
+    {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": ""} | {c: "\\" + c for c in "\\`*_~[]()#|!+-=.{}"}
+)
 _RICH_STYLE: dict[str, dict[str, bool]] = {
     "bold": {"bold": True},
     "italic": {"italic": True},
@@ -446,6 +452,11 @@ def _finish(messages: list[_Message], reply: Reply) -> list[SlackMessage]:
 def _fallback(text: str) -> str:
     """Escaping for the top-level `text`, which keeps its line breaks."""
     return "\n".join(escape(line) for line in text.split("\n"))
+
+
+def stream_markdown(text: str) -> str:
+    """Text for chat streaming's `markdown_text`: shown as written, inert (no mention, link or format)."""
+    return text.translate(_MARKDOWN)
 
 
 def thinking_message(language: Language) -> SlackMessage:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -27,6 +28,8 @@ class Request:
 
 @dataclass
 class Response:
+    """`body` is bytes, text, a JSON value, or a `Streamed` body (sent chunk by chunk as it is produced)."""
+
     status: int = 200
     body: bytes | str | Any = b""
     headers: dict[str, str] = field(default_factory=dict)
@@ -41,6 +44,14 @@ class Response:
             payload = json.dumps(self.body).encode("utf-8")
             headers.setdefault("Content-Type", "application/json; charset=utf-8")
         return payload, headers
+
+
+@dataclass
+class Streamed:
+    """A response body written as its chunks are produced (`Transfer-Encoding: chunked`), as servers
+    stream server-sent events: the client reads each chunk before the next exists."""
+
+    chunks: Iterator[bytes]
 
 
 @dataclass
@@ -90,6 +101,9 @@ class FakeService:
                     response = Response(500, {"message": f"fake error: {exc!r}"})
                 with service._lock:
                     service.calls.append(Call(request, response.status))
+                if isinstance(response.body, Streamed):
+                    self._stream(response)
+                    return
                 payload, headers = response.encoded()
                 self.send_response(response.status)
                 for name, value in headers.items():
@@ -98,6 +112,19 @@ class FakeService:
                 self.end_headers()
                 if self.command != "HEAD":
                     self.wfile.write(payload)
+
+            def _stream(self, response: Response) -> None:
+                self.send_response(response.status)
+                for name, value in response.headers.items():
+                    self.send_header(name, value)
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                for chunk in response.body.chunks:
+                    if not chunk:
+                        continue  # an empty chunk would end the body
+                    self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+                    self.wfile.flush()
+                self.wfile.write(b"0\r\n\r\n")
 
             do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = _serve
 

@@ -9,6 +9,12 @@ started keeps waiting after it.
 
 Its `Retry-After` headers are a millisecond, never 0: the SDK treats `retry-after: 0` as "no hint" and
 falls back to its 0.5 s exponential backoff.
+
+A request with `"stream": true` is answered with server-sent events written one chunk at a time
+(`chat.completion.chunk` objects, then `data: [DONE]`), the answer's text split into small pieces.
+`hold_stream_after(n)` holds the stream after its first `n` pieces until `release()`, so a test can
+see what a chat surface showed while the model was still writing; the `cut` fault ends a stream
+halfway with an error event, as a provider does when it fails mid-answer.
 """
 
 from __future__ import annotations
@@ -17,18 +23,24 @@ import itertools
 import json
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tests.fakes.http import FakeService, Request, Response
+from tests.fakes.http import FakeService, Request, Response, Streamed
 
-Fault = Literal["rate_limit", "server_error", "malformed", "blank", "length", "slow"]
+Fault = Literal["rate_limit", "server_error", "malformed", "blank", "length", "slow", "cut"]
 # The request's JSON body -> the answer: a JSON value (sent as the message content, serialised) or a str
 # (sent verbatim, for answers that are not JSON at all).
 Answer = Callable[[dict[str, Any]], Any]
 
 MALFORMED_CONTENT = '{"title_zh": "未闭合的回答", "summary": '
+STREAM_PIECE = 4  # characters per streamed delta: a sentence arrives in several pieces, as from a model
+
+
+def pieces(text: str, size: int = STREAM_PIECE) -> list[str]:
+    """How the fake splits a streamed answer into deltas."""
+    return [text[i : i + size] for i in range(0, len(text), size)]
 
 
 def analysis_payload(**overrides: Any) -> dict[str, Any]:
@@ -111,6 +123,7 @@ class FakeOpenAI(FakeService):
         self.in_flight = 0
         self.max_in_flight = 0
         self._faults: list[Fault] = []
+        self.hold_after: int | None = None  # streamed pieces sent before the stream waits for release()
         self._generation = 0
         self._release = threading.Event()
         self._state = threading.Lock()
@@ -138,8 +151,12 @@ class FakeOpenAI(FakeService):
             self._faults.extend([fault] * times)
 
     def release(self) -> None:
-        """Let every held response (latency, `slow`) finish now."""
+        """Let every held response (latency, `slow`, a held stream) finish now."""
         self._release.set()
+
+    def hold_stream_after(self, count: int) -> None:
+        """Streams send their first `count` pieces, then wait for `release()` before the rest."""
+        self.hold_after = count
 
     def reset(self) -> None:
         """Back to the state after start: held responses released, faults and records cleared, the
@@ -152,6 +169,7 @@ class FakeOpenAI(FakeService):
             self.served_usage.clear()
             self.in_flight = self.max_in_flight = 0
             self.answer = self._default_answer
+            self.hold_after = None
             self._release.clear()  # waiters already woken by `release` still return
         self.reset_calls()
 
@@ -209,6 +227,8 @@ class FakeOpenAI(FakeService):
         if fault == "server_error":
             return _error(500, "The server had an error while processing your request.", "server_error"), None
         self._release.wait(self.slow_seconds if fault == "slow" else self.latency)
+        if body.get("stream"):
+            return self._stream(body, fault)
         finish_reason = "stop"
         if fault == "malformed":
             content = MALFORMED_CONTENT
@@ -236,6 +256,46 @@ class FakeOpenAI(FakeService):
             "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)},
         }
         return Response(200, completion), usage
+
+    def _stream(self, body: dict[str, Any], fault: Fault | None) -> tuple[Response, tuple[int, int]]:
+        """The answer as server-sent events: a role delta, content deltas, the finish reason, [DONE]."""
+        answer = self.answer(body)
+        text = answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
+        parts = pieces(text)
+        finish_reason = "stop"
+        if fault in ("length", "cut"):
+            parts, finish_reason = parts[: len(parts) // 2], "length"
+        ident, model, hold = f"chatcmpl-fake-{next(self._ids)}", body["model"], self.hold_after
+
+        def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+            choice = {"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}
+            event = {
+                "id": ident,
+                "object": "chat.completion.chunk",
+                "created": 1_780_000_000,
+                "model": model,
+                "choices": [choice],
+            }
+            return f"data: {json.dumps(event, ensure_ascii=False)}\n\n".encode()
+
+        def events() -> Iterator[bytes]:
+            yield chunk({"role": "assistant", "content": ""})
+            for n, part in enumerate(parts):
+                if n == hold:
+                    self._release.wait(5.0)
+                yield chunk({"content": part})
+            if fault == "cut":
+                error = {
+                    "error": {"message": "The server had an error while streaming.", "type": "server_error"}
+                }
+                yield f"data: {json.dumps(error)}\n\n".encode()
+                return
+            yield chunk({}, finish_reason)
+            yield b"data: [DONE]\n\n"
+
+        usage = estimate_usage(body["messages"], text)
+        headers = {"Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache"}
+        return Response(200, Streamed(events()), headers), usage
 
 
 def _json_or_none(request: Request) -> Any:

@@ -17,7 +17,7 @@ import queue
 import re
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import parse_qs, urlencode
@@ -81,6 +81,25 @@ class Shown:
     thread_ts: str | None
     updates: int
     metadata: dict[str, Any] | None = None
+    streaming: bool = False  # started with chat.startStream and not stopped yet
+    appends: int = 0  # chat.appendStream calls it received
+
+
+# Slack's tiers for the streaming methods, per workspace: (calls, seconds).
+STREAM_LIMITS = {
+    "chat.startStream": (20, 60.0),  # Tier 2
+    "chat.stopStream": (20, 60.0),  # Tier 2
+    "chat.appendStream": (100, 60.0),  # Tier 4
+}
+
+
+def _stream_text(params: dict[str, Any]) -> str:
+    """The text a streaming call adds: `markdown_text`, or its markdown_text chunks."""
+    chunks = params.get("chunks") or []
+    if isinstance(chunks, str):
+        chunks = json.loads(chunks)
+    text = "".join(str(c.get("text", "")) for c in chunks if c.get("type") == "markdown_text")
+    return str(params.get("markdown_text") or "") + text
 
 
 class _NativeSlack:
@@ -88,6 +107,7 @@ class _NativeSlack:
     requires and answers Slack's error for a missing one."""
 
     _changed: threading.Condition
+    _ts: Iterator[int]
     called: Callable[..., list[SlackCall]]
 
     def __init__(self) -> None:
@@ -95,6 +115,10 @@ class _NativeSlack:
         self.locales: dict[str, str] = {}  # users.info `locale` per user (default zh-CN)
         self.memberships: dict[str, list[str]] = {}  # users.conversations: the channels of each user
         self.channels_readable = True  # False: users.conversations answers missing_scope
+        # Chat streaming: None where the workspace has it; else the error chat.startStream answers.
+        self.streaming_unavailable: str | None = None
+        self.clock: Callable[[], float] = time.monotonic  # what the streaming tiers are counted on
+        self._stream_calls: dict[tuple[str, str], list[float]] = {}
 
     def shown(self, channel: str | None = None) -> list[Shown]:
         """The messages the bot posted, in order, with their updates applied and deleted ones gone."""
@@ -114,6 +138,20 @@ class _NativeSlack:
                     0,
                     p.get("metadata"),
                 )
+            elif call.method == "chat.startStream":
+                ts = str((call.answer or {}).get("ts"))
+                messages[ts] = Shown(
+                    p["channel"], ts, _stream_text(p), [], p.get("thread_ts"), 0, streaming=True
+                )
+            elif call.method in ("chat.appendStream", "chat.stopStream") and p["ts"] in messages:
+                old = messages[p["ts"]]
+                messages[p["ts"]] = replace(
+                    old,
+                    text=old.text + _stream_text(p),
+                    blocks=old.blocks + list(p.get("blocks") or []),
+                    streaming=call.method == "chat.appendStream",
+                    appends=old.appends + (call.method == "chat.appendStream"),
+                )
             elif call.method == "chat.update" and p["ts"] in messages:
                 old = messages[p["ts"]]
                 messages[p["ts"]] = replace(
@@ -127,14 +165,56 @@ class _NativeSlack:
                 messages.pop(p["ts"], None)
         return list(messages.values())
 
+    def stream_limited(self, method: str, token: str) -> Response | None:
+        """HTTP 429 when a streaming call is over its tier in the token's workspace, counted on `clock`."""
+        if method not in STREAM_LIMITS:
+            return None
+        limit, period = STREAM_LIMITS[method]
+        now = self.clock()
+        with self._changed:
+            calls = [t for t in self._stream_calls.get((token, method), []) if t > now - period]
+            if len(calls) >= limit:
+                return Response(429, {"ok": False, "error": "ratelimited"}, {"Retry-After": "1"})
+            self._stream_calls[(token, method)] = [*calls, now]
+        return None
+
+    def _answer_stream(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """chat.startStream / appendStream / stopStream, in that order: a stream starts as a reply in a
+        thread (to a recipient, in channels), takes appends until it is stopped, and nothing after."""
+        if not params.get("channel"):
+            return {"ok": False, "error": "invalid_arguments"}
+        if method == "chat.startStream":
+            if self.streaming_unavailable is not None:
+                return {"ok": False, "error": self.streaming_unavailable}
+            if not params.get("thread_ts"):
+                return {"ok": False, "error": "invalid_arguments"}
+            in_channel = not str(params["channel"]).startswith("D")
+            if in_channel and not (params.get("recipient_user_id") and params.get("recipient_team_id")):
+                return {"ok": False, "error": "invalid_arguments"}
+            ts = f"1750000000.{next(self._ts):06d}"
+            return {"ok": True, "channel": params["channel"], "ts": ts}
+        stream = next((s for s in self.shown(params["channel"]) if s.ts == params.get("ts")), None)
+        if stream is None:
+            return {"ok": False, "error": "message_not_found"}
+        if not stream.streaming:
+            return {"ok": False, "error": "message_not_in_streaming_state"}
+        if method == "chat.appendStream" and not _stream_text(params):
+            return {"ok": False, "error": "invalid_arguments"}
+        return {"ok": True, "channel": params["channel"], "ts": stream.ts}
+
     def _answer_native(self, method: str, params: dict[str, Any]) -> dict[str, Any] | None:
+        if method in STREAM_LIMITS:
+            return self._answer_stream(method, params)
         if method == "chat.update":
             if not (params.get("channel") and params.get("ts")):
                 return {"ok": False, "error": "invalid_arguments"}
             if not (params.get("text") or params.get("blocks")):
                 return {"ok": False, "error": "no_text"}
-            if params["ts"] not in {s.ts for s in self.shown(params["channel"])}:
+            shown = next((s for s in self.shown(params["channel"]) if s.ts == params["ts"]), None)
+            if shown is None:
                 return {"ok": False, "error": "message_not_found"}
+            if shown.streaming:  # a streamed message is updated once it is stopped
+                return {"ok": False, "error": "cant_update_message"}
             return {"ok": True, "channel": params["channel"], "ts": params["ts"], "text": params.get("text")}
         if method == "users.info" and params.get("user") in self.locales:
             user = {"id": params["user"], "name": "someone", "locale": self.locales[params["user"]]}
@@ -401,6 +481,9 @@ class FakeSlack(_OAuthSlack, _NativeSlack, FakeService):
             return self._record(
                 method, params, Response(200, {"ok": False, "error": "invalid_auth"}), token=token
             )
+        limited = self.stream_limited(method, token)
+        if limited is not None:
+            return self._record(method, params, limited, request.path, token=token)
         answer = self._auth_test_of(workspace) if workspace and method == "auth.test" else None
         response = Response(200, answer or self._answer(method, params))
         return self._record(method, params, response, request.path, token=token)

@@ -203,3 +203,50 @@ def test_a_missing_or_placeholder_key_is_refused(key: str | None) -> None:
 def test_an_unknown_json_mode_is_refused() -> None:
     with pytest.raises(ConfigError, match="json_schema, json_object"):
         LLMSettings(api_key="k", base_url="http://127.0.0.1:9/v1", json_mode="yaml")  # type: ignore[arg-type]
+
+
+# Streaming (server-sent events) -------------------------------------------------------------------------
+
+TEXT = "本周合并了 #12。It fixes a leak!"
+
+
+def test_streamed_text_arrives_in_pieces_that_join_into_the_answer(fake: FakeOpenAI) -> None:
+    fake.answer = lambda body: TEXT
+    pieces = list(make_llm(fake, max_output_tokens=300).stream_text("Be terse.", "Question?"))
+    assert len(pieces) > 3 and "".join(pieces) == TEXT
+    [request] = fake.requests
+    assert request["stream"] is True and request["max_tokens"] == 300 and "response_format" not in request
+    assert request["messages"][-1] == {"role": "user", "content": "Question?"}
+
+
+def test_nothing_is_requested_until_the_first_piece_is_asked_for(fake: FakeOpenAI) -> None:
+    pieces = make_llm(fake).stream_text("s", "u")
+    assert fake.requests == []
+    fake.answer = lambda body: TEXT
+    assert next(pieces)
+    pieces.close()  # type: ignore[attr-defined]
+    assert len(fake.requests) == 1
+
+
+def test_a_429_before_the_stream_is_retried(fake: FakeOpenAI) -> None:
+    fake.answer = lambda body: TEXT
+    fake.fail_next("rate_limit")
+    assert "".join(make_llm(fake, max_retries=2).stream_text("s", "u")) == TEXT
+    assert fake.statuses() == [429, 200]
+
+
+@pytest.mark.parametrize("fault", ["cut", "length"])
+def test_a_stream_that_breaks_or_is_cut_midway_is_an_llm_error(fake: FakeOpenAI, fault: str) -> None:
+    fake.answer = lambda body: TEXT * 4
+    fake.fail_next(fault)  # type: ignore[arg-type]
+    received: list[str] = []
+    with pytest.raises(LLMError) as raised:
+        for piece in make_llm(fake, max_retries=0).stream_text("s", "u"):
+            received.append(piece)
+    assert received and "test-key" not in str(raised.value)
+
+
+def test_a_refused_key_fails_the_stream_without_showing_the_key(fake: FakeOpenAI) -> None:
+    with pytest.raises(LLMError) as raised:
+        list(make_llm(fake, api_key="sk-wrong-key", max_retries=0).stream_text("s", "u"))
+    assert "sk-wrong-key" not in str(raised.value) and "401" in str(raised.value)

@@ -243,9 +243,9 @@ def test_a_slow_answer_does_not_hold_back_acks(slack: SlackHarness, monkeypatch:
     release = threading.Event()
     answer = slack.bot.handle
 
-    def slow(message: Message) -> Answer:
+    def slow(message: Message, *args: Any) -> Answer:
         release.wait(5)
-        return answer(message)
+        return answer(message, *args)
 
     monkeypatch.setattr(slack.bot, "handle", slow)
     # More questions than answer workers, then a command and a click: each is acknowledged at once
