@@ -135,12 +135,17 @@ class Composer:
         """How many PRs a list shows: the count the question asked for, else LIST_LIMIT."""
         return min(self.query.limit or LIST_LIMIT, LIST_LIMIT)
 
-    def listing(self, records: Sequence[AnalyzedPR], extra: str | None = None) -> list[Block]:
+    def listing(
+        self, records: Sequence[AnalyzedPR], extra: str | None = None, total: int | None = None
+    ) -> list[Block]:
+        """The first of `records` one line each, and how many more there are of `total` (default: all
+        of `records`; more when they are only the top the database ranked)."""
         shown = list(records[: self.limit])
         self._cite(shown)
         items = [pr_line(r, self.language, self._extra(r, extra)) for r in shown]
-        if len(records) > len(shown) and self.query.limit is None:
-            items.append((plain(say("qa.more", self.language, n=len(records) - len(shown))),))
+        more = (len(records) if total is None else total) - len(shown)
+        if more > 0 and self.query.limit is None:
+            items.append((plain(say("qa.more", self.language, n=more)),))
         return [BulletList(tuple(items))]
 
     def understood(self) -> list[Block]:
@@ -263,12 +268,13 @@ class Composer:
 
     def highlights(self) -> Answer:
         records = self.evidence.ranked(self.evidence.records)
+        count = self.evidence.count
         return self.answer(
             [
                 Heading(say("qa.highlights.title", self.language), 2),
-                *self.listing(records, "author" if self.query.asks_who else "key_point"),
+                *self.listing(records, "author" if self.query.asks_who else "key_point", count),
             ],
-            len(records),
+            count,
         )
 
     def must_read(self) -> Answer:
@@ -277,15 +283,17 @@ class Composer:
             r for r in records if r.analysis.verdict == "worth-reading"
         ]
         blocks: list[Block] = [Heading(say("qa.must_read.title", self.language), 2)]
+        total: int | None = self.evidence.reading_count()
         if not chosen:
             blocks.append(Paragraph((plain(say("qa.must_read.none", self.language)),)))
-            chosen = records[:3]
-        return self.answer(blocks + self.listing(chosen, "verdict"), len(records))
+            chosen, total = records[:3], None
+        return self.answer(blocks + self.listing(chosen, "verdict", total), self.evidence.count)
 
     def filtered(self, title: str) -> Answer:
         records = self.evidence.ranked(self.evidence.records)
         extra = "author" if self.query.paths or self.query.asks_who else "key_point"
-        return self.answer([Heading(title, 2), *self.listing(records, extra)], len(records))
+        count = self.evidence.count
+        return self.answer([Heading(title, 2), *self.listing(records, extra, count)], count)
 
     def stats(self) -> Answer:
         records = self.evidence.records

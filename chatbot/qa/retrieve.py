@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Row, Text, cast, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, Row, Text, and_, case, cast, exists, func, or_, select
+from sqlalchemy.orm import Session, aliased
 
 from chatbot.analysis.types import Analysis
 from chatbot.models import PullHeader, PullRequest
@@ -22,7 +23,7 @@ from chatbot.reports.builder import AnalyzedPR
 from chatbot.store.analyses import ANALYSIS_MARK, current_analysis
 from chatbot.store.index import PRIndex, to_pull_request
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow
-from chatbot.store.search import MIN_TRIGRAM_TERM, search_any
+from chatbot.store.search import MIN_TRIGRAM_TERM, search_all
 from chatbot.team.corrections import Corrector
 
 SEARCH_LIMIT = 200
@@ -45,6 +46,11 @@ SHOWN: dict[Intent, int] = {
     "compare": COMPARE_SHOWN,
     "stats": 0,
 }
+# The answers that list the top of their PRs and only count the rest: when nothing but columns of the
+# analysis table filter and order them (no words, no modules, no readers' corrections of the repo), the
+# database ranks and counts them and only the shown ones are read, however long the window.
+LISTS: tuple[Intent, ...] = ("highlights", "topic", "author", "search", "must_read")
+READING = ("must-read", "worth-reading")
 ALL_TIME_START = datetime(1970, 1, 1, tzinfo=UTC)
 ALL_TIME_END = datetime(2200, 1, 1, tzinfo=UTC)
 
@@ -70,6 +76,20 @@ class Evidence:
     modules: tuple[str, ...] = ()
     # In a relaxed reading, the question's terms that none of the records contains.
     dropped: tuple[str, ...] = ()
+    # When set, `records` are only the PRs a list answer shows, and this counts all the matching ones
+    # by verdict (see LISTS).
+    verdicts: Counter[str] | None = None
+
+    @property
+    def count(self) -> int:
+        """How many PRs match the question (not only those in `records`)."""
+        return sum(self.verdicts.values()) if self.verdicts is not None else len(self.records)
+
+    def reading_count(self) -> int:
+        """How many matching PRs are must-read or worth reading."""
+        if self.verdicts is not None:
+            return sum(self.verdicts[verdict] for verdict in READING)
+        return sum(1 for r in self.records if r.analysis.verdict in READING)
 
     def ranked(self, records: Collection[AnalyzedPR]) -> list[AnalyzedPR]:
         """The PRs whose titles (or module tags) name more of what the question asks about first, most
@@ -180,7 +200,7 @@ class _Group:
         count = evidence = 0.0
         mentioned = titled = False
         said: str | None = None  # the analysis' own words, found once
-        negated: list[tuple[int, int]] | None = None  # their negated clauses, found once
+        negated: list[tuple[int, int]] = []  # their negated clauses
         for word, pattern in zip(self.words, self.patterns, strict=True):
             if word not in document:  # cheap test first: most documents lack most words
                 continue
@@ -189,13 +209,13 @@ class _Group:
             for match in pattern.finditer(prose):
                 in_prose += 1
                 in_paths += "/" in _token_at(prose, match.start(), match.end())
-            if said is None:
-                said = _own_words(rest, prose)
             in_analysis = 0
-            for m in pattern.finditer(said):
-                if negated is None:
+            if word in rest:  # the analysis' own words are some of its lines
+                if said is None:
+                    said = _own_words(rest, prose)
                     negated = [clause.span() for clause in _NEGATED_CLAUSE.finditer(said)]
-                in_analysis += not any(start < m.start() <= end for start, end in negated)
+                for m in pattern.finditer(said):
+                    in_analysis += not any(start < m.start() <= end for start, end in negated)
             # Changed files say yes or no: a PR touching twenty files of a directory is not twenty
             # times more about it than one whose title names it.
             count += (
@@ -340,18 +360,13 @@ def _documents_of(session: Session, repo: RepoRow, records: list[AnalyzedPR]) ->
 def _candidates(session: Session, repo: RepoRow, groups: list[_Group], window: Window | None) -> set[int]:
     """Ids of the PRs (in the window, or all time) that may match every group, from the search index
     (a substring match, so a superset of the word match scored afterwards)."""
-    found: set[int] | None = None
     start, end = (window.start, window.end) if window is not None else (None, None)
     limit = SEARCH_LIMIT if window is None else WINDOW_CANDIDATES
     # A group of words under three characters ("kv" of "KV cache") has no trigrams: the index cannot
     # serve it, so it narrows nothing when another group can (the scoring afterwards requires it).
     indexed = [g for g in groups if any(len(w) >= MIN_TRIGRAM_TERM for w in g.words)]
-    for group in indexed or groups:
-        ids = set(search_any(session, list(group.words), repo_id=repo.id, start=start, end=end, limit=limit))
-        found = ids if found is None else found & ids
-        if not found:
-            break
-    return found or set()
+    words = [list(group.words) for group in indexed or groups]
+    return set(search_all(session, words, repo_id=repo.id, start=start, end=end, limit=limit))
 
 
 def _window_size(session: Session, repo: RepoRow, window: Window) -> int:
@@ -411,17 +426,23 @@ def _current_rows(
     author: str | None,
     columns: tuple[Any, ...],
 ) -> list[Row[Any]]:
-    """`columns` of the PRs merged in [start, end) joined to their current analysis (NULLs when there is
-    none yet), oldest first, one row per PR: the newest analysis of its current content."""
+    """`columns` (with the PR's id and merged_at) of the PRs merged in [start, end) joined to their
+    current analysis (NULLs when there is none yet), oldest first, one row per PR: the newest analysis
+    of its current content."""
     pr, analysis = PullRequestRow, AnalysisRow
+    # Given numbers, the PRs are found by number and the window is checked here: a window of all time
+    # in the query would lead SQLite through the (repo, merged_at) index over every PR of the repo.
+    found = (
+        (pr.number.in_(list(numbers)),)
+        if numbers is not None
+        else (pr.merged_at >= start, pr.merged_at < end)
+    )
     rows = session.execute(
         select(*columns)
         .outerjoin(analysis, (analysis.pr_id == pr.id) & (analysis.content_hash == pr.content_hash))
         .where(
             pr.repo_id == repo.id,
-            pr.merged_at >= start,
-            pr.merged_at < end,
-            *([pr.number.in_(list(numbers))] if numbers is not None else []),
+            *found,
             *([func.lower(pr.author) == author.lower()] if author else []),
         )
         .order_by(pr.merged_at, pr.number, analysis.created_at.desc(), analysis.id.desc())
@@ -429,7 +450,8 @@ def _current_rows(
     seen: set[int] = set()
     unique = []
     for row in rows:
-        if row.id not in seen:  # later rows of a PR are older analyses of the same content
+        # later rows of a PR are older analyses of the same content
+        if row.id not in seen and start <= row.merged_at < end:
             seen.add(row.id)
             unique.append(row)
     return unique
@@ -502,6 +524,61 @@ def answer_records(
         )
         records.append(AnalyzedPR(header_only, Analysis.from_dict(row.fields)))
     return records
+
+
+def _is_current(pr: type[PullRequestRow], analysis: type[AnalysisRow]) -> ColumnElement[bool]:
+    """The join condition of a PR and its current analysis: the newest of its current content (as
+    `_current_rows` picks it, in SQL)."""
+    newer = aliased(AnalysisRow)
+    return and_(
+        analysis.pr_id == pr.id,
+        analysis.content_hash == pr.content_hash,
+        ~exists().where(
+            newer.pr_id == analysis.pr_id,
+            newer.content_hash == analysis.content_hash,
+            or_(
+                newer.created_at > analysis.created_at,
+                and_(newer.created_at == analysis.created_at, newer.id > analysis.id),
+            ),
+        ),
+    )
+
+
+def top_records(
+    session: Session,
+    repo: RepoRow,
+    start: datetime,
+    end: datetime,
+    query: Query,
+    fallback: Callable[[PullRequest], Analysis],
+    count: int,
+) -> tuple[list[AnalyzedPR], Counter[str]] | None:
+    """The first `count` PRs merged in [start, end) that pass the question's change-type, breaking and
+    author filters, ranked by the database as `Evidence.ranked` ranks them without words (a reading
+    list's must-read, then worth-reading ones first), with how many pass by verdict. None when a PR of
+    the window has no current analysis yet (`answer_records` analyses it first)."""
+    pr, analysis = PullRequestRow, AnalysisRow
+    window = (pr.repo_id == repo.id, pr.merged_at >= start, pr.merged_at < end)
+    analysed = exists().where(analysis.pr_id == pr.id, analysis.content_hash == pr.content_hash)
+    if session.scalar(select(exists().where(*window, ~analysed))):
+        return None
+    conditions = [*window]
+    if query.change_types:
+        conditions.append(analysis.change_type.in_(query.change_types))
+    if query.breaking:
+        conditions.append(analysis.breaking.is_(True))
+    if query.author:
+        conditions.append(func.lower(pr.author) == query.author.lower())
+    joined = select(pr.number).join(analysis, _is_current(pr, analysis)).where(*conditions)
+    grouped = joined.with_only_columns(analysis.verdict, func.count()).group_by(analysis.verdict)
+    verdicts: Counter[str] = Counter({verdict: n for verdict, n in session.execute(grouped)})
+    order: list[ColumnElement[Any]] = [analysis.importance.desc(), analysis.insight.desc(), pr.number.desc()]
+    if query.intent == "must_read":
+        ranks = {verdict: rank for rank, verdict in enumerate(READING)}
+        order.insert(0, case(ranks, value=analysis.verdict, else_=len(READING)))
+    numbers = list(session.scalars(joined.order_by(*order).limit(count)))
+    records = answer_records(session, repo, start, end, fallback, numbers) if numbers else []
+    return records, verdicts
 
 
 def score_records(
@@ -647,7 +724,14 @@ def gather(
     start, end = (window.start, window.end) if window else (ALL_TIME_START, until or ALL_TIME_END)
     # Whether a PR added tests is in its whole analysis only, not in the score columns.
     limit = None if query.untested else SHOWN.get(query.intent)
-    if limit is None:
+    listed = None
+    if match is None and not query.untested and query.intent in LISTS and corrector.changes_nothing:
+        listed = top_records(
+            session, repo, start, end, query, fallback, min(query.limit or LIST_LIMIT, LIST_LIMIT)
+        )
+    if listed is not None:
+        evidence.records, evidence.verdicts = listed
+    elif limit is None:
         records = corrector.records(
             answer_records(session, repo, start, end, fallback, numbers, query.author)
         )

@@ -35,14 +35,34 @@ def search_any(
     """Ids of the PRs of one repo (optionally merged in [start, end)) whose search document contains any
     of `phrases`, each as a whole (case-insensitive): one query for a word and all its synonyms. Best
     first on SQLite FTS (bm25) when the phrases have trigrams, else newest merge first."""
+    return search_all(session, [phrases], repo_id=repo_id, start=start, end=end, limit=limit)
+
+
+def _searchable(phrases: list[str]) -> list[str]:
+    """A group's phrases as searched: lower-cased, and only those with trigrams when it has any (a one-
+    or two-character synonym beside "out of memory" would turn the query into a scan of every document
+    of the repo, so it is only searched when no longer phrase is there)."""
     phrases = [p.strip().lower() for p in phrases if p.strip()]
-    if not phrases:
+    return [p for p in phrases if len(p) >= MIN_TRIGRAM_TERM] or phrases
+
+
+def search_all(
+    session: Session,
+    groups: list[list[str]],
+    *,
+    repo_id: int,
+    start: datetime | None = None,
+    end: datetime | None = None,
+    limit: int = 200,
+) -> list[int]:
+    """Ids of the PRs of one repo (optionally merged in [start, end)) whose search document contains,
+    for every group, one of its phrases (a word and its synonyms each): one query for all of them, so the
+    PRs found are those matching every group, not the best of each group intersected (the newest 200
+    mentioning "parallel" and the newest 200 mentioning "expert" may share none of the PRs saying
+    "expert parallel"). Best first on SQLite FTS (bm25), else newest merge first."""
+    groups = [phrases for phrases in map(_searchable, groups) if phrases]
+    if not groups:
         return []
-    # Phrases with trigrams use the index; a one- or two-character synonym beside them ("显存" beside
-    # "out of memory") would turn the query into a scan of every document of the repo, so it is left out
-    # and only searched when no longer phrase is there.
-    indexed = [p for p in phrases if len(p) >= MIN_TRIGRAM_TERM]
-    phrases = indexed or phrases
     conditions = [SearchDocumentRow.repo_id == repo_id]
     if start is not None:
         conditions.append(PullRequestRow.merged_at >= start)
@@ -50,8 +70,10 @@ def search_any(
         conditions.append(PullRequestRow.merged_at < end)
     base = select(SearchDocumentRow.pr_id).join(PullRequestRow, PullRequestRow.id == SearchDocumentRow.pr_id)
     dialect = session.get_bind().dialect.name
-    if dialect == "sqlite" and all(len(p) >= MIN_TRIGRAM_TERM for p in phrases):
-        match = " OR ".join('"' + p.replace('"', '""') + '"' for p in phrases)
+    if dialect == "sqlite" and all(len(p) >= MIN_TRIGRAM_TERM for phrases in groups for p in phrases):
+        match = " AND ".join(
+            "(" + " OR ".join('"' + p.replace('"', '""') + '"' for p in phrases) + ")" for phrases in groups
+        )
         fts = text(
             "SELECT rowid AS pr_id, bm25(pr_search_fts) AS rank FROM pr_search_fts WHERE pr_search_fts MATCH :m"
         )
@@ -64,7 +86,12 @@ def search_any(
         )
         return list(session.scalars(statement, {"m": match}))
     document = SearchDocumentRow.document
-    if dialect == "postgresql" and len(phrases) > 1 and indexed:
+    if (
+        dialect == "postgresql"
+        and len(groups) == 1
+        and len(groups[0]) > 1
+        and all(len(p) >= MIN_TRIGRAM_TERM for p in groups[0])
+    ):
         # One indexed query per phrase, merged: with the phrases OR-ed in one condition the planner reads
         # every document of the repo through the index's repo_id column and tests all of them against
         # every phrase (470 ms against 170 ms for the nine synonyms of "memory" on the benchmark's
@@ -74,7 +101,7 @@ def search_any(
             .where(document.ilike(f"%{_escape_like(p)}%", escape="\\"), *conditions)
             .order_by(PullRequestRow.merged_at.desc())
             .limit(limit)
-            for p in phrases
+            for p in groups[0]
         ]
         found = union_all(*newest).subquery("found")
         merged = (
@@ -84,10 +111,7 @@ def search_any(
             .limit(limit)
         )
         return list(session.scalars(merged))
-    matches = (
-        [document.ilike(f"%{_escape_like(p)}%", escape="\\") for p in phrases]
-        if dialect == "postgresql"
-        else [document.like(f"%{_escape_like(p)}%", escape="\\") for p in phrases]
-    )
-    statement = base.where(or_(*matches), *conditions).order_by(PullRequestRow.merged_at.desc()).limit(limit)
+    contains = document.ilike if dialect == "postgresql" else document.like
+    matches = [or_(*(contains(f"%{_escape_like(p)}%", escape="\\") for p in phrases)) for phrases in groups]
+    statement = base.where(*matches, *conditions).order_by(PullRequestRow.merged_at.desc()).limit(limit)
     return list(session.scalars(statement))

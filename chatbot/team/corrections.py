@@ -348,9 +348,15 @@ class Corrector:
     def analysis(self, number: int, analysis: Analysis) -> Analysis:
         return apply(analysis, self.corrections.get(number), self.calibration)
 
+    @property
+    def changes_nothing(self) -> bool:
+        """Whether the repo has neither corrections nor a calibration: analyses are shown as stored (and
+        may be ranked in SQL by their stored scores)."""
+        return not self.corrections and not self.calibration.offsets
+
     def records(self, records: Sequence[AnalyzedPR]) -> list[AnalyzedPR]:
         """`records` with their analyses as shown (the same objects where nothing changes)."""
-        if not self.corrections and not self.calibration.offsets:
+        if self.changes_nothing:
             return list(records)
         out: list[AnalyzedPR] = []
         for record in records:

@@ -11,7 +11,7 @@ from chatbot.analysis.types import Analysis, Risk
 from chatbot.store.analyses import current_analysis, has_analysis, input_hash, save_analysis
 from chatbot.store.index import PRIndex
 from chatbot.store.schema import PullRequestRow
-from chatbot.store.search import search_any
+from chatbot.store.search import search_all, search_any
 from tests.store.test_index import make_pr
 
 NOW = datetime(2026, 6, 22, 1, 0, tzinfo=UTC)
@@ -124,6 +124,20 @@ def test_search_any_finds_a_document_with_any_of_the_phrases_in_one_repo(indexed
     assert numbers(short, ids) == [3]
     assert numbers(beside, ids) == [2]
     assert numbers(recent, ids) == [1]
+
+
+def test_search_all_finds_the_documents_matching_every_group_in_one_query(indexed):
+    """Every group must match, any phrase of a group will do, in one query: the best few of each group
+    intersected would miss PRs (with a limit of one, the best "checkpoint" and the best "fsdp2" need not
+    be the same PR)."""
+    db, repo_id, ids = indexed
+    with db.session() as session:
+        both = search_all(session, [["checkpoint"], ["fsdp2", "nothing-like-this"]], repo_id=repo_id, limit=1)
+        none = search_all(session, [["checkpoint"], ["qwen3"]], repo_id=repo_id)
+        short = search_all(session, [["显存"], ["checkpoint"]], repo_id=repo_id)  # LIKE for a short phrase
+    assert numbers(both, ids) == [4]
+    assert none == []
+    assert numbers(short, ids) == [1]
 
 
 def test_postgresql_searches_one_repo_through_the_trigram_index(indexed):
