@@ -50,7 +50,14 @@ _LOWER = re.compile(
     r"lower|decrease|reduce|less important|too high|overrated|over-?estimated|not (?:that |so )?important",
     re.I,
 )
-_BREAKING = re.compile(r"破坏性|不兼容|breaking|backward[s]?[ -]incompatible", re.I)
+# A correction says the PR is (or is not) breaking: the word after a copula ("这不是破坏性变更", "#123 isn't
+# a breaking change"). The word alone is a question's filter ("trl 六月的破坏性变更", "只看破坏性变更").
+_BREAKING = re.compile(
+    r"(?:是|算|属于|标为|标成|当成|并非)\s*(?:一个|一项|个)?\s*(?:破坏性|不兼容)"
+    r"|\b(?:is|are|was|were|isn['’]t|aren['’]t|wasn['’]t)\b(?:\s+(?:not|a|an|really|actually))*"
+    r"\s+(?:breaking|backwards?[ -]incompatible)",
+    re.I,
+)
 _NOT = re.compile(
     r"不是|并不是|并非|不算|不属于|没有|不含|不包含|无|"
     r"\bnot\b|n['’]t\b|\bno\b|\bnon[ -]?breaking|\bnever\b",

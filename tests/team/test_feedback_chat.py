@@ -73,6 +73,14 @@ def test_corrections_in_both_languages(text, kind, value, number):
         "#6512 改了什么",
         "本周 verl 有哪些破坏性变更？",
         "what are the most important PRs this week",
+        # a filter, not a statement about a PR: no copula before the word
+        "trl 六月的破坏性变更",
+        "axolotl 三月的不兼容改动",
+        "只看破坏性变更",
+        "only the breaking ones",
+        "breaking changes about NPU in trl in June",
+        "trl 六月下游用户会受影响的不兼容改动",
+        "#6512 的破坏性变更",
     ],
 )
 def test_questions_about_importance_breaking_or_risks_are_not_corrections(text):
