@@ -578,7 +578,9 @@ class ChatBot:
                 fallback=self.fallback,
                 writer=self.writer,
             )
-            return composer.risks(built.report.risks, (built.report.label, built.report.version))
+            # asked for more than the report lists ("all the risks"): every PR's own, below
+            if query.limit is None or query.limit <= len(built.report.risks):
+                return composer.risks(built.report.risks, (built.report.label, built.report.version))
         return composer.risks(None, None)
 
     def report(self, query: Query, window: Window | None) -> Answer:

@@ -26,7 +26,7 @@ from chatbot.models import (
     plain,
 )
 from chatbot.prose import prose
-from chatbot.qa.query import Query, Window
+from chatbot.qa.query import LIST_MAX, Query, Window
 from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence
 from chatbot.reports.builder import AnalyzedPR, clean_title, names_someone
 from chatbot.reports.model import RiskObservation
@@ -132,8 +132,9 @@ class Composer:
 
     @property
     def limit(self) -> int:
-        """How many PRs a list shows: the count the question asked for, else LIST_LIMIT."""
-        return min(self.query.limit or LIST_LIMIT, LIST_LIMIT)
+        """How many PRs a list shows: the count the question asked for (at most LIST_MAX), else
+        LIST_LIMIT."""
+        return min(self.query.limit or LIST_LIMIT, LIST_MAX)
 
     def listing(
         self, records: Sequence[AnalyzedPR], extra: str | None = None, total: int | None = None
@@ -144,7 +145,8 @@ class Composer:
         self._cite(shown)
         items = [pr_line(r, self.language, self._extra(r, extra)) for r in shown]
         more = (len(records) if total is None else total) - len(shown)
-        if more > 0 and self.query.limit is None:
+        # "and N more" unless the question asked for no more than it shows
+        if more > 0 and (self.query.limit is None or self.query.limit > len(shown)):
             items.append((plain(say("qa.more", self.language, n=more)),))
         return [BulletList(tuple(items))]
 

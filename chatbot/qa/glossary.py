@@ -28,15 +28,22 @@ def term_pattern(term: str) -> re.Pattern[str]:
 
 @dataclass(frozen=True, slots=True)
 class Glossary:
-    """Concept name → its terms (lower-case), and per-repo additions."""
+    """Concept name → its terms (lower-case), per-repo additions, and each concept's narrower terms:
+    instances it also finds ("精度" finds "fp8") that, named in a question, mean only themselves (a
+    question about FP8 is not about NaN or bf16)."""
 
     concepts: Mapping[str, tuple[str, ...]]
     per_repo: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    narrower: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def terms(self, concept: str, repo: str | None = None) -> tuple[str, ...]:
-        """Every term of `concept`, the repo's own additions included."""
+        """Every term that finds `concept` in PR texts: its own, the repo's additions, its narrower ones."""
+        return tuple(dict.fromkeys((*self._naming(concept, repo), *self.narrower.get(concept, ()))))
+
+    def _naming(self, concept: str, repo: str | None) -> tuple[str, ...]:
+        """The terms that name `concept` in a question (narrower ones excluded)."""
         extra = self.per_repo.get((repo or "").lower(), {}).get(concept, ())
-        return tuple(dict.fromkeys((*self.concepts.get(concept, ()), *extra)))
+        return (*self.concepts.get(concept, ()), *extra)
 
     def find(self, text: str, repo: str | None = None) -> list[tuple[str, list[tuple[int, int]]]]:
         """The concepts named in lower-cased `text`, in order of first mention, each with the spans of
@@ -45,7 +52,7 @@ class Glossary:
         taken: list[tuple[int, int]] = []
         names = set(self.concepts) | set(self.per_repo.get((repo or "").lower(), {}))
         candidates = sorted(
-            ((term, name) for name in names for term in self.terms(name, repo)),
+            ((term, name) for name in names for term in self._naming(name, repo)),
             key=lambda pair: -len(pair[0]),
         )
         for term, name in candidates:
@@ -63,20 +70,22 @@ def _patterns(term: str) -> re.Pattern[str]:
     return term_pattern(term)
 
 
-def _terms(entry: object) -> tuple[str, ...]:
-    words = entry.get("terms", []) if isinstance(entry, dict) else []
+def _terms(entry: object, key: str = "terms") -> tuple[str, ...]:
+    words = entry.get(key, []) if isinstance(entry, dict) else []
     return tuple(str(word).lower() for word in words)
 
 
 def parse_glossary(text: str) -> Glossary:
-    """A glossary from TOML text: `[concepts.<name>] terms = [...]`, `[repo."owner/name".<name>] terms`."""
+    """A glossary from TOML text: `[concepts.<name>] terms = [...]` (and optionally `narrower = [...]`),
+    `[repo."owner/name".<name>] terms = [...]`."""
     data = tomllib.loads(text)
     concepts = {name: _terms(entry) for name, entry in data.get("concepts", {}).items()}
+    narrower = {name: _terms(entry, "narrower") for name, entry in data.get("concepts", {}).items()}
     per_repo = {
         repo.lower(): {name: _terms(entry) for name, entry in entries.items()}
         for repo, entries in data.get("repo", {}).items()
     }
-    return Glossary(concepts, per_repo)
+    return Glossary(concepts, per_repo, {name: terms for name, terms in narrower.items() if terms})
 
 
 @cache

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 from chatbot.messages import Language
 from chatbot.qa.glossary import default_glossary
-from chatbot.qa.query import Intent, Query, Window, is_calendar_month
+from chatbot.qa.query import LIST_MAX, Intent, Query, Window, is_calendar_month
 from chatbot.weeks import FIRST_YEAR, LAST_YEAR, Week, parse_week
 
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -977,6 +977,9 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         "must_read",
         re.compile(
             r"值得(?:精|细|仔细|一)?[读看]|必读|精读|细读|重点看|worth (?:a )?(?:close )?read|must[- ]read|close read|deserves? (?:a )?(?:careful|close)|should i read"
+            # what is worth learning from: the PRs with the most insight
+            r"|值得(?:我们?|大家)?(?:学习|借鉴|参考|研究|关注)(?:的(?:设计|实现|思路|地方))?|(?:学习|借鉴)的(?:设计|实现|思路)|设计亮点|好的设计"
+            r"|\blearn (?:from|something)\b|worth (?:studying|learning)|well[- ]designed|good design|clever"
         ),
     ),
     ("search", re.compile(r"搜索|查找|找一下|搜一下|\bsearch\b|\bfind\b|look for|关于")),
@@ -1001,6 +1004,7 @@ _HAN_FUNCTION_WORDS = (
     "|只看|只要|仅看|只|仅|麻烦|谢谢|多谢|感谢|您好|你好|能不能|能否|可以|能|帮|作者|提交的|写的|发的|合并的"
     "|支持|一共|总共|共|合计|目前|现在|已经|所有|全部|整体|具体|详细|大概|本身|一般|通常"
     "|需要|注意|关注|留意|在意|值得一看|一看|了解|知道|看的|读的|啥|咋|进度|状态|现状"
+    "|有人|有没有人|动过|动了|碰过|碰了|弄了|搞了|学习|借鉴|参考"
     "|讲了|讲的|做了|干了|说了|改了|发生了|加了|出了|都|了|的|吗|呢|吧|啊|呀|和|与|跟|及|或|在|里|中|上|下|有|是|个|些|把|被|给|让|从|到|对|就|还|也|又|再"
 )
 _HAN_SPLIT = re.compile(rf"(?:{_HAN_FUNCTION_WORDS})+")
@@ -1244,7 +1248,19 @@ def names_subscribed_repos(text: str) -> bool:
 # Words that show a question is about code changes at all (else, without a repo, it is off-topic).
 _DOMAIN = re.compile(
     r"\bprs?\b|pull|merge|commit|repo|change|risk|module|report|review|release|diff|author|contribut|code"
+    r"|\b(?:touch|fix|add|remov|renam|refactor|land|implement|design|bug|feature|api|function|config|test|docs?)"
     r"|合并|改动|提交|仓库|代码|风险|模块|周报|评审|变更|修改|作者|贡献|版本|发布|更新|修复|重构"
+    r"|(?:有人|谁)动|动了|改了|碰了|加了|删了|修了|实现|设计|接口|函数|配置|测试|文档|功能|特性"
+)
+
+
+# "列出所有修复", "全部的风险", "list all the fixes", "every PR": as many as an answer lists (LIST_MAX);
+# not "所有仓库" / "all repos" / "all time", which name repos and windows.
+_EVERY = re.compile(
+    r"(?:所有|全部)(?!的?(?:仓库|项目|时间|repos?))"
+    r"|\b(?:list|show)\s+(?:me\s+)?all\b(?!\s+(?:repos|repositories|time))"
+    r"|\ball\s+(?:of\s+)?(?:the\s+)?(?:prs?|pull requests|changes|commits|fixes|bug ?fixes|features|risks|breaking changes)\b"
+    r"|\bevery\s+(?:pr|pull request|change|fix|feature|risk)\b|\bfull list\b"
 )
 
 
@@ -1256,6 +1272,9 @@ def _limit(text: str) -> tuple[int | None, list[tuple[int, int]]]:
         value = _EN_NUMBERS.get(token) if token in _EN_NUMBERS else cn_number(token)
         if value and 1 <= value <= 50:
             return value, [m.span()]
+    every = _EVERY.search(text)
+    if every:
+        return LIST_MAX, [every.span()]
     return None, []
 
 
@@ -1352,7 +1371,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         intent in ("highlights", "topic", "search")
         and not named_repo
         and context.default_repo is None
-        and not (modules or paths or author or subscribed or _DOMAIN.search(rest))
+        and not (modules or topics or paths or author or subscribed or _DOMAIN.search(rest))
     ):
         intent, confidence = "unknown", 0.2  # weather, greetings: say what the bot does
 

@@ -72,6 +72,10 @@ class Window:
         return self.end - timedelta(microseconds=1)
 
 
+# The most PRs one answer lists: asked for a count ("top 15") or for all of them ("列出所有修复").
+LIST_MAX = 20
+
+
 @dataclass(frozen=True, slots=True)
 class Query:
     text: str

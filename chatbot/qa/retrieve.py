@@ -18,7 +18,7 @@ from chatbot.analysis.types import Analysis
 from chatbot.models import PullHeader, PullRequest
 from chatbot.qa.glossary import default_glossary, term_pattern
 from chatbot.qa.parse import KnownRepo
-from chatbot.qa.query import Intent, Query, Window
+from chatbot.qa.query import LIST_MAX, Intent, Query, Window
 from chatbot.reports.builder import AnalyzedPR
 from chatbot.store.analyses import ANALYSIS_MARK, current_analysis
 from chatbot.store.index import PRIndex, to_pull_request
@@ -727,7 +727,7 @@ def gather(
     listed = None
     if match is None and not query.untested and query.intent in LISTS and corrector.changes_nothing:
         listed = top_records(
-            session, repo, start, end, query, fallback, min(query.limit or LIST_LIMIT, LIST_LIMIT)
+            session, repo, start, end, query, fallback, min(query.limit or LIST_LIMIT, LIST_MAX)
         )
     if listed is not None:
         evidence.records, evidence.verdicts = listed
@@ -744,7 +744,7 @@ def gather(
         matching = [r for r in scored if _matches(r, query, module_hits)]
         if relaxed and match is not None:
             matching = _best_matched(matching, query, match)
-        top = [r.number for r in evidence.ranked(matching)[: min(limit, query.limit or limit)]]
+        top = [r.number for r in evidence.ranked(matching)[: min(query.limit or limit, LIST_MAX)]]
         complete = (
             {r.number: r for r in corrector.records(answer_records(session, repo, start, end, fallback, top))}
             if top

@@ -96,10 +96,13 @@ class AnalyzedPR:
         return cast(LocalizedAnalysis, known)
 
     def risk_texts(self, language: Language) -> tuple[str, ...]:
-        """Each risk as the analysis words it for `language`; a risk worded only in the other language
-        (a single-language analysis) is named by its category instead, so no line mixes languages."""
+        """Each risk as the analysis words it for `language`. A risk worded in Chinese only (a
+        single-language analysis) is named by its category for an English reader, who may not read it; a
+        Chinese reader keeps an English wording, whose identifiers and numbers say more than a category."""
         return tuple(
-            text if language_of(text) == language else say(f"qa.risk.{risk.category}", language)
+            say(f"qa.risk.{risk.category}", language)
+            if language == "en" and language_of(text) == "zh"
+            else text
             for risk, text in zip(self.analysis.risks, self.texts(language).risks, strict=True)
         )
 

@@ -1,0 +1,170 @@
+"""Classes of phrasing that new users type and the parser used to misread: a narrow term that named a
+whole glossary concept (FP8 found every NaN fix), changed defaults, questions about "learning from" a
+design, "all" of something, and questions with no repo that are still about code. Parsed with several
+phrasings in both languages; answered over the repos of tests/qa/other_repos.py (clock: Wednesday
+2026-06-24) on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot.bot import ChatBot
+from chatbot.messages import say
+from chatbot.models import Message
+from chatbot.qa.compose import Answer
+from chatbot.qa.glossary import default_glossary, parse_glossary
+from chatbot.qa.parse import KnownRepo, ParseContext, parse_query
+from chatbot.qa.query import LIST_MAX, Query
+from tests.qa.other_repos import FACTORY, NOW, PRS, SHANGHAI, TRL, TUNE
+from tests.qa.test_any_repo import bot, other_db  # noqa: F401  (the shared fixtures)
+
+AUTHORS = frozenset(p.author.lower() for p in PRS)  # as the bot knows them from the index
+ONE_REPO = ParseContext(NOW, SHANGHAI, (KnownRepo(TRL),), authors=AUTHORS)
+THREE_REPOS = ParseContext(
+    NOW, SHANGHAI, (KnownRepo(TRL), KnownRepo(FACTORY), KnownRepo(TUNE)), authors=AUTHORS
+)
+
+
+def parse(text: str, context: ParseContext = ONE_REPO) -> Query:
+    return parse_query(text, context)
+
+
+def ask(bot: ChatBot, question: str) -> Answer:  # noqa: F811
+    return bot.handle(Message(question))
+
+
+# Narrow terms: an instance a concept finds is not the concept ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "searched"),
+    [
+        ("有没有和 FP8 相关的 PR", "fp8"),
+        ("any fp8 work in trl lately?", "fp8"),
+        ("最近 bf16 的改动", "bf16"),
+        ("which PRs fixed NaN losses?", "nan"),
+        ("AWQ 量化支持了吗", None),  # 量化 names the concept; awq is one of its instances
+    ],
+)
+def test_a_narrow_term_is_searched_alone_not_as_its_whole_concept(
+    question: str, searched: str | None
+) -> None:
+    query = parse(question)
+    if searched is None:
+        assert "quantization" in query.topics
+        return
+    assert "precision" not in query.topics and "quantization" not in query.topics
+    assert searched in query.terms
+
+
+def test_a_concept_still_finds_its_narrower_terms() -> None:
+    glossary = default_glossary()
+    assert [name for name, _ in glossary.find("精度相关的问题")] == ["precision"]
+    assert {"fp8", "nan", "bf16"} <= set(glossary.terms("precision"))
+    assert glossary.find("fp8 rollout") == []
+    custom = parse_glossary('[concepts.color]\nterms = ["颜色", "color"]\nnarrower = ["red"]\n')
+    assert custom.terms("color") == ("颜色", "color", "red")
+    assert custom.find("the red one") == []
+
+
+# Changed defaults ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "llamafactory 最近改了哪些默认值？",
+        "llamafactory 这周有没有改默认配置的 PR",
+        "did llamafactory change any defaults this week?",
+        "which llamafactory PRs changed a default value recently?",
+    ],
+)
+def test_changed_defaults_find_the_pr_that_changed_one(bot: ChatBot, question: str) -> None:  # noqa: F811
+    answer = ask(bot, question)
+    assert "defaults" in answer.query.topics
+    assert 7025 in answer.cited  # gpu_memory_utilization 默认值从 0.9 调到 0.7
+    assert 7022 not in answer.cited
+
+
+# "What can I learn from": the reading list ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "有什么值得我学习的设计吗，最近两周",
+        "trl 最近有哪些值得借鉴的实现？",
+        "上周 trl 有哪些值得大家学习的地方",
+        "anything in trl worth learning from last week?",
+        "which recent trl PRs are well-designed enough to study?",
+    ],
+)
+def test_asking_what_to_learn_from_is_a_reading_list_question(question: str) -> None:
+    query = parse(question)
+    assert query.intent == "must_read"
+    assert not {"设计", "实现", "地方", "学习", "learning"} & set(query.terms)
+
+
+# "All" of something ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "列出 trl 六月所有的 PR",
+        "trl 六月合并的全部 PR",
+        "list all the PRs trl merged in June",
+        "show every PR of trl in June",
+    ],
+)
+def test_asking_for_all_lists_more_than_the_usual_eight(bot: ChatBot, question: str) -> None:  # noqa: F811
+    answer = ask(bot, question)
+    assert answer.query.limit == LIST_MAX
+    june = {p.number for p in PRS if p.repo == TRL and p.merged.month == 6 and p.merged <= NOW}
+    assert len(june) > 8
+    assert set(answer.cited) == june
+
+
+@pytest.mark.parametrize(
+    "question", ["所有仓库本周的风险", "all time most important trl PRs", "show all repos' risks this week"]
+)
+def test_all_of_the_repos_or_of_time_is_no_count(question: str) -> None:
+    assert parse(question, THREE_REPOS).limit is None
+
+
+def test_all_the_risks_of_a_past_week_are_every_prs_own_not_the_reports_short_list(
+    bot: ChatBot,  # noqa: F811
+) -> None:
+    short = ask(bot, "trl 上周有哪些风险？").reply.plain_text()
+    every = ask(bot, "trl 上周所有的风险").reply.plain_text()
+    assert say("qa.risks.from_report", "zh", week="2026-W25", version=1) in short
+    assert "2026-W25" not in every
+
+
+# No repo named, but about code -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "这周有人动 checkpoint 相关的东西吗",
+        "最近有人改 tokenizer 吗",
+        "上周有没有人动过显存相关的代码",
+        "anyone touch the checkpointing code this week?",
+        "did someone fix the tokenizer lately?",
+    ],
+)
+def test_a_question_about_code_that_names_no_repo_is_still_about_prs(question: str) -> None:
+    query = parse(question)
+    assert query.intent not in ("unknown", "help")
+    assert query.repo == TRL  # the one indexed repo
+    assert not {"人动", "有人", "动过", "someone", "anyone"} & set(query.terms)
+    # with several repos, the bot asks which one instead of saying what it does
+    assert parse(question, THREE_REPOS).intent not in ("unknown", "help")
+
+
+@pytest.mark.parametrize(
+    "question", ["What's the weather like in Shanghai today?", "今天有什么活动", "上海明天下雨吗", "hello"]
+)
+def test_off_topic_questions_still_get_what_the_bot_does(question: str) -> None:
+    assert parse(question).intent == "unknown"
