@@ -1,5 +1,7 @@
 """The Feishu (Lark) adapter: events in through lark's dispatcher, over HTTP (`/feishu/events` on the
-bot's web app) or the long connection; answers out as card replies in the question's thread.
+bot's web app) or the long connection; answers out as card replies in the question's thread. A question
+first gets a thinking card that becomes its answer card; with an LLM writing summaries (and CardKit
+granted) that card is a CardKit entity the summary streams into (adapters/feishu/cardkit.py).
 
 Handlers only translate and queue: HTTP events must be answered within 3 s and the long connection's
 pings must not wait, so every answer is worked out on a worker thread. Feishu re-pushes events and the
@@ -12,6 +14,7 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -26,6 +29,7 @@ from pydantic import SecretStr
 
 from adapters.feishu.actions import ReadingCardActions
 from adapters.feishu.card import render_card, thinking_card
+from adapters.feishu.cardkit import CardKit, CardStream, card_reference, streaming_thinking_card
 from adapters.feishu.events import PLATFORM, ButtonClick, to_click, to_question
 from adapters.feishu.menu import BotMenu
 from adapters.feishu.sender import FeishuSender, FeishuSendError, Outgoing, bot_open_id, check_credentials
@@ -50,6 +54,15 @@ TIMEOUT = 10.0  # seconds per Open API call (the SDK's default is 30)
 IDENTITY_RETRY = timedelta(minutes=1)  # how often to ask again for the bot's open_id after a failure
 
 
+@dataclass(frozen=True, slots=True)
+class Thinking:
+    """A question's thinking card: its message, and the card entity its answer streams into (when the
+    card was sent as a CardKit entity)."""
+
+    message_id: str
+    stream: CardStream | None = None
+
+
 class FeishuAdapter:
     """Answers Feishu messages and card buttons with the bot. `mount(app)` serves the HTTP callback;
     `start()` / `stop()` run the long connection when one was given."""
@@ -66,8 +79,10 @@ class FeishuAdapter:
         verification_token: str = "",
         connection: LongConnection | None = None,
         workers: int = WORKERS,
+        cardkit: CardKit | None = None,
     ) -> None:
         self.bot, self.db, self.clock, self.sender, self.language = bot, db, clock, sender, language
+        self.cardkit = cardkit  # streaming cards; None: the thinking card is patched into the answer
         self._keys = (encrypt_key, verification_token)
         self.connection = connection
         self._bot_open_id: str | None = None
@@ -208,19 +223,20 @@ class FeishuAdapter:
         self._submit(self._pool, self._finish, key, message, reply_to, chat_id, in_thread, place)
 
     def _finish(
-        self, key: str, message: Message, reply_to: str, chat_id: str, in_thread: bool, place: str | None
+        self, key: str, message: Message, reply_to: str, chat_id: str, in_thread: bool, place: Thinking | None
     ) -> None:
-        """The answer card in place of the thinking card `place` (or as a reply); a private answer
-        (help, a refusal, a question not understood) to the asker alone in a group. A failure ends in
-        an apology where the answer would have been."""
+        """The answer card in place of the thinking card `place` (or as a reply), its LLM summary
+        streamed into it first when it is a CardKit entity; a private answer (help, a refusal, a
+        question not understood) to the asker alone in a group. A failure ends in an apology where the
+        answer would have been."""
         language = language_of(message.text)
         try:
-            answer = self.bot.handle(message)
+            answer = self.bot.handle(message, stream=place.stream if place is not None else None)
             card = render_card(answer.reply, language=answer.query.language)
             if (
                 not message.direct
                 and is_private(message, answer)
-                and self._answer_privately(message, chat_id, card, place)
+                and self._answer_privately(message, chat_id, card, place.message_id if place else None)
             ):
                 return
             self._show(key, reply_to, chat_id, in_thread, card, place)
@@ -233,7 +249,7 @@ class FeishuAdapter:
             log.exception("feishu: answering %s failed", key)
         try:
             if place is not None:
-                self.sender.patch(place, chat_id, render_card(apology(language), language=language))
+                self._replace(place, chat_id, render_card(apology(language), language=language))
             else:
                 apology_text = Outgoing.text(say("chat.apology", language))
                 self.sender.reply(reply_to, chat_id, apology_text, in_thread=in_thread, key=f"{key}:apology")
@@ -242,29 +258,62 @@ class FeishuAdapter:
 
     def _show_thinking(
         self, key: str, message: Message, reply_to: str, chat_id: str, in_thread: bool, language: Language
-    ) -> str | None:
-        """The thinking card's message id, for a question (commands answer at once); None when it could
-        not be sent, and the answer is then a reply of its own. Raises ChannelGone."""
+    ) -> Thinking | None:
+        """The thinking card, for a question (commands answer at once): a CardKit entity in streaming
+        mode when streaming cards are on and granted, else a plain card; None when it could not be
+        sent, and the answer is then a reply of its own. Raises ChannelGone."""
         if parse_command(message.text) is not None:
             return None
+        thinking_key = f"{key}:thinking"
+        if self.cardkit is not None and self.cardkit.available:
+            try:
+                card_id = self.cardkit.create(streaming_thinking_card(language))
+                entity = Outgoing("interactive", card_reference(card_id))
+                sent = self.sender.reply(reply_to, chat_id, entity, in_thread=in_thread, key=thinking_key)
+                return Thinking(sent, CardStream(self.cardkit, card_id))
+            except FeishuSendError as exc:
+                log.info("feishu: no streaming card for %s (%s); a plain thinking card", key, exc)
+                thinking_key = f"{key}:thinking-card"  # not the uuid of an entity reply that may have gone
         thinking = Outgoing.card(thinking_card(language))
         try:
-            return self.sender.reply(reply_to, chat_id, thinking, in_thread=in_thread, key=f"{key}:thinking")
+            return Thinking(
+                self.sender.reply(reply_to, chat_id, thinking, in_thread=in_thread, key=thinking_key)
+            )
         except FeishuSendError:
             return None
 
+    def _replace(self, place: Thinking, chat_id: str, card: dict[str, Any]) -> None:
+        """The thinking card becomes `card`: its entity's streaming closed and the entity updated, or
+        the plain card patched. Raises ChannelGone or FeishuSendError."""
+        if place.stream is not None:
+            place.stream.finish(card)
+        else:
+            self.sender.patch(place.message_id, chat_id, card)
+
     def _show(
-        self, key: str, reply_to: str, chat_id: str, in_thread: bool, card: dict[str, Any], place: str | None
+        self,
+        key: str,
+        reply_to: str,
+        chat_id: str,
+        in_thread: bool,
+        card: dict[str, Any],
+        place: Thinking | None,
     ) -> None:
         """The answer card in place of the thinking card; as a reply of its own when there is none, or
-        when Feishu refuses the update (a card older than 14 days, or one it cannot patch)."""
+        when Feishu refuses the update (a card older than 14 days, one it cannot patch, an entity whose
+        stream broke), the thinking card then withdrawn if it streamed (it may show half a summary)."""
         if place is not None:
             try:
-                self.sender.patch(place, chat_id, card)
+                self._replace(place, chat_id, card)
                 return
             except FeishuSendError as exc:
                 log.warning("feishu: could not update the thinking card of %s (%s); replying", key, exc)
         self.sender.reply(reply_to, chat_id, Outgoing.card(card), in_thread=in_thread, key=key)
+        if place is not None and place.stream is not None:
+            try:
+                self.sender.recall(place.message_id, chat_id)
+            except FeishuSendError as exc:
+                log.warning("feishu: could not withdraw the streaming card of %s: %s", key, exc)
 
     def _answer_privately(
         self, message: Message, chat_id: str, card: dict[str, Any], place: str | None
@@ -333,6 +382,8 @@ def build_feishu(
     app_secret = require_secret(settings.feishu_app_secret, "FEISHU_APP_SECRET", "the app's App Secret")
     client = feishu_client(app_id, app_secret, settings.feishu_domain, timeout)
     sender = FeishuSender(client, app_id, waits or clock)
+    # Streaming cards only where there is something to stream: an LLM writing answer summaries.
+    cardkit = CardKit(client, app_id, waits or clock) if settings.streaming and bot.phraser else None
     if settings.feishu_mode == "ws":
         return FeishuAdapter(
             bot,
@@ -342,6 +393,7 @@ def build_feishu(
             language=settings.language,
             connection=LongConnection(app_id, app_secret, settings.feishu_domain.rstrip("/")),
             workers=workers,
+            cardkit=cardkit,
         )
     encrypt_key = require_secret(
         settings.feishu_encrypt_key, "FEISHU_ENCRYPT_KEY", "the Encrypt Key of the app's event subscription"
@@ -360,4 +412,5 @@ def build_feishu(
         encrypt_key=encrypt_key,
         verification_token=token,
         workers=workers,
+        cardkit=cardkit,
     )

@@ -263,6 +263,11 @@ class FeishuSender:
         )
         return self._send(chat_id, lambda: self.client.request(request), _raw_message_id)
 
+    def call(self, key: str, call: Callable[[], Any], result: Callable[[Any], str]) -> str:
+        """Any Open API call, paced under `key` (a chat, a card) and retried like a send; returns
+        `result(response)`. Raises ChannelGone or FeishuSendError."""
+        return self._send(key, call, result)
+
     def _send(
         self,
         chat_id: str,

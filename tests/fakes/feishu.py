@@ -63,15 +63,161 @@ class _Fault:
 # (Each request is checked against the documented shape; a wrong one gets Feishu's 400 with code 230001.)
 
 
-def _shown(sent: list[Sent]) -> list[Sent]:
-    """What the chat shows: every message sent and not recalled, with the content of its last patch."""
+def _shown(sent: list[Sent], cards: dict[str, CardEntity] | None = None) -> list[Sent]:
+    """What the chat shows: every message sent and not recalled, with the content of its last patch; a
+    message sent as a card entity (`{"type": "card", "data": {"card_id": …}}`) shows the entity now."""
     recalled = {s.target for s in sent if s.kind == "recall"}
     latest = {s.target: s.content for s in sent if s.kind == "patch"}
+
+    def content(s: Sent) -> Any:
+        shown = latest.get(s.message_id, s.content)
+        if isinstance(shown, dict) and shown.get("type") == "card" and cards is not None:
+            entity = cards.get(str((shown.get("data") or {}).get("card_id")))
+            return entity.card if entity is not None else shown
+        return shown
+
     return [
-        replace(s, content=latest.get(s.message_id, s.content))
+        replace(s, content=content(s))
         for s in sent
         if s.kind in ("create", "reply", "private") and s.message_id not in recalled
     ]
+
+
+# CardKit: card entities, streamed into and updated with a strictly increasing `sequence` -------------
+
+_CARDS = re.compile(
+    r"^/open-apis/cardkit/v1/cards(?:/(?P<id>[^/]+)(?P<rest>/settings|/elements/(?P<element>[^/]+)/content)?)?$"
+)
+CARD_UPDATES_PER_SECOND = 10  # per card entity
+MISSING_SCOPE = 99991672
+
+
+@dataclass
+class CardEntity:
+    """A card entity: its card JSON now, the last sequence accepted, and every operation on it as
+    (kind, sequence, at, payload), `at` on the fake's clock."""
+
+    card: dict[str, Any]
+    sequence: int = 0
+    operations: list[tuple[str, int, float, Any]] = field(default_factory=list)
+
+    @property
+    def streaming(self) -> bool:
+        return bool(self.card.get("config", {}).get("streaming_mode"))
+
+
+def _elements(card: dict[str, Any]) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for element in card.get("body", {}).get("elements", []):
+        found.append(element)
+        found += _elements({"body": {"elements": element.get("elements", [])}})
+    return found
+
+
+class _CardKitFeishu:
+    """The cardkit v1 routes, mixed into FakeFeishu, checked as the API reference says: `cardkit:card:write`
+    granted, card JSON 2.0 with `update_multi`, a `sequence` strictly greater than the card's last,
+    text streamed only while the card is in streaming mode, at most CARD_UPDATES_PER_SECOND operations a
+    second on one card (HTTP 429, code 99991400, as the gateway answers a frequency limit)."""
+
+    _changed: threading.Condition
+    _ids: Iterator[int]
+    _json: Callable[..., Response]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cards: dict[str, CardEntity] = {}
+        self.cardkit_granted = True  # False: the app lacks cardkit:card:write
+        self.clock: Callable[[], float] = time.monotonic  # what the per-card rate is counted on
+
+    def _handle_cardkit(self, request: Request) -> Response | None:
+        match = _CARDS.match(request.path)
+        if match is None:
+            return None
+        if not self.cardkit_granted:
+            return self._json(
+                400,
+                {
+                    "code": MISSING_SCOPE,
+                    "msg": "Access denied. One of the following scopes is required: [cardkit:card:write].",
+                },
+            )
+        body = request.json() or {}
+        with self._changed:
+            if match["id"] is None and request.method == "POST":
+                return self._create_card(body)
+            entity = self.cards.get(match["id"] or "")
+            if entity is None:
+                return self._json(400, {"code": 200740, "msg": "card entity not found"})
+            kind = "content" if match["element"] else "settings" if match["rest"] else "update"
+            refusal = self._refuse_operation(entity, body)
+            if refusal is not None:
+                return refusal
+            if kind == "content":
+                ids = {e.get("element_id") for e in _elements(entity.card)}
+                if match["element"] not in ids:
+                    return self._json(400, {"code": 300313, "msg": f"not find elementID: {match['element']}"})
+                if not entity.streaming:
+                    return self._json(400, {"code": 300309, "msg": "streaming mode is closed"})
+                for element in _elements(entity.card):
+                    if element.get("element_id") == match["element"]:
+                        element["content"] = body.get("content", "")
+            elif kind == "settings":
+                settings = json.loads(body.get("settings") or "{}")
+                entity.card.setdefault("config", {}).update(settings.get("config", {}))
+            else:
+                card = json.loads((body.get("card") or {}).get("data") or "{}")
+                problem = _card_problem(card)
+                if problem:
+                    return self._json(400, {"code": 200220, "msg": problem})
+                entity.card = card
+            entity.sequence = int(body["sequence"])
+            entity.operations.append((kind, entity.sequence, self.clock(), body))
+            self._changed.notify_all()
+        return self._json(200, {"code": 0, "msg": "success", "data": {}})
+
+    def _create_card(self, body: dict[str, Any]) -> Response:
+        if body.get("type") != "card_json":
+            return self._json(400, {"code": 10002, "msg": "type must be card_json"})
+        card = json.loads(body.get("data") or "{}")
+        problem = _card_problem(card)
+        if problem:
+            return self._json(400, {"code": 200220, "msg": problem})
+        card_id = f"73553727661341{next(self._ids):05d}"
+        self.cards[card_id] = CardEntity(card, operations=[("create", 0, self.clock(), body)])
+        self._changed.notify_all()
+        return self._json(200, {"code": 0, "msg": "success", "data": {"card_id": card_id}})
+
+    def _refuse_operation(self, entity: CardEntity, body: dict[str, Any]) -> Response | None:
+        now = self.clock()
+        recent = [op for op in entity.operations if op[0] != "create" and op[2] > now - 1.0]
+        if len(recent) >= CARD_UPDATES_PER_SECOND:
+            body_ = {"code": 99991400, "msg": "request trigger frequency limit"}
+            return self._json(429, body_, {"x-ogw-ratelimit-limit": "10", "x-ogw-ratelimit-reset": "1"})
+        sequence = body.get("sequence")
+        if not isinstance(sequence, int) or not 1 <= sequence <= 2_147_483_647 or sequence <= entity.sequence:
+            return self._json(400, {"code": 300317, "msg": "sequence number compare failed"})
+        return None
+
+    def card_entity(self, card_id: str) -> CardEntity:
+        with self._changed:
+            return self.cards[card_id]
+
+    def wait_card(self, condition: Callable[[dict[str, CardEntity]], bool], timeout: float = WAIT) -> None:
+        """Wait until `condition` holds of the card entities; AssertionError after `timeout`."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: condition(self.cards), timeout):
+                raise AssertionError(f"the card entities never got there: {self.cards}")
+
+
+def _card_problem(card: Any) -> str | None:
+    """What the cardkit API refuses in a card entity's JSON."""
+    if not isinstance(card, dict) or card.get("schema") != "2.0":
+        return "only card JSON 2.0 (schema 2.0) is supported"
+    if not card.get("config", {}).get("update_multi"):
+        return "update_multi property is false"  # code 300302 in the reference; a refusal either way
+    ids = [e["element_id"] for e in _elements(card) if "element_id" in e]
+    return "element_id must be unique" if len(ids) != len(set(ids)) else None
 
 
 _MEMBERS = re.compile(r"^/open-apis/im/v1/chats/(?P<chat>[^/]+)/members$")
@@ -115,15 +261,16 @@ class _NativeFeishu:
 
     def shown(self) -> list[Sent]:
         with self._changed:
-            return _shown(self.sent)
+            return _shown(self.sent, getattr(self, "cards", None))
 
     def wait_shown(self, condition: Callable[[list[Sent]], bool], timeout: float = WAIT) -> list[Sent]:
         """What the chats show once `condition` holds of it (a thinking card patched into its answer, for
         one); AssertionError after `timeout`."""
         with self._changed:
-            if not self._changed.wait_for(lambda: condition(_shown(self.sent)), timeout):
-                raise AssertionError(f"the chats never showed what was expected: {_shown(self.sent)}")
-            return _shown(self.sent)
+            cards = getattr(self, "cards", None)
+            if not self._changed.wait_for(lambda: condition(_shown(self.sent, cards)), timeout):
+                raise AssertionError(f"the chats never showed what was expected: {_shown(self.sent, cards)}")
+            return _shown(self.sent, cards)
 
     def _handle_native(self, request: Request) -> Response | None:
         if request.path == "/open-apis/ephemeral/v1/send" and request.method == "POST":
@@ -190,7 +337,7 @@ class _NativeFeishu:
         return None
 
 
-class FakeFeishu(_NativeFeishu, FakeService):
+class FakeFeishu(_CardKitFeishu, _NativeFeishu, FakeService):
     def __init__(self, app_secret: str | None = None, bot_open_id: str = BOT_OPEN_ID) -> None:
         super().__init__()
         self.app_secret, self.bot_open_id = app_secret, bot_open_id
@@ -276,7 +423,7 @@ class FakeFeishu(_NativeFeishu, FakeService):
             return self._json(
                 200, {"code": 0, "msg": "ok", "bot": {"app_name": "prhub", "open_id": self.bot_open_id}}
             )
-        native = self._handle_native(request)
+        native = self._handle_native(request) or self._handle_cardkit(request)
         if native is not None:
             return native
         match = _MESSAGE.match(request.path)
@@ -316,6 +463,10 @@ class FakeFeishu(_NativeFeishu, FakeService):
                 fault.remaining -= 1
                 return fault.make()
             body = request.json()
+            reference = json.loads(body.get("content") or "null")
+            card_id = str((reference.get("data") or {}).get("card_id")) if isinstance(reference, dict) else ""
+            if isinstance(reference, dict) and reference.get("type") == "card" and card_id not in self.cards:
+                return self._json(400, {"code": 230099, "msg": "card entity not found"})
             key = body.get("uuid")
             if key and key in self._by_uuid:  # Feishu sends one message per uuid (within an hour)
                 return self._json(
