@@ -23,6 +23,7 @@ import itertools
 import json
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -111,6 +112,7 @@ class FakeOpenAI(FakeService):
         answer: Answer | None = None,
         latency: float = 0.0,
         slow_seconds: float = 1.0,
+        piece_seconds: float = 0.0,
     ) -> None:
         super().__init__()
         self.api_key = api_key
@@ -118,6 +120,7 @@ class FakeOpenAI(FakeService):
         self.answer = self._default_answer
         self.latency = latency
         self.slow_seconds = slow_seconds
+        self.piece_seconds = piece_seconds  # between streamed pieces: a model's pace (benchmarks only)
         self.chat_calls: list[ChatCall] = []
         self.served_usage: list[tuple[int, int]] = []
         self.in_flight = 0
@@ -283,6 +286,8 @@ class FakeOpenAI(FakeService):
             for n, part in enumerate(parts):
                 if n == hold:
                     self._release.wait(5.0)
+                elif self.piece_seconds:
+                    time.sleep(self.piece_seconds)
                 yield chunk({"content": part})
             if fault == "cut":
                 error = {
