@@ -15,10 +15,11 @@ from adapters.llm.openai_client import LLMSettings, OpenAICompatibleLLM
 from chatbot.analysis.heuristic import HeuristicAnalyzer
 from chatbot.bot import BotConfig, ChatBot
 from chatbot.clock import FixedClock
-from chatbot.models import Message, Paragraph
+from chatbot.models import Message, Paragraph, plain
 from chatbot.qa.llm import LLMAnswerPhraser
 from chatbot.qa.streaming import MAX_UNIT, UncitedPR, checked_units, mentioned_prs
 from tests.fakes.openai import FakeOpenAI
+from tests.qa import fresh_repos, other_repos
 from tests.reports.fixtures import SHANGHAI, WEEK_START, seed
 
 NOW = WEEK_START + timedelta(days=9)
@@ -200,3 +201,60 @@ def test_without_a_stream_the_summary_is_asked_for_as_json(db, fake):
     assert answer.reply.blocks[1].spans[0].text == citing(*cited)
     [request] = fake.requests
     assert not request.get("stream") and request["response_format"]["type"] == "json_schema"
+
+
+# Repos of other shapes: no [module] tags, Chinese bodies, conventional commits, no PR template ----------
+
+OTHER_QUESTIONS = [
+    ("other", "本周 trl 有哪些风险？"),
+    ("other", "what did llamafactory merge this week?"),
+    ("other", "torchtune 上周值得精读的 PR"),
+    ("other", "trl 最近有哪些 GRPO 相关的改动"),
+    ("other", "Which torchtune PRs touched recipes lately?"),
+    ("other", "llamafactory 这周合并了什么"),
+    ("fresh", "openrlhf 本周有哪些值得关注的改动？"),
+    ("fresh", "what changed in ms-swift this week?"),
+    ("fresh", "axolotl 上周有哪些风险"),
+]
+
+
+SHAPES = {"other": other_repos, "fresh": fresh_repos}
+
+
+def shaped_bot(db, fake: FakeOpenAI | None, shape: str) -> ChatBot:  # type: ignore[no-untyped-def]
+    module = SHAPES[shape]
+    phraser = None
+    if fake is not None:
+        llm = OpenAICompatibleLLM(LLMSettings(api_key="test-key", base_url=fake.base_url, max_retries=0))
+        phraser = LLMAnswerPhraser(llm)
+    return ChatBot(
+        db, BotConfig(module.SHANGHAI), module.clock(), HeuristicAnalyzer().analyze, phraser=phraser
+    )
+
+
+def indexed_numbers(shape: str) -> set[int]:
+    return {number for _, number in SHAPES[shape].BY_KEY}
+
+
+@pytest.mark.parametrize(("shape", "question"), OTHER_QUESTIONS)
+def test_on_repos_of_other_shapes_only_cited_prs_reach_the_surface(db, fake, shape: str, question: str):
+    """A summary naming an indexed PR the answer does not cite (another repo's, another week's) is cut
+    at that sentence, and the template answer stands; one naming only cited PRs heads the answer."""
+    SHAPES[shape].seed(db)
+    template = shaped_bot(db, None, shape).handle(Message(question))
+    uncited = max(indexed_numbers(shape) - set(template.cited))
+    good = "".join(f"#{n} 值得一看。" for n in template.cited[:2])
+    fake.answer = lambda body: good + f"另见 #{uncited}。后面不显示。"
+    surface = Surface()
+    answer = shaped_bot(db, fake, shape).handle(Message(question), stream=surface)
+    assert answer.reply == template.reply
+    assert "".join(surface.shown) == good  # nothing from the uncited sentence on
+    fake.reset()
+    fake.answer = lambda body: good or "本周没有 PR。"
+    surface = Surface()
+    answer = shaped_bot(db, fake, shape).handle(Message(question), stream=surface)
+    if template.cited:
+        assert "".join(surface.shown) == good
+        assert answer.reply.blocks[1] == Paragraph((plain(good),))
+    else:  # nothing cited, nothing to summarise: no model call, nothing streamed
+        assert surface.shown == [] and fake.requests == [] and answer.reply == template.reply
