@@ -16,6 +16,7 @@ from adapters.llm.openai_client import LLMSettings, OpenAICompatibleLLM
 from adapters.slack.app import build_slack
 from adapters.slack.blocks import render_blocks, stream_markdown, thinking_message
 from adapters.slack.convert import ReplyTarget
+from adapters.slack.sender import web_client
 from adapters.slack.stream import STARTS_PER_WORKSPACE, SlackStreams
 from adapters.web.app import BackgroundServer, create_app
 from chatbot.analysis import HeuristicAnalyzer
@@ -262,8 +263,6 @@ def test_starts_stay_below_slacks_tier_in_a_busy_workspace():
         assert isinstance(fake, FakeSlack)
         clock = FixedClock(NOW)
         fake.clock = lambda: clock.now().timestamp()
-        from adapters.slack.sender import web_client
-
         streams = SlackStreams(web_client("xoxb-test-bot-token", fake.api_url, clock), clock)
         started = []
         for n in range(STARTS_PER_WORKSPACE[0] + 10):
