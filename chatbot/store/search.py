@@ -39,11 +39,14 @@ def search_any(
 
 
 def _searchable(phrases: list[str]) -> list[str]:
-    """A group's phrases as searched: lower-cased, and only those with trigrams when it has any (a one-
-    or two-character synonym beside "out of memory" would turn the query into a scan of every document
-    of the repo, so it is only searched when no longer phrase is there)."""
-    phrases = [p.strip().lower() for p in phrases if p.strip()]
-    return [p for p in phrases if len(p) >= MIN_TRIGRAM_TERM] or phrases
+    """A group's phrases as searched: lower-cased, only those with trigrams when it has any (a one- or
+    two-character synonym beside "out of memory" would turn the query into a scan of every document of
+    the repo, so it is only searched when no longer phrase is there), and none containing another."""
+    phrases = list(dict.fromkeys(p.strip().lower() for p in phrases if p.strip()))
+    phrases = [p for p in phrases if len(p) >= MIN_TRIGRAM_TERM] or phrases
+    # A phrase containing another finds nothing that one does not ("peak memory" beside "memory"): each
+    # phrase costs PostgreSQL one more index query.
+    return [p for p in phrases if not any(q != p and q in p for q in phrases)]
 
 
 def search_all(
