@@ -740,7 +740,8 @@ _UNTESTED = re.compile(
     r"|\b(?:lacks?|lacking|missing) (?:unit |regression )?tests?\b"
 )
 _BREAKING = re.compile(
-    r"破坏性|不兼容|不向后兼容|向后不兼容|breaking|backward[- ]?incompatible|incompatible|api 变更|接口变更"
+    r"破坏性|不兼容|不向后兼容|向后不兼容|breaking|backwards?[- ]?incompatible|incompatible|api 变更|接口变更"
+    r"|\bbreak(?:s|ing)? (?:the )?(?:backwards? )?compat(?:ibility)?\b|兼容性破坏|破坏(?:了)?兼容"
 )
 _LIMIT = re.compile(
     rf"(?:top|first|前|最\S{{0,6}}?的?)\s*{_NUM}\s*(?:个|条|项|篇|prs?\b|pull requests?\b|changes?\b)?"

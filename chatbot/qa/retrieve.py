@@ -23,7 +23,7 @@ from chatbot.reports.builder import AnalyzedPR
 from chatbot.store.analyses import ANALYSIS_MARK, current_analysis
 from chatbot.store.index import PRIndex, to_pull_request
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow
-from chatbot.store.search import MIN_TRIGRAM_TERM, search_all
+from chatbot.store.search import MIN_TRIGRAM_TERM, search_all, search_any
 from chatbot.team.corrections import Corrector
 
 SEARCH_LIMIT = 200
@@ -127,10 +127,50 @@ def known_authors(session: Session) -> frozenset[str]:
     return frozenset(a.lower() for a in session.scalars(select(PullRequestRow.author).distinct()) if a)
 
 
-def _matches(record: AnalyzedPR, query: Query, module_hits: set[int] | None) -> bool:
+# What a PR's own text says to state a breaking change, and the search index's words for finding it.
+_STATES_BREAKING = re.compile(
+    r"(?<!non-)(?<!non )(?<!zero )\bbreaking(?:[ _-]?changes?\b|\s*:)|\bbreaks? (?:backwards? )?compatibility"
+    r"|\bbackwards?[ -]incompatible|不兼容|破坏性(?:变更|改动|修改|更新)"
+)
+BREAKING_WORDS = ("breaking", "incompatible", "breaks compat", "不兼容", "破坏性")
+
+
+def _states_breaking(text: str) -> bool:
+    """Whether lower-cased `text` says it breaks something ("BREAKING:", "this is a breaking change",
+    "不兼容的改动"), not that it does not ("no breaking changes", "没有不兼容的改动")."""
+    negated = [clause.span() for clause in _NEGATED_CLAUSE.finditer(text)]
+    return any(
+        not any(start < m.start() <= end for start, end in negated) for m in _STATES_BREAKING.finditer(text)
+    )
+
+
+def stated_breaking(
+    session: Session, repo: RepoRow, start: datetime, end: datetime, corrector: Corrector
+) -> set[int]:
+    """The PRs merged in [start, end) whose own text (title, description, review) states a breaking
+    change, for the breaking filter beside the analysis' flag: an analysis may miss what the author
+    wrote. A reader's correction saying whether a PR is breaking wins over its text."""
+    ids = search_any(
+        session, list(BREAKING_WORDS), repo_id=repo.id, start=start, end=end, limit=WINDOW_CANDIDATES
+    )
+    if not ids:
+        return set()
+    documents = _documents(session, repo, None, ids)
+    corrected = {n for n, c in corrector.corrections.items() if c.breaking is not None}
+    return {
+        number
+        for number, document in documents.items()
+        if number not in corrected and _states_breaking(document.partition(ANALYSIS_MARK)[0])
+    }
+
+
+def _matches(
+    record: AnalyzedPR, query: Query, module_hits: set[int] | None, stated: Collection[int] = ()
+) -> bool:
     """Whether a PR passes the question's filters. A module matches by the analysis' modules or, when
     the analysis did not tag it, by the module's name in the PR's text (modules are a signal, not a
-    vocabulary every analysis must share)."""
+    vocabulary every analysis must share); a breaking change by the analysis' flag or, when the
+    analysis did not set it, by its own words (`stated`, see `stated_breaking`)."""
     analysis = record.analysis
     if (
         query.modules
@@ -140,7 +180,7 @@ def _matches(record: AnalyzedPR, query: Query, module_hits: set[int] | None) -> 
         return False
     if query.change_types and analysis.change_type not in query.change_types:
         return False
-    if query.breaking and not analysis.breaking:
+    if query.breaking and not analysis.breaking and record.number not in stated:
         return False
     if query.untested and (analysis.tests or not any(r.category == "missing-tests" for r in analysis.risks)):
         return False
@@ -193,40 +233,80 @@ class _Group:
         """How often the group's words occur in a search document: the PR's own text and the analysis'
         title at full weight (the PR's title TITLE_WEIGHT more), the rest of the analysis at
         ANALYSIS_WEIGHT and only where it does not negate the word ("未改动测试" is not about tests);
-        and whether that clears the relevance floor."""
+        and whether that clears the relevance floor. A mention is counted once however many of the
+        group's words it holds ("显存占用" is not also "显存"), and a sentence saying the PR leaves the
+        thing alone ("不影响显存占用", "memory use is unchanged") does not mention it."""
         own, _, written = document.partition(ANALYSIS_MARK)
         translated, _, rest = written.strip("\n").partition("\n")
         title, _, prose = own.partition("\n")
-        count = evidence = 0.0
-        mentioned = titled = False
-        said: str | None = None  # the analysis' own words, found once
-        negated: list[tuple[int, int]] = []  # their negated clauses
-        for word, pattern in zip(self.words, self.patterns, strict=True):
-            if word not in document:  # cheap test first: most documents lack most words
+        # Cheap test first: most documents lack most words.
+        present = [(w, p) for w, p in zip(self.words, self.patterns, strict=True) if w in document]
+        if not present:
+            return Occurrence(0.0, False, False)
+        patterns = tuple(pattern for _, pattern in present)
+        said = _own_words(rest, prose) if any(word in rest for word, _ in present) else ""
+        in_title = len(_mentions(patterns, title)) + len(_mentions(patterns, translated))
+        in_prose = in_paths = 0
+        stated = False  # a mention that is not in passing
+        opening = _SENTENCE_END.search(prose)
+        minor = [clause.span() for clause in _MINOR_CLAUSE.finditer(prose)]
+        for start, end in _mentions(patterns, prose, _UNAFFECTED):
+            if "/" in _token_at(prose, start, end):
+                in_paths += 1
                 continue
-            in_title = len(pattern.findall(title)) + len(pattern.findall(translated))
-            in_prose = in_paths = 0
-            for match in pattern.finditer(prose):
-                in_prose += 1
-                in_paths += "/" in _token_at(prose, match.start(), match.end())
-            in_analysis = 0
-            if word in rest:  # the analysis' own words are some of its lines
-                if said is None:
-                    said = _own_words(rest, prose)
-                    negated = [clause.span() for clause in _NEGATED_CLAUSE.finditer(said)]
-                for m in pattern.finditer(said):
-                    in_analysis += not any(start < m.start() <= end for start, end in negated)
-            # Changed files say yes or no: a PR touching twenty files of a directory is not twenty
-            # times more about it than one whose title names it.
-            count += (
-                in_title + in_prose - in_paths + min(in_paths, 1) + TITLE_WEIGHT * len(pattern.findall(title))
+            in_prose += 1
+            stated = stated or (
+                opening is None or start < opening.start() or not any(s <= start <= e for s, e in minor)
             )
-            count += ANALYSIS_WEIGHT * in_analysis
-            evidence += SALIENT * in_title + in_prose - in_paths + min(in_paths, 1) + in_analysis
-            mentioned = mentioned or in_prose + in_analysis > 0
-            titled = titled or in_title > 0
+        in_analysis = len(_mentions(patterns, said, _NEGATED_CLAUSE))
+        # Changed files say yes or no: a PR touching twenty files of a directory is not twenty times
+        # more about it than one whose title names it.
+        paths = min(in_paths, 1)
+        titled = (1 + TITLE_WEIGHT) * len(_mentions(patterns, title)) + len(_mentions(patterns, translated))
+        count = titled + in_prose + paths + ANALYSIS_WEIGHT * in_analysis
+        evidence = SALIENT * in_title + in_prose + paths + in_analysis
+        # One mention is enough in a short description, in a changed file's path or in the analysis, but
+        # not one in passing: a minor point after the opening sentence ("Adds the template. Minor memory
+        # usage increase.").
+        mentioned = stated or in_paths > 0 or in_analysis > 0
         salient = evidence >= SALIENT or (mentioned and (self.literal or len(prose) <= SHORT_TEXT))
-        return Occurrence(count, salient, titled)
+        return Occurrence(count, salient, in_title > 0)
+
+
+def _mentions(
+    patterns: tuple[re.Pattern[str], ...], text: str, unsaid: re.Pattern[str] | None = None
+) -> list[tuple[int, int]]:
+    """The spans of `text` where any of `patterns` matches, overlapping matches counted once (the
+    longest), leaving out those inside a clause `unsaid` finds (a negation, "不影响…")."""
+    if not text:
+        return []
+    found = sorted(
+        (m.span() for pattern in patterns for m in pattern.finditer(text)), key=lambda span: span[0] - span[1]
+    )
+    kept: list[tuple[int, int]] = []
+    for start, end in found:
+        if not any(start < e and s < end for s, e in kept):
+            kept.append((start, end))
+    if unsaid is not None and kept:
+        clauses = [clause.span() for clause in unsaid.finditer(text)]
+        kept = [(s, e) for s, e in kept if not any(cs <= s <= ce for cs, ce in clauses)]
+    return sorted(kept)
+
+
+# Where a description's opening sentence ends.
+_SENTENCE_END = re.compile(r"[。！？!?;；\n]|\.(?=\s|$)")
+# A clause playing something down ("minor memory usage increase", "显存略有增加").
+_MINOR_CLAUSE = re.compile(
+    r"[^,，。;；.!?！？\n]*(?:\bminor\b|\bslight(?:ly)?\b|\bsmall\b|\bnegligible\b|\bmarginal(?:ly)?\b|"
+    r"\btiny\b|\ba (?:bit|little)\b|略|稍|轻微|少量|些许|一点)[^,，。;；.!?！？\n]*"
+)
+# A clause saying the PR leaves something alone: a word in it is not what the PR is about.
+_UNAFFECTED = re.compile(
+    r"[^,，。;；.!?！？\n]*(?:不影响|无影响|没有影响|不改变|不变|未变|不受影响|"
+    r"\bunchanged\b|\bunaffected\b|\bno (?:change|impact|effect|difference)s?\b|"
+    r"\b(?:does not|doesn['’]t|do not|don['’]t|will not|won['’]t|should not|shouldn['’]t|without) "
+    r"(?:affect|chang|impact|touch|increas|alter)\w*)[^,，。;；.!?！？\n]*"
+)
 
 
 def _own_words(analysis: str, prose: str) -> str:
@@ -552,10 +632,12 @@ def top_records(
     query: Query,
     fallback: Callable[[PullRequest], Analysis],
     count: int,
+    stated: Collection[int] = (),
 ) -> tuple[list[AnalyzedPR], Counter[str]] | None:
     """The first `count` PRs merged in [start, end) that pass the question's change-type, breaking and
-    author filters, ranked by the database as `Evidence.ranked` ranks them without words (a reading
-    list's must-read, then worth-reading ones first), with how many pass by verdict. None when a PR of
+    author filters (`stated`: breaking by their own words), ranked by the database as `Evidence.ranked`
+    ranks them without words (a reading list's must-read, then worth-reading ones first), with how many
+    pass by verdict. None when a PR of
     the window has no current analysis yet (`answer_records` analyses it first)."""
     pr, analysis = PullRequestRow, AnalysisRow
     window = (pr.repo_id == repo.id, pr.merged_at >= start, pr.merged_at < end)
@@ -566,7 +648,7 @@ def top_records(
     if query.change_types:
         conditions.append(analysis.change_type.in_(query.change_types))
     if query.breaking:
-        conditions.append(analysis.breaking.is_(True))
+        conditions.append(or_(analysis.breaking.is_(True), pr.number.in_(list(stated))))
     if query.author:
         conditions.append(func.lower(pr.author) == query.author.lower())
     joined = select(pr.number).join(analysis, _is_current(pr, analysis)).where(*conditions)
@@ -722,12 +804,13 @@ def gather(
     numbers = set(match.scored.scores) if match is not None and match.filters else None
     module_hits = match.module_hits if match is not None else None
     start, end = (window.start, window.end) if window else (ALL_TIME_START, until or ALL_TIME_END)
+    stated = stated_breaking(session, repo, start, end, corrector) if query.breaking else set()
     # Whether a PR added tests is in its whole analysis only, not in the score columns.
     limit = None if query.untested else SHOWN.get(query.intent)
     listed = None
     if match is None and not query.untested and query.intent in LISTS and corrector.changes_nothing:
         listed = top_records(
-            session, repo, start, end, query, fallback, min(query.limit or LIST_LIMIT, LIST_MAX)
+            session, repo, start, end, query, fallback, min(query.limit or LIST_LIMIT, LIST_MAX), stated
         )
     if listed is not None:
         evidence.records, evidence.verdicts = listed
@@ -735,13 +818,13 @@ def gather(
         records = corrector.records(
             answer_records(session, repo, start, end, fallback, numbers, query.author)
         )
-        evidence.records = [r for r in records if _matches(r, query, module_hits)]
+        evidence.records = [r for r in records if _matches(r, query, module_hits, stated)]
         if relaxed and match is not None:
             evidence.records = _best_matched(evidence.records, query, match)
     else:
         # A month of a busy repo holds hundreds of PRs: decode whole analyses of the shown ones only.
         scored = corrector.records(score_records(session, repo, start, end, fallback, query.author, numbers))
-        matching = [r for r in scored if _matches(r, query, module_hits)]
+        matching = [r for r in scored if _matches(r, query, module_hits, stated)]
         if relaxed and match is not None:
             matching = _best_matched(matching, query, match)
         top = [r.number for r in evidence.ranked(matching)[: min(query.limit or limit, LIST_MAX)]]
@@ -765,5 +848,10 @@ def gather(
             if earlier.filters:
                 before = [r for r in before if r.number in earlier.scored.scores]
             module_hits = earlier.module_hits
-        evidence.previous = [r for r in before if _matches(r, query, module_hits)]
+        earlier_stated = (
+            stated_breaking(session, repo, previous.start, previous.end, corrector)
+            if query.breaking
+            else set()
+        )
+        evidence.previous = [r for r in before if _matches(r, query, module_hits, earlier_stated)]
     return evidence
