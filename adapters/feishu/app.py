@@ -267,7 +267,7 @@ class FeishuAdapter:
         thinking_key = f"{key}:thinking"
         if self.cardkit is not None and self.cardkit.available:
             try:
-                card_id = self.cardkit.create(streaming_thinking_card(language))
+                card_id = self.cardkit.create(streaming_thinking_card(language), key)
                 entity = Outgoing("interactive", card_reference(card_id))
                 sent = self.sender.reply(reply_to, chat_id, entity, in_thread=in_thread, key=thinking_key)
                 return Thinking(sent, CardStream(self.cardkit, card_id))

@@ -88,13 +88,15 @@ class CardKit:
         with self._lock:
             return self._refused_until is None or self.clock.now() >= self._refused_until
 
-    def create(self, card: dict[str, Any]) -> str:
-        """A new card entity; returns its card_id. Raises FeishuSendError (and then, unless it was a
-        rate limit or a server error, leaves CardKit alone for UNAVAILABLE_FOR)."""
+    def create(self, card: dict[str, Any], key: str) -> str:
+        """A new card entity for what `key` answers; returns its card_id. Paced by the app's limits only
+        (each entity is a card of its own). Raises FeishuSendError (and then, unless it was a rate limit
+        or a server error, leaves CardKit alone for UNAVAILABLE_FOR)."""
         body = CreateCardRequestBody.builder().type("card_json").data(json.dumps(card, ensure_ascii=False))
         request = CreateCardRequest.builder().request_body(body.build()).build()
         try:
-            return self.calls.call("cardkit", lambda: self.client.cardkit.v1.card.create(request), _card_id)
+            create = self.client.cardkit.v1.card.create
+            return self.calls.call(f"new:{key}", lambda: create(request), _card_id)
         except FeishuSendError as exc:
             if exc.status is not None and exc.status != 429 and exc.status < 500:
                 log.warning("feishu: CardKit refused (%s); streaming cards off for a while", exc)

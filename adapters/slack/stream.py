@@ -8,11 +8,12 @@ only replies to a user's message), with the asker as recipient (required in chan
 workspace or the app lacks the feature, or Slack refuses or rate-limits a call, the stream ends there
 and the answer is shown the usual way: the thinking message (or a new post) updated into the reply.
 
-Limits are kept before Slack enforces them: per workspace, starts (and so stops) below the methods'
-Tier 2 (20 a minute) and appends below Tier 4 (100 a minute); one stream appends at most every
-APPEND_INTERVAL seconds, text arriving meanwhile goes with the next append. A workspace that refused
-to stream is not asked again for UNAVAILABLE_FOR. Streaming calls are never retried after a 429: the
-answer falls back to a single post instead of parking a worker on Retry-After.
+Limits are kept before Slack enforces them: per workspace, starts (and so stops) below Tier 2 (20 a
+minute: chat.stopStream's reference says Tier 2; chat.startStream is taken to be the same) and appends
+below Tier 4 (100 a minute); one stream appends at most every APPEND_INTERVAL seconds, text arriving
+meanwhile goes with the next append. A workspace that refused to stream is not asked again for
+UNAVAILABLE_FOR. Streaming calls are never retried after a 429: the answer falls back to a single post
+instead of parking a worker on Retry-After.
 """
 
 from __future__ import annotations
