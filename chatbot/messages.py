@@ -730,7 +730,10 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "theme.rollout": ("推理与采样", "rollout and inference"),
     "theme.training": ("训练后端与接口", "training backends and APIs"),
     "theme.models": ("模型支持", "model support"),
-    "theme.fixes": ("缺陷修复", "bug fixes"),
+    "theme.data": ("数据加载与处理", "data loading and processing"),
+    "theme.observability": ("日志、指标与性能分析", "logging, metrics and profiling"),
+    "theme.config": ("配置与命令行", "configuration and CLI"),
+    "theme.module": ("{module} 模块", "the {module} module"),
     "theme.other": ("其他", "other"),
 }
 

@@ -82,6 +82,7 @@ _WORDISH = re.compile(r"\w{3,}|[\u4e00-\u9fff]{2,}")
 _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 _LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
 _EMPHASIS = re.compile(r"(\*\*|__|~~)")
+_STRUCK = re.compile(r"~~[^~]+~~")
 _CODE_SPAN = re.compile(r"`+([^`\n]*)`+")
 _SPACES = re.compile(r"[ \t]+")
 
@@ -201,6 +202,8 @@ def _may_prompt(text: str) -> bool:
 def _without_prompts(block: Block) -> Block | None:
     """The block with template prompts cut out, or None when nothing of the author's remains."""
     if block.kind == "code":
+        if not _may_prompt("\n".join(block.lines)):
+            return block if any(ln.strip() for ln in block.lines[1:-1]) else None  # logs: most lines
         kept = [ln for ln in block.lines[1:-1] if not (_may_prompt(ln) and _PROMPT.fullmatch(ln.strip()))]
         return (
             Block("code", (block.lines[0], *kept, block.lines[-1])) if any(k.strip() for k in kept) else None
@@ -277,6 +280,10 @@ def _join_wrapped(lines: list[str]) -> str:
 
 
 def _unemphasised(text: str) -> str:
+    """Text without emphasis markers; what the author struck out (`~~wait for #5716~~`) is withdrawn,
+    so it goes with its markers."""
+    if "~~" in text:
+        text = _STRUCK.sub("", text)
     return _EMPHASIS.sub("", text) if "**" in text or "__" in text or "~~" in text else text
 
 

@@ -28,6 +28,7 @@ from chatbot.analysis.lead import (
     AuthorText,
     balanced,
     join_unbalanced,
+    measured_figures,
     names_unchanged_file,
     read_author_text,
 )
@@ -813,14 +814,26 @@ def _key_points(f: PRFeatures, author: AuthorText, reviews: list[str], language:
     # What breaks, when the author says it; a title tag alone ("[BREAKING]") would only restate the
     # title here, while the diff points below name what was removed or renamed.
     note = f.breaking_note
-    if note and note != "BREAKING CHANGE" and not _restates(note, f.title.description):
+    if (
+        note
+        and note != "BREAKING CHANGE"
+        and not _restates(note, f.title.description)
+        and _reads(note, language)
+    ):
         points.append(say("kp.breaking", language, note=_clip(note, POINT_CHARS)))
     opening = author.opening if author.opening and not _opening_is_gist(author.opening, language) else None
-    lead = [t for t in (opening, *author.items) if t and not _restates(t, f.title.description)]
+    lead = [
+        t
+        for t in (opening, *author.items)
+        if t and not _restates(t, f.title.description) and _reads(t, language)
+    ]
     points += [_clip(t, POINT_CHARS) for t in lead[: w.MAX_LEAD_POINTS]]
-    if author.measured:
-        points.append(say("kp.measured", language, sentence=_clip(author.measured[0], POINT_CHARS)))
+    measured = [m if _reads(m, language) else "; ".join(measured_figures(m)) for m in author.measured]
+    measured = [m for m in measured if m]
+    if measured:
+        points.append(say("kp.measured", language, sentence=_clip(measured[0], POINT_CHARS)))
     diff = _diff_points(f, language)
+    reviews = [r for r in reviews if _reads(r, language)]
     room = max(w.MIN_DIFF_POINTS, w.MAX_KEY_POINTS - len(points) - (1 if reviews else 0))
     points += diff[:room]
     if reviews:
@@ -828,6 +841,12 @@ def _key_points(f: PRFeatures, author: AuthorText, reviews: list[str], language:
     if not diff and f.focus and not lead:
         points.append(say("kp.focus", language, name=f.focus[0].line, path=f.focus[0].path))
     return list(dict.fromkeys(points))[: w.MAX_KEY_POINTS]
+
+
+def _reads(quote: str, language: Language) -> bool:
+    """Whether a reader of `language` can read a quote of the PR: an English reader gets no Chinese
+    sentence (a Chinese reader of an English repository reads its English, as its titles show)."""
+    return language == "zh" or not _HAN.search(quote)
 
 
 def _opening_is_gist(opening: str, language: Language) -> bool:
@@ -893,7 +912,11 @@ def _verify(f: PRFeatures, risks: list[Risk], language: Language) -> str | None:
             names = [d.name for d in f.dependency_changes if d.change != "removed"]
             if names:
                 return say("guide.verify.dependency", language, names=_join(names, language))
-        if risk.category in ("breaking-change", "compatibility") and risk.evidence:
+        if (
+            risk.category in ("breaking-change", "compatibility")
+            and risk.evidence
+            and _reads(risk.evidence, language)
+        ):
             return say("guide.verify.compatibility", language, evidence=_clip(risk.evidence, 80))
     if focus is None:
         return None
@@ -922,7 +945,7 @@ def _reading_guide(
         largest = _largest(f.code_files) or _largest(f.files)
         if largest is not None:
             guide.append(say("guide.start_file", language, path=largest.path))
-    if design:
+    if design and _reads(design, language):
         guide.append(say("guide.design", language, text=design))
     check = _verify(f, risks, language)
     if check:

@@ -37,6 +37,73 @@ _ISSUE_ONLY = re.compile(
     r"(?: (?:of|to))?|see|cc|depends on|stacked on)\b[\s:#\d,]*|#\d+[\s,]*)+$",
     re.I,
 )
+# A reference to another PR or issue (`#5297`, `owner/repo#12`, a pull or issue URL), and the words that
+# only say how a PR relates to others ("based on", "follow-up work for", "wait for … to review first"):
+# a sentence of references and these words says nothing about the change itself.
+_REFERENCE = re.compile(r"(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+/(?:pull|issues)/\d+\S*")
+_RELATION_WORDS = frozenset(
+    [
+        "a",
+        "also",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "based",
+        "before",
+        "by",
+        "cc",
+        "close",
+        "closes",
+        "depends",
+        "first",
+        "follow",
+        "follow-up",
+        "followup",
+        "for",
+        "from",
+        "in",
+        "is",
+        "issue",
+        "issues",
+        "it",
+        "of",
+        "on",
+        "one",
+        "other",
+        "others",
+        "part",
+        "please",
+        "pr",
+        "prs",
+        "previous",
+        "pull",
+        "related",
+        "relevant",
+        "request",
+        "requests",
+        "review",
+        "reviewed",
+        "reviewing",
+        "see",
+        "since",
+        "some",
+        "stacked",
+        "that",
+        "the",
+        "there",
+        "these",
+        "this",
+        "to",
+        "up",
+        "wait",
+        "waiting",
+        "with",
+        "work",
+    ]
+)
 # A file named in prose: a path with a directory or a known extension.
 _PATH = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+|[\w-]+\.(?:py|pyi|yaml|yml|toml|json|sh|cfg|ini|md|rst|cu|cuh|cc|cpp|h|hpp|rs|go|ts|js))"
@@ -120,7 +187,17 @@ def _substantive(text: str) -> bool:
         and not _ISSUE_ONLY.match(rest)
         and not rest.endswith((":", "："))
         and _prose_words(rest) >= PROSE_WORDS
+        and not _only_relations(rest)
     )
+
+
+def _only_relations(text: str) -> bool:
+    """Whether `text` names other PRs or issues and otherwise only says how this PR relates to them
+    ("Based on the PR: #5297 Relevant PRs: #5716 #5713", "Follow-up work for #4639, #5297")."""
+    if not _REFERENCE.search(text):
+        return False
+    words = _PROSE_WORD.findall(_REFERENCE.sub(" ", text).lower())
+    return sum(1 for word in words if word not in _RELATION_WORDS) < PROSE_WORDS
 
 
 def _prose_words(text: str) -> int:
@@ -203,6 +280,24 @@ def measured_results(body: CleanBody) -> list[str]:
                 elif _PERCENT_CLAIM.search(sentence):
                     claims.append(sentence)
     return list(dict.fromkeys(changes + claims))
+
+
+# Chinese words of a measured change, in English: "由 71GB 降至 52GB" reads "71GB → 52GB".
+_CHINESE_CONNECTOR = re.compile(r"\s*(?:降至|降到|提升至|提升到|减少到|增加到|变为|到)\s*")
+_CHINESE_UNITS = (("倍", "x"), ("秒", " s"), ("分钟", " min"), ("小时", " h"))
+
+
+def measured_figures(sentence: str) -> list[str]:
+    """The before → after figures of a measured sentence, without its words: what an English reader
+    can read of "显存峰值由 71GB 降至 52GB。" is "71GB → 52GB"."""
+    figures = []
+    for match in _MEASURED_CHANGE.finditer(sentence):
+        figure = re.sub(r"^(?:from\s+|由\s*|从\s*)", "", match.group(0), flags=re.I)
+        figure = _CHINESE_CONNECTOR.sub(" → ", figure, count=1)
+        for chinese, english in _CHINESE_UNITS:
+            figure = figure.replace(chinese, english)
+        figures.append(" ".join(figure.split()))
+    return figures
 
 
 def _cells(line: str) -> list[str]:

@@ -23,7 +23,7 @@ from chatbot.messages import Language, join, pr_refs, say
 from chatbot.models import PullRequest
 from chatbot.qa.parse import language_of
 from chatbot.reports.model import KeyPR, ReportItem, RiskObservation, Theme, Trend, WeeklyReport
-from chatbot.reports.themes import concern_of
+from chatbot.reports.themes import GENERIC_MODULES, MODULE_CONCERN, concern_name, concern_of
 from chatbot.weeks import Week
 
 HIGHLIGHTS = 6
@@ -41,6 +41,7 @@ POINT_CHARS = 110
 # Words (Latin runs, digits, single Han characters) by which a gist is compared with its title.
 _WORD = re.compile(r"[a-z0-9_]+|[\u4e00-\u9fff]")
 _URL = re.compile(r"https?://\S+")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 # The words of the analyzer's names for change types ("新功能", "performance change"): a gist built from
 # the title's type and module says nothing new.
 _TYPE_WORDS = frozenset(
@@ -225,10 +226,10 @@ class _Group:
 
     def label(self, language: Language) -> str:
         """The concern's name, with the modules its PRs share most (`training backends (megatron, fsdp)`)."""
-        name = say(f"theme.{self.concern}", language)
-        modules = Counter(m for r in self.records for m in r.analysis.modules)
+        name = concern_name(self.concern, language)
+        modules = Counter(m for r in self.records for m in r.analysis.modules if m not in GENERIC_MODULES)
         common = [m for m, n in modules.most_common(2) if n >= 2 or len(self.records) == 1]
-        if self.concern in ("docs", "ci", "other") or not common:
+        if self.concern in ("docs", "ci", "other") or self.concern.startswith(MODULE_CONCERN) or not common:
             return name
         return say("report.theme.label", language, theme=name, modules=join(common, language))
 
@@ -385,7 +386,7 @@ def compose_weekly_report(
         theme_trends=_trends(
             Counter(g.concern for g in groups for _ in g.records),
             Counter(r.concern for r in previous),
-            name=lambda theme: say(f"theme.{theme}", language),
+            name=lambda theme: concern_name(theme, language),
         ),
         key_prs=tuple(
             KeyPR(
@@ -425,62 +426,70 @@ def _evidence(evidence: str) -> str:
     return _clip(evidence, EVIDENCE_CHARS)
 
 
-def risk_mechanisms(ranked: Sequence[AnalyzedPR], language: Language) -> list[RiskObservation]:
-    """Risk mechanisms, one PR each (its most severe risk, with the file, function or pin that shows it
-    and what could go wrong), most severe and most important first; then one line gathering the code PRs
-    that come without tests. A PR's second risk is listed only after every PR's first."""
-    firsts: list[tuple[AnalyzedPR, RiskObservation]] = []
-    seconds: list[tuple[AnalyzedPR, RiskObservation]] = []
+def _readable(quote: str, language: Language) -> bool:
+    """Whether a reader of `language` can read a quote of the PR: an English report quotes no Chinese
+    (a Chinese reader of an English repository reads its English, as its titles show)."""
+    return language == "zh" or not _HAN.search(quote)
+
+
+def risk_mechanisms(
+    ranked: Sequence[AnalyzedPR], language: Language, limit: int = RISK_OBSERVATIONS
+) -> list[RiskObservation]:
+    """The `limit` first risk mechanisms, one PR each (its most severe risk, with the file, function or
+    pin that shows it and what could go wrong), most severe and most important first; and one line
+    gathering the code PRs that come without tests. A PR's second risk is listed only after every PR's
+    first. Only the observations shown are worded (a week of 300 PRs has hundreds of risks)."""
+    firsts: list[tuple[tuple[int, float, int], AnalyzedPR, int]] = []
+    seconds: list[tuple[tuple[int, float, int], AnalyzedPR, int]] = []
     untested: list[AnalyzedPR] = []
     worst_untested: Severity = "low"
     for record in ranked:
-        mine: list[RiskObservation] = []
-        for risk, text in zip(record.analysis.risks, record.risk_texts(language), strict=True):
+        mine: list[tuple[int, int]] = []  # (severity rank, index of the risk)
+        for index, risk in enumerate(record.analysis.risks):
             if risk.category == "missing-tests":
-                if record not in untested:
+                if not untested or untested[-1] is not record:
                     untested.append(record)
                 if _SEVERITY_RANK[risk.severity] > _SEVERITY_RANK[worst_untested]:
                     worst_untested = risk.severity
                 continue
-            sentence = text.rstrip("。.")
-            if risk.category in _CONSEQUENCES:
-                sentence += say(f"report.risk.consequence.{risk.category}", language)
-            line = (
-                say(
-                    "report.risk.mechanism",
-                    language,
-                    pr=record.number,
-                    text=sentence,
-                    evidence=_evidence(risk.evidence),
-                )
-                if risk.evidence
-                else say("report.risk.mechanism.bare", language, pr=record.number, text=sentence)
-            )
-            mine.append(
-                RiskObservation(
-                    category=risk.category,
-                    severity=risk.severity,
-                    text=line,
-                    prs=(record.number,),
-                    example=line,
-                )
-            )
-        mine.sort(key=lambda o: -_SEVERITY_RANK[o.severity])
-        firsts += [(record, o) for o in mine[:1]]
-        seconds += [(record, o) for o in mine[1:2]]
-
-    def order(item: tuple[AnalyzedPR, RiskObservation]) -> tuple[int, float, int]:
-        record, observation = item
-        return (-_SEVERITY_RANK[observation.severity], -record.analysis.importance, record.number)
-
-    observations = [o for _, o in sorted(firsts, key=order)] + [o for _, o in sorted(seconds, key=order)]
+            mine.append((_SEVERITY_RANK[risk.severity], index))
+        mine.sort(key=lambda m: -m[0])  # stable: a PR's risks of one severity keep their order
+        for rank, (severity, index) in enumerate(mine[:2]):
+            order = (-severity, -record.analysis.importance, record.number)
+            (firsts if rank == 0 else seconds).append((order, record, index))
+    firsts.sort(key=lambda item: item[0])
+    seconds.sort(key=lambda item: item[0])
+    shown = (firsts + seconds)[: limit - 1 if untested else limit]
+    observations = [_mechanism(record, index, language) for _, record, index in shown]
     if untested:
         numbers = tuple(r.number for r in untested)
         line = say("report.risk.untested", language, n=len(numbers), prs=pr_refs(numbers, language))
         gathered = RiskObservation(category="missing-tests", severity=worst_untested, text=line, prs=numbers)
         # The missing-tests line always makes the report's list, after the most severe mechanisms.
-        observations.insert(min(len(observations), RISK_OBSERVATIONS - 1), gathered)
+        observations.insert(min(len(observations), limit - 1), gathered)
     return observations
+
+
+def _mechanism(record: AnalyzedPR, index: int, language: Language) -> RiskObservation:
+    """One PR's risk as a mechanism: what could go wrong, with the evidence that shows it."""
+    risk = record.analysis.risks[index]
+    sentence = record.risk_texts(language)[index].rstrip("。.")
+    if risk.category in _CONSEQUENCES:
+        sentence += say(f"report.risk.consequence.{risk.category}", language)
+    line = (
+        say(
+            "report.risk.mechanism",
+            language,
+            pr=record.number,
+            text=sentence,
+            evidence=_evidence(risk.evidence),
+        )
+        if risk.evidence and _readable(risk.evidence, language)
+        else say("report.risk.mechanism.bare", language, pr=record.number, text=sentence)
+    )
+    return RiskObservation(
+        category=risk.category, severity=risk.severity, text=line, prs=(record.number,), example=line
+    )
 
 
 def _short_risk(observation: RiskObservation, language: Language) -> str:

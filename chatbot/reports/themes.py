@@ -1,10 +1,12 @@
 """The concern a PR belongs to (memory, hardware, a backend, the training API, dependencies…): what the
 report's highlights and "key changes" gather PRs by.
 
-Concerns are data: each names the words of titles and gists, the modules and the change types that
-claim a PR, tried in order, so docs and CI changes are never "memory" because they mention OOM, and a
-memory fix is memory whichever backend it touches. Words are generic ML-systems and engineering
-vocabulary, not one repository's: module names come from each repository's module map."""
+Concerns are subjects, never kinds of change: a fix belongs to what it fixes. They are data: each names
+the words of titles and gists, the modules, the change types and the risk categories that claim a PR,
+tried in order, so docs and CI changes are never "memory" because they mention OOM, and a memory fix is
+memory whichever backend it touches. A PR no concern claims belongs to its main module (a subject the
+repository itself names), else to "other". Words are generic ML-systems and engineering vocabulary, not
+one repository's: module names come from each repository's module map."""
 
 from __future__ import annotations
 
@@ -12,24 +14,39 @@ import re
 from dataclasses import dataclass
 
 from chatbot.analysis.types import Analysis
+from chatbot.messages import Language, say
+
+# The prefix of a concern that is a module of the repository's own map ("module:data").
+MODULE_CONCERN = "module:"
+# Module names that say nothing of a subject: a PR in only these is "other".
+GENERIC_MODULES = frozenset({"misc", "other", "others", "general", "common", "chore", "utils", "core"})
 
 
 @dataclass(frozen=True, slots=True)
 class Concern:
     """A concern claims a PR whose change type is in `change_types`, or one of whose modules is in
-    `modules`, or whose title or gist matches `words`."""
+    `modules`, or that has a risk of a category in `risks`, or whose title or gist matches `words`.
+    Words and risks are weaker signals than a module: they do not claim a PR whose change type is in
+    `skip_types` ("fix the hang the resume optimisation caused" is about the hang, not performance; a
+    feature that adds a requirement is about the feature)."""
 
     key: str
     words: re.Pattern[str] | None = None
     modules: frozenset[str] = frozenset()
     change_types: frozenset[str] = frozenset()
+    risks: frozenset[str] = frozenset()
+    skip_types: frozenset[str] = frozenset()
 
-    def claims(self, text: str, analysis: Analysis) -> bool:
-        """Whether the concern claims a PR; `text` is its title and gist, lowercased."""
+    def claims(self, text: str, change_type: str, modules: frozenset[str], risks: frozenset[str]) -> bool:
+        """Whether the concern claims a PR: `text` is its title and gist, lowercased; `modules` and
+        `risks` are its modules and the categories of its risks."""
         return (
-            analysis.change_type in self.change_types
-            or any(m in self.modules for m in analysis.modules)
-            or bool(self.words and self.words.search(text))
+            change_type in self.change_types
+            or not self.modules.isdisjoint(modules)
+            or (
+                change_type not in self.skip_types
+                and (not self.risks.isdisjoint(risks) or bool(self.words and self.words.search(text)))
+            )
         )
 
 
@@ -38,8 +55,18 @@ def _words(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
+_DEPENDENCY_MODULES = frozenset({"deps", "docker", "build", "release"})
+
 CONCERNS: tuple[Concern, ...] = (
     Concern("docs", change_types=frozenset({"doc"}), modules=frozenset({"doc", "docs"})),
+    # A PR that changes what gets installed (its diff moves a pin or an image) is about dependencies,
+    # even when it is filed under CI ("[ci] fix: transformers upgrade to 5.3.0").
+    Concern(
+        "dependencies",
+        modules=_DEPENDENCY_MODULES,
+        risks=frozenset({"dependency"}),
+        skip_types=frozenset({"feat", "perf"}),
+    ),
     Concern("ci", change_types=frozenset({"test"}), modules=frozenset({"ci", "test", "tests"})),
     Concern(
         "dependencies",
@@ -47,7 +74,7 @@ CONCERNS: tuple[Concern, ...] = (
             r"\b(?:bump|upgrade|pin|unpin|dependenc\w*|requirements?|docker\w*|images?|wheels?|uv|pip|"
             r"conda|packag\w*|release|version)\b|依赖|镜像|升级"
         ),
-        modules=frozenset({"deps", "docker", "build", "release"}),
+        modules=_DEPENDENCY_MODULES,
     ),
     Concern(
         "memory",
@@ -78,6 +105,23 @@ CONCERNS: tuple[Concern, ...] = (
         ),
         modules=frozenset({"perf"}),
         change_types=frozenset({"perf"}),
+        skip_types=frozenset({"fix"}),
+    ),
+    Concern(
+        "data",
+        words=_words(
+            r"\b(?:datasets?|dataloaders?|data ?loading|data processing|preprocess\w*|tokeni[sz]\w*|"
+            r"chat template|jsonl|parquet|collat\w*|samplers?)\b|数据集|数据处理|数据加载|分词"
+        ),
+        modules=frozenset({"data", "dataset", "datasets", "dataloader", "tokenizer", "preprocess"}),
+    ),
+    Concern(
+        "observability",
+        words=_words(
+            r"\b(?:logg\w*|loggers?|metrics?|profil\w*|tracing|tracer|wandb|tensorboard|mlflow|swanlab|"
+            r"monitor\w*|telemetry|debugger|timeline)\b|日志|监控|指标|性能分析"
+        ),
+        modules=frozenset({"profiler", "logging", "metrics", "tracking", "telemetry"}),
     ),
     Concern(
         "rollout",
@@ -122,14 +166,31 @@ CONCERNS: tuple[Concern, ...] = (
         ),
         modules=frozenset({"model", "models"}),
     ),
-    Concern("fixes", change_types=frozenset({"fix"})),
+    Concern(
+        "config",
+        words=_words(
+            r"\b(?:configs?|configuration|yaml|hydra|cli|command[- ]line|flags?|arguments?|options?)\b|配置|参数"
+        ),
+        modules=frozenset({"cfg", "config", "configs", "cli"}),
+    ),
 )
 
 
 def concern_of(title: str, analysis: Analysis, gist: str = "") -> str:
-    """The first concern that claims the PR (by its title and gist, modules and type), else "other"."""
+    """The first concern that claims the PR (by its title and gist, modules, type and risks), else its
+    main module as a subject (`module:data`), else "other"."""
     text = f"{title}\n{gist}".lower()
+    modules = frozenset(analysis.modules)
+    risks = frozenset(r.category for r in analysis.risks)
     for concern in CONCERNS:
-        if concern.claims(text, analysis):
+        if concern.claims(text, analysis.change_type, modules, risks):
             return concern.key
-    return "other"
+    module = next((m for m in analysis.modules if m.lower() not in GENERIC_MODULES), None)
+    return f"{MODULE_CONCERN}{module}" if module else "other"
+
+
+def concern_name(concern: str, language: Language) -> str:
+    """A concern as a reader sees it: `显存与内存` / `memory`; a module concern by its module."""
+    if concern.startswith(MODULE_CONCERN):
+        return say("theme.module", language, module=concern.removeprefix(MODULE_CONCERN))
+    return say(f"theme.{concern}", language)

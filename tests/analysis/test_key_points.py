@@ -175,3 +175,76 @@ def test_a_skimmed_pr_has_no_reading_guide() -> None:
 
 def test_every_reading_guide_sentence_exists_in_both_languages() -> None:
     assert all(set(TEXT[k]) == {"zh", "en"} for k in TEXT if k.startswith("guide."))
+
+
+# Chinese descriptions of other shapes: an opening only, bullets, a measured figure, a breaking note, a
+# design sentence, a review in Chinese. An English reader gets none of their Chinese sentences.
+CHINESE_SHAPES = {
+    "opening": "修复 DPO 训练时 reference model 的缓存没有释放，导致显存持续增长。",
+    "bullets": "- 释放 reference model 的缓存\n- 每个 step 结束后调用 empty_cache\n- 新增 `--free-ref-cache` 参数",
+    "measured": "分块计算 logps。\n\n训练速度从 12.4 秒提升到 7.9 秒，显存峰值由 71GB 降至 52GB。",
+    "breaking": "BREAKING CHANGE: 删除了 `max_length` 参数，请改用 `max_seq_length`。",
+    "design": "## 设计\n\n之所以按层分桶而不是按参数分桶，是因为这样可以让峰值显存受最大一层限制，从而避免 OOM。",
+}
+
+
+@pytest.mark.parametrize("shape", list(CHINESE_SHAPES))
+def test_an_english_reader_gets_no_chinese_sentence_from_a_chinese_description(shape: str) -> None:
+    case = make_pr(
+        "Free the reference cache in DPO",
+        body=CHINESE_SHAPES[shape],
+        files=[code("trl/trainer/dpo_trainer.py", 120)],
+        repo="huggingface/trl",
+    )
+    analysis = ANALYZER.analyze(case)
+    english = analysis.localized("en")
+    said = [english.gist, english.verdict_reason, *english.key_points, *english.reading_guide, *english.risks]
+    assert not [text for text in said if CJK.search(text)], said
+    assert any(CJK.search(t) for t in analysis.localized("zh").key_points) or shape in ("breaking", "design")
+
+
+def test_a_chinese_measured_result_reaches_an_english_reader_as_its_figures() -> None:
+    case = make_pr(
+        "Compute logps in chunks",
+        body=CHINESE_SHAPES["measured"],
+        files=[code("trl/trainer/dpo_trainer.py", 120)],
+        repo="huggingface/trl",
+    )
+    points = " ".join(ANALYZER.analyze(case).localized("en").key_points)
+    assert "12.4 s → 7.9 s" in points and "71GB → 52GB" in points, points
+
+
+@pytest.mark.parametrize(
+    "relation",
+    [
+        "Based on the PR: #5297 Relevant PRs: #5716 #5713 #5616",
+        "Follow-up work for #4639, #5297.",
+        "This PR is stacked on #812 and depends on #799; please review #799 first.",
+        "Part of #1200, see also https://github.com/acme/x/pull/1188 for the previous step.",
+        "Related to acme/infra#44 and the issue #45.",
+    ],
+)
+def test_a_sentence_that_only_relates_the_pr_to_others_is_not_a_key_point(relation: str) -> None:
+    body = f"{relation}\n\nSummon each FSDP unit in turn, so peak memory is bounded by the largest unit."
+    case = make_pr("Bound FSDP peak memory", body=body, files=[SUMMON], repo="acme/plain")
+    for language in ("zh", "en"):
+        points = ANALYZER.analyze(case).localized(language).key_points
+        assert not [p for p in points if "#" in p], points
+        assert any("peak memory is bounded" in p for p in points), points
+
+
+def test_a_sentence_with_a_reference_and_substance_is_still_a_key_point() -> None:
+    body = "This is one of the PRs (others: #5616, #5713) to support FlowGRPO training for image models."
+    case = make_pr("flowgrpo: diffusion agent loop", body=body, files=[SUMMON], repo="acme/plain")
+    assert ANALYZER.analyze(case).localized("en").key_points[0].startswith("This is one of the PRs")
+
+
+def test_struck_out_text_is_withdrawn_and_never_a_key_point() -> None:
+    body = (
+        "~~Wait for #5716 to review first since there are some repeated codes~~\n\n"
+        "- ~~Keep the old summon path behind a flag~~ Summon each unit in turn to bound peak memory"
+    )
+    case = make_pr("Bound FSDP peak memory", body=body, files=[SUMMON], repo="acme/plain")
+    points = " ".join(ANALYZER.analyze(case).localized("en").key_points)
+    assert "Wait for" not in points and "behind a flag" not in points
+    assert "Summon each unit in turn" in points

@@ -1,0 +1,107 @@
+"""Report themes are subjects (memory, data, a backend, dependencies…), never kinds of change: a fix
+belongs to what it fixes. Checked on titles without `[module]` tags, Chinese and English phrasings,
+repos of other shapes, and the verl export's weeks outside June 2026."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from chatbot.analysis.heuristic import HeuristicAnalyzer
+from chatbot.reports.builder import AnalyzedPR, compose_weekly_report
+from chatbot.reports.themes import CONCERNS, concern_name, concern_of
+from tests.analysis.builders import changed, code, make_pr
+from tests.reports.test_builder import NOW, VERL_WEEKS, WEEK, trl_like_week
+
+ANALYZER = HeuristicAnalyzer(language="zh")
+# Theme names built from a kind of change ("缺陷修复", "bug fixes", "new features").
+CHANGE_KIND = re.compile(r"修复|新功能|重构|维护|\bfix(?:es)?\b|\bfeatures?\b|\brefactor", re.I)
+
+
+def concern(title: str, *files: str, body: str = "", repo: str = "acme/plain") -> str:
+    pr = make_pr(title, body=body, files=[code(f, 40) for f in files or ("pkg/core/x.py",)], repo=repo)
+    analysis = ANALYZER.analyze(pr)
+    return concern_of(title, analysis, analysis.localized("en").gist)
+
+
+def test_no_concern_is_a_kind_of_change() -> None:
+    # Docs, tests and performance are subjects as well as kinds; a fix or a feature is never one.
+    assert all(not c.change_types - {"doc", "test", "perf"} for c in CONCERNS)
+    assert "fixes" not in {c.key for c in CONCERNS}
+
+
+@pytest.mark.parametrize(
+    ("title", "subject"),
+    [
+        ("Fix: accept jsonl dataset files", "data"),
+        ("fix tokenizer padding side in the dataloader", "data"),
+        ("修复数据集加载时的编码错误", "data"),
+        ("Fix the wandb logger dropping step metrics", "observability"),
+        ("修复监控指标上报丢失", "observability"),
+        ("fix: yaml option ignored on the command line", "config"),
+        ("修复配置项未生效", "config"),
+        ("Fix OOM when offloading the optimizer", "memory"),
+        ("修复 NPU 上的精度问题", "hardware"),
+    ],
+)
+def test_a_fix_belongs_to_the_subject_it_fixes(title: str, subject: str) -> None:
+    assert concern(title) == subject
+
+
+@pytest.mark.parametrize(
+    ("title", "path", "repo"),
+    [
+        ("fix: handle empty batches", "src/llamafactory/webui/runner.py", "hiyouga/llamafactory"),
+        ("修复空批次导致的崩溃", "src/llamafactory/webui/runner.py", "hiyouga/llamafactory"),
+        ("Handle empty batches in the web UI", "src/llamafactory/webui/runner.py", "hiyouga/llamafactory"),
+    ],
+)
+def test_a_pr_no_subject_claims_belongs_to_its_module(title: str, path: str, repo: str) -> None:
+    assert concern(title, path, repo=repo) == "module:webui"
+    assert "webui" in concern_name("module:webui", "zh") and "webui" in concern_name("module:webui", "en")
+
+
+@pytest.mark.parametrize("path", ["pkg/core/x.py", "src/axolotl/utils/collate_helpers.py"])
+def test_a_fix_in_a_generic_module_is_other_not_a_fix_theme(path: str) -> None:
+    assert concern("fix: handle empty batches", path, repo="axolotl-ai-cloud/axolotl") == "other"
+
+
+def test_a_fix_mentioning_an_optimisation_is_about_what_broke_not_performance() -> None:
+    assert concern("Fix vLLM synchronization error caused by SGLang skipping resume optimize") == "rollout"
+    assert concern("Speed up SFT packing") == "performance"
+
+
+def test_a_pin_change_filed_under_ci_is_about_dependencies() -> None:
+    title = "[ci] fix: all CIs, transformers upgrade to 5.3.0"
+    pr = make_pr(
+        title, files=[changed("requirements.txt", ["transformers==5.3.0"], ["transformers==4.57.0"])]
+    )
+    assert concern_of(title, ANALYZER.analyze(pr)) == "dependencies"
+
+
+def test_a_feature_that_adds_a_requirement_is_about_the_feature() -> None:
+    title = "Add the mooncake checkpoint engine backend"
+    pr = make_pr(
+        title,
+        files=[
+            code("pkg/checkpoint_engine/mooncake.py", 200),
+            changed("requirements.txt", ["mooncake==0.3"]),
+        ],
+    )
+    assert concern_of(title, ANALYZER.analyze(pr)) == "training"
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+@pytest.mark.parametrize(
+    "records",
+    [pytest.param(trl_like_week(), id="trl-like")]
+    + [pytest.param(w, id=f"verl-{i}") for i, w in enumerate(VERL_WEEKS)],
+)
+def test_no_theme_of_a_report_is_named_after_a_kind_of_change(
+    records: list[AnalyzedPR], language: str
+) -> None:
+    report = compose_weekly_report("acme/x", WEEK, records, [], language=language, generated_at=NOW)  # type: ignore[arg-type]
+    names = [t.name for t in report.themes] + [t.name for t in report.theme_trends]
+    assert names
+    assert not [name for name in names if CHANGE_KIND.search(name)]
