@@ -128,7 +128,8 @@ def window_records(
     records: list[AnalyzedPR] = []
     parts: list[str] = []
     seen: set[int] = set()
-    for row in session.execute(_window(repo, start, end, numbers, *columns)):
+    # Plain rows through the connection: the ORM's row processing is a third of reading 300 PRs.
+    for row in session.connection().execute(_window(repo, start, end, numbers, *columns)):
         if row.id in seen:
             continue  # an older analysis of the same content
         seen.add(row.id)
