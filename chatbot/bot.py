@@ -35,13 +35,13 @@ from chatbot.models import (
 )
 from chatbot.ports import AnswerStream, Clock, Progress
 from chatbot.qa.compose import Answer, Composer, window_text
-from chatbot.qa.context import follow_up, query_from_dict, query_to_dict
+from chatbot.qa.context import LISTED, follow_up, listed_from, listed_query, query_from_dict, query_to_dict
 from chatbot.qa.parse import KnownRepo, ParseContext, language_of, names_subscribed_repos, parse_query
 from chatbot.qa.query import Query, Window
 from chatbot.qa.retrieve import Evidence, gather, known_authors, known_modules, known_repos
 from chatbot.reports.cards import ReportLinks, report_card
 from chatbot.reports.weekly import ReportWriter, build_weekly_report
-from chatbot.store.conversations import ConversationKey, recall, remember
+from chatbot.store.conversations import ConversationKey, Remembered, recall, remember
 from chatbot.store.db import Database
 from chatbot.store.index import PRIndex
 from chatbot.store.schema import PullRequestRow, RepoRow
@@ -185,9 +185,8 @@ class ChatBot:
             return self.command(command, message)
         query = self.parse(message)
         key = conversation_key(message)
-        continued = False
-        if key is not None:
-            query, continued = self._in_conversation(key, query)
+        remembered = recall(self.db, key, self.clock.now()) if key is not None else None
+        query, continued = self._in_conversation(remembered, query)
         if progress is not None:
             try:
                 progress.understood(query, continued)
@@ -203,8 +202,11 @@ class ChatBot:
         answer = self._answer_question(query, stream)
         if key is not None and answer.query.intent not in ("help", "unknown"):
             now = self.clock.now()
-            asked = replace(answer.query, notes=())  # what one answer relaxed is not the conversation's
-            remember(self.db, key, query_to_dict(asked), answer.cited, now, now + CONVERSATION_TTL)
+            asked = query_to_dict(replace(answer.query, notes=()))  # what one answer relaxed is not kept
+            listed = listed_from(remembered.query, remembered.cited) if remembered else None
+            if answer.query.intent == "pr" and listed is not None:
+                asked[LISTED] = listed  # "第三个", "只看 megatron 的" after it are about that list
+            remember(self.db, key, asked, answer.cited, now, now + CONVERSATION_TTL)
         return answer
 
     def _reading(self, message: Message, command: ReadingCommand) -> Answer:
@@ -293,13 +295,13 @@ class ChatBot:
         )
         return Answer(query, _paragraph(text), (number,))
 
-    def _in_conversation(self, key: ConversationKey, query: Query) -> tuple[Query, bool]:
+    @staticmethod
+    def _in_conversation(remembered: Remembered | None, query: Query) -> tuple[Query, bool]:
         """The question read against the conversation's last one, and whether there was one."""
-        remembered = recall(self.db, key, self.clock.now())
         previous = query_from_dict(remembered.query) if remembered else None
         if remembered is None or previous is None:
             return query, False
-        return follow_up(previous, remembered.cited, query), True
+        return follow_up(previous, remembered.cited, query, listed_query(remembered.query)), True
 
     def _answer_question(self, query: Query, stream: AnswerStream | None = None) -> Answer:
         language = query.language

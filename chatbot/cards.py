@@ -111,7 +111,10 @@ def pr_card(
             BulletList(
                 tuple(
                     (
-                        bold(f"[{say(f'report.severity.{r.severity}', language)}] {r.category}"),
+                        bold(
+                            f"[{say(f'report.severity.{r.severity}', language)}] "
+                            + say(f"risk.label.{r.category}", language)
+                        ),
                         *prose(f" {text}" + (f" ({r.evidence})" if r.evidence else "")),
                     )
                     for r, text in zip(analysis.risks, texts.risks, strict=True)

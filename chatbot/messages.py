@@ -244,6 +244,17 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "qa.risk.security": ("涉及安全相关代码", "touches security-sensitive code"),
     "qa.risk.compatibility": ("有兼容性风险", "carries a compatibility risk"),
     "qa.risk.other": ("有其他风险", "carries another risk"),
+    # A risk's category as a short label (PR cards)
+    "risk.label.missing-tests": ("缺测试", "no tests"),
+    "risk.label.dependency": ("依赖", "dependency"),
+    "risk.label.breaking-change": ("破坏性", "breaking"),
+    "risk.label.memory": ("显存/内存", "memory"),
+    "risk.label.concurrency": ("并发", "concurrency"),
+    "risk.label.config": ("配置", "config"),
+    "risk.label.performance": ("性能", "performance"),
+    "risk.label.security": ("安全", "security"),
+    "risk.label.compatibility": ("兼容性", "compatibility"),
+    "risk.label.other": ("其他", "other"),
     "qa.risks.none": ("这些 PR 的分析中没有发现风险。", "The analyses of these PRs found no risks."),
     "qa.risks.from_report": (
         "来自 {week} 周报（第 {version} 版）",

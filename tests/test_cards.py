@@ -47,7 +47,7 @@ def test_code_in_key_points_and_risks_is_a_code_span() -> None:
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
-def test_severity_labels_speak_the_reply_language(language: str) -> None:
+def test_severity_and_category_labels_speak_the_reply_language(language: str) -> None:
     a = analysis(("x",), 5.0, risks=(Risk("memory", "high", "big buffers", "a.py"),))
     card = pr_card(pr(7, "fix: a", MERGED), a, language)  # type: ignore[arg-type]
     risks = [
@@ -57,7 +57,9 @@ def test_severity_labels_speak_the_reply_language(language: str) -> None:
         for item in b.items
         if "big buffers" in inline_text(item)
     ]
-    assert risks and risks[0][0] == Span(f"[{say('report.severity.high', language)}] memory", "bold")  # type: ignore[arg-type]
+    label = f"[{say('report.severity.high', language)}] {say('risk.label.memory', language)}"
+    assert risks and risks[0][0] == Span(label, "bold")  # type: ignore[arg-type]
+    assert (label == "[高] 显存/内存") if language == "zh" else (label == "[high] memory")
 
 
 def test_a_summary_opening_with_the_gist_does_not_repeat_it() -> None:

@@ -1,7 +1,8 @@
 """Follow-ups: a question asked in a conversation (a thread, a direct chat, `prhub chat`) is read
 against the conversation's last question. "那上上周呢？", "那 fsdp 呢？", "and the week before?",
 "only the breaking ones" change one slot and keep the others; "第二个讲了什么" and "展开 #6512" open a PR of
-the last answer. The last question is stored as JSON (`query_to_dict`) in the conversations table."""
+the last answer, and the list it came from stays the conversation's ("第三个", "只看 megatron 的"). The last
+question is stored as JSON (`query_to_dict`, with the list under LISTED) in the conversations table."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ _ORDINAL = re.compile(
     r"第\s*([一二三四五六七八九十\d]+)\s*(?:个|条|项|篇)"
     r"|\bthe (first|second|third|fourth|fifth|sixth|seventh|eighth|last) (?:one|pr|item|change)\b"
     r"|\b(?:number|no\.)\s*(\d)\b"
+    r"|(最后)\s*一?\s*(?:个|条|项|篇)"
 )
 # A follow-up that only asks for the last answer in the other language ("and in English?", "用中文说").
 _IN_LANGUAGE = re.compile(
@@ -52,6 +54,32 @@ _LANGUAGES = {"english": "en", "英文": "en", "英语": "en", "chinese": "zh", 
 # Intents a question settles by itself; the others (a topic, a bare window) keep the last question's.
 _EXPLICIT_INTENTS = frozenset(("risks", "must_read", "stats", "compare", "report", "author", "search"))
 _SUBJECT = ("modules", "topics", "terms", "understood", "paths", "author", "change_types")
+
+
+# The key of a stored PR question holding the list question it was opened from, and that list's PRs.
+LISTED = "listed"
+
+
+def listed_from(remembered: dict[str, Any], cited: tuple[int, ...]) -> dict[str, Any] | None:
+    """What a PR opened after the remembered question keeps as its list: the remembered question itself
+    when it listed PRs, or the list a remembered PR question was itself opened from."""
+    if remembered.get("intent") != "pr":
+        return {"query": {k: v for k, v in remembered.items() if k != LISTED}, "cited": list(cited)}
+    kept = remembered.get(LISTED)
+    return kept if isinstance(kept, dict) else None
+
+
+def listed_query(remembered: dict[str, Any]) -> tuple[Query, tuple[int, ...]] | None:
+    """The list question stored with a PR question (`listed_from`), read back."""
+    kept = remembered.get(LISTED)
+    if not isinstance(kept, dict) or not isinstance(kept.get("query"), dict):
+        return None
+    query = query_from_dict(kept["query"])
+    try:
+        cited = tuple(int(n) for n in kept.get("cited", ()))
+    except (TypeError, ValueError):
+        return None
+    return (query, cited) if query is not None else None
 
 
 def query_to_dict(query: Query) -> dict[str, Any]:
@@ -100,7 +128,7 @@ def _ordinal(text: str, cited: tuple[int, ...]) -> int | None:
     m = _ORDINAL.search(text)
     if not m or not cited:
         return None
-    if m.group(2) == "last":
+    if m.group(2) == "last" or m.group(4):
         return cited[-1]
     position = (
         cn_number(m.group(1)) if m.group(1) else _ORDINAL_EN.get(m.group(2) or "") or int(m.group(3) or 0)
@@ -126,14 +154,31 @@ def is_follow_up(text: str, current: Query) -> bool:
     )
 
 
-def follow_up(previous: Query, cited: tuple[int, ...], current: Query) -> Query:
+# "它的风险呢", "what about its tests": a follow-up about the PR just opened, not the list it came from.
+_ABOUT_IT = re.compile(r"它|这个\s*pr|这个改动|该\s*pr|\bits?\b|\bthis (?:one|pr)\b|\bthat (?:one|pr)\b")
+
+
+def follow_up(
+    previous: Query,
+    cited: tuple[int, ...],
+    current: Query,
+    listed: tuple[Query, tuple[int, ...]] | None = None,
+) -> Query:
     """`current` read in the conversation whose last question was `previous` (its answer cited
-    `cited`): the slots `current` sets replace the previous ones, the others are kept."""
+    `cited`): the slots `current` sets replace the previous ones, the others are kept. `listed` is the
+    list question a PR was opened from ("第二个讲了什么"): "第三个" and "只看 megatron 的" after it are
+    about that list, not the one PR."""
     text = current.text
     asked = _IN_LANGUAGE.match(text)
     if asked:
         language = _LANGUAGES[(asked.group(1) or asked.group(2)).lower()]
         return replace(previous, language=cast(Language, language), notes=())
+    if previous.intent == "pr" and current.pr_number is None and not current.repo_named:
+        if _ABOUT_IT.search(text.lower()) and not _ORDINAL.search(text):
+            # its risks, its tests, who wrote it: the PR's card answers them all
+            return replace(previous, text=text, language=current.language, notes=())
+        if listed is not None and (_ORDINAL.search(text) or is_follow_up(text, current)):
+            previous, cited = listed
     number = _ordinal(text, cited)
     if number is not None and current.pr_number is None:
         return replace(

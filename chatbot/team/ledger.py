@@ -530,9 +530,16 @@ class EntryView:
 _ORDER = {"high": 0, "medium": 1, "low": 2}
 
 
-def entry_views(session: Session, *where: Any, limit: int | None = None) -> list[EntryView]:
-    """Entries matching `where` (RiskEntryRow/RepoRow conditions) with their links, most severe and
-    then oldest first."""
+def entry_views(
+    session: Session,
+    *where: Any,
+    limit: int | None = None,
+    linked_since: datetime | None = None,
+    linked_until: datetime | None = None,
+) -> list[EntryView]:
+    """Entries matching `where` (RiskEntryRow/RepoRow conditions) with their links (only those made in
+    [linked_since, linked_until) when given: a past week's report shows no later follow-up), most severe
+    and then oldest first."""
     statement = (
         select(RiskEntryRow, RepoRow.full_name)
         .join(RepoRow, RepoRow.id == RiskEntryRow.repo_id)
@@ -547,7 +554,11 @@ def entry_views(session: Session, *where: Any, limit: int | None = None) -> list
     if rows:
         for link in session.scalars(
             select(RiskLinkRow)
-            .where(RiskLinkRow.entry_id.in_([row.id for row, _ in rows]))
+            .where(
+                RiskLinkRow.entry_id.in_([row.id for row, _ in rows]),
+                *(() if linked_since is None else (RiskLinkRow.linked_at >= linked_since,)),
+                *(() if linked_until is None else (RiskLinkRow.linked_at < linked_until,)),
+            )
             .order_by(RiskLinkRow.linked_at, RiskLinkRow.pr_number)
         ):
             links[link.entry_id].append(
@@ -622,14 +633,18 @@ def week_follow_up(session: Session, repo: str, start: datetime, end: datetime) 
         RiskEntryRow.state.in_(CLOSED_STATES),
         RiskEntryRow.state_at >= start,
         RiskEntryRow.state_at < end,
+        linked_until=end,
     )
     linked_ids = select(RiskLinkRow.entry_id).where(
         RiskLinkRow.linked_at >= start, RiskLinkRow.linked_at < end, RiskLinkRow.undone_at.is_(None)
     )
     followed = [
         view
-        for view in entry_views(session, repo_is(repo), RiskEntryRow.id.in_(linked_ids))
-        if view.state != "withdrawn"
+        # the follow-ups that landed in the week; earlier ones were the news of earlier reports
+        for view in entry_views(
+            session, repo_is(repo), RiskEntryRow.id.in_(linked_ids), linked_since=start, linked_until=end
+        )
+        if view.state != "withdrawn" and view.key not in {done.key for done in resolved}
     ]
     recent = entry_views(
         session,
@@ -638,6 +653,7 @@ def week_follow_up(session: Session, repo: str, start: datetime, end: datetime) 
         RiskEntryRow.raised_at >= start - HORIZON,
         RiskEntryRow.raised_at < start,
         RiskEntryRow.state != "withdrawn",
+        linked_until=end,
     )
     still_open = sorted((v for v in recent if v.open_at(end)), key=lambda v: (v.raised_at, v.number))
     return WeekFollowUp(

@@ -10,6 +10,8 @@ from chatbot.messages import Language, say
 from chatbot.reports.model import LedgerLine, RiskFollowUp
 from chatbot.team.ledger import EntryView, LinkView, week_follow_up
 
+LINKS_SHOWN = 3  # follow-ups named on an entry's line; the others are counted
+
 
 def link_sentence(link: LinkView, pr: int, language: Language) -> str:
     """Why a follow-up is linked: "#6801 改了同一函数 foo (path)", "#6801 说明修复了 #6512（已合并）"."""
@@ -27,7 +29,10 @@ def entry_sentence(view: EntryView, language: Language, as_of: datetime | None =
     """ "#6512 [高] <mechanism> — <its follow-ups, who closed it>; 已 12 天 · 编号 R-…"."""
     severity = say(f"report.severity.{view.severity}", language)
     text = say("ledger.line", language, pr=view.number, severity=severity, text=view.text(language))
-    notes = [link_sentence(link, view.number, language) for link in view.live_links()]
+    links = view.live_links()
+    notes = [link_sentence(link, view.number, language) for link in links[:LINKS_SHOWN]]
+    if len(links) > LINKS_SHOWN:
+        notes.append(say("report.and_more", language, n=len(links) - LINKS_SHOWN))
     closed = closed_sentence(view, language)
     if closed:
         notes.append(closed)

@@ -95,6 +95,38 @@ def test_a_position_opens_that_pr_of_the_last_answer(bot: ChatBot, follow: str, 
     assert (second.query.intent, second.cited) == ("pr", (first.cited[position],))
 
 
+@pytest.mark.parametrize(
+    ("opened", "follow", "position"),
+    [
+        ("第二个讲了什么", "第三个呢", 2),
+        ("the second one?", "and the first one?", 0),
+        ("第 1 个讲了什么", "最后一个呢", -1),
+    ],
+)
+def test_after_opening_a_pr_another_position_is_of_the_same_list(
+    bot: ChatBot, opened: str, follow: str, position: int
+) -> None:
+    first, _, third = conversation(bot, "trl 六月 GRPO 相关的改动", opened, follow)
+    assert (third.query.intent, third.cited) == ("pr", (first.cited[position],))
+
+
+@pytest.mark.parametrize(
+    "follow", ["只看破坏性变更", "only the breaking ones", "那上上周呢？", "and the week before?"]
+)
+def test_after_opening_a_pr_a_filter_or_window_narrows_the_list_it_came_from(
+    bot: ChatBot, follow: str
+) -> None:
+    *_, third = conversation(bot, "trl 上周有哪些风险？", "第一个讲了什么", follow)
+    assert third.query.intent == "risks" and third.query.repo == TRL
+    assert third.query.breaking or window_of(third) == W24
+
+
+@pytest.mark.parametrize("follow", ["它的风险呢？", "它有测试吗", "what about its risks?", "who wrote it?"])
+def test_a_question_about_it_after_opening_a_pr_stays_with_that_pr(bot: ChatBot, follow: str) -> None:
+    _, opened, third = conversation(bot, "trl 六月 GRPO 相关的改动", "第二个讲了什么", follow)
+    assert (third.query.intent, third.cited) == ("pr", opened.cited)
+
+
 def test_a_pr_number_is_read_in_the_conversations_repo(bot: ChatBot) -> None:
     _, second = conversation(bot, "torchtune 六月有哪些改动", "展开 #3433")
     assert (second.query.repo, second.cited) == (TUNE, (3433,))  # trl has a #3433 too

@@ -75,6 +75,31 @@ def test_the_report_says_what_was_resolved_and_what_is_still_open_oldest_first(l
     assert section.resolved[0].key in render_html(report_document(built.report), language)
 
 
+def test_a_past_weeks_report_names_no_follow_up_that_came_later(ledger_db):
+    built = build_weekly_report(
+        ledger_db, REPO, Week.containing(W25, UTC_ZONE), clock=FixedClock(NOW), language="en",
+        fallback=HeuristicAnalyzer().analyze,
+    )  # fmt: skip
+    section = built.report.risk_follow_up
+    text = report_document(built.report).plain_text()
+    assert section is None or not (section.resolved or section.followed)
+    assert "#20" not in text and "#30" not in text  # both merged in W26
+
+
+def test_an_entrys_line_names_three_follow_ups_and_counts_the_others(ledger_db):
+    for number in (21, 22, 23):
+        store(ledger_db, pull(number, W25 + timedelta(days=8, hours=number), {"pkg/rollout.py": FOLLOW_PATCH}),
+              analysis(), NOW)  # fmt: skip
+    built = build_weekly_report(
+        ledger_db, REPO, W26, clock=FixedClock(NOW), language="en", fallback=HeuristicAnalyzer().analyze
+    )
+    section = built.report.risk_follow_up
+    assert section is not None
+    [line] = [line for line in (*section.resolved, *section.followed) if line.pr == 10]  # listed once
+    assert all(f"#{n} " in line.text for n in (20, 21, 22)) and "#23" not in line.text
+    assert say("report.and_more", "en", n=2) in line.text  # #23 and #30
+
+
 def test_a_decision_taken_later_rebuilds_the_report_of_the_current_week(ledger_db):
     week = Week.containing(NOW, UTC_ZONE)
     clock = FixedClock(NOW)
