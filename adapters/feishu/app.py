@@ -31,6 +31,7 @@ from adapters.feishu.actions import ReadingCardActions
 from adapters.feishu.card import render_card, thinking_card
 from adapters.feishu.cardkit import CardKit, CardStream, card_reference, streaming_thinking_card
 from adapters.feishu.events import PLATFORM, ButtonClick, to_click, to_question
+from adapters.feishu.feedback import FeedbackCardActions
 from adapters.feishu.menu import BotMenu
 from adapters.feishu.sender import FeishuSender, FeishuSendError, Outgoing, bot_open_id, check_credentials
 from adapters.feishu.webhook import EVENTS_PATH, mount_events
@@ -45,6 +46,7 @@ from chatbot.ports import ChannelGone, Clock
 from chatbot.qa.parse import language_of
 from chatbot.store.db import Database
 from chatbot.store.events import claim_event
+from chatbot.team.feedback import rated
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +99,7 @@ class FeishuAdapter:
         self._accepting = True  # False once stop() begins: HTTP pushes get a 503 and come again
         self.menu = BotMenu(self)
         self.reading = ReadingCardActions(bot, db, clock, sender)
+        self.votes = FeedbackCardActions(db, clock, sender)  # 👍 / 👎 and their reasons
 
     # Wiring -------------------------------------------------------------------------------------------
 
@@ -138,6 +141,7 @@ class FeishuAdapter:
         self._feedback.shutdown(wait=False, cancel_futures=True)
         self._pool.shutdown(wait=False, cancel_futures=True)
         self.reading.close()
+        self.votes.close()
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until every queued answer is done; False on timeout."""
@@ -155,6 +159,9 @@ class FeishuAdapter:
         reading = self.reading.on_card_action(data)
         if reading is not None:
             return reading
+        vote = self.votes.on_card_action(data)
+        if vote is not None:
+            return vote
         click = to_click(data, self.language)
         if click is None:
             return self._toast("warning", "feishu.toast.unknown")
@@ -232,7 +239,7 @@ class FeishuAdapter:
         language = language_of(message.text)
         try:
             answer = self.bot.handle(message, stream=place.stream if place is not None else None)
-            card = render_card(answer.reply, language=answer.query.language)
+            card = render_card(rated(answer), language=answer.query.language)
             if (
                 not message.direct
                 and is_private(message, answer)

@@ -19,9 +19,8 @@ from typing import Any
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
-from adapters.slack.blocks import render_blocks
 from adapters.slack.convert import PLATFORM
-from adapters.slack.sender import slack_error
+from adapters.slack.sender import send_card, slack_error
 from chatbot.bot import ChatBot
 from chatbot.messages import say
 from chatbot.ports import Clock
@@ -166,8 +165,13 @@ class ReadingActions:
                 version = claims_version(self.db, origin.repo)
                 context = PushContext({}, self.bot.fallback, self.bot.writer, self.bot.config.public_url)
                 card = weekly_card(self.db, origin, self.clock, context)
-                message = render_blocks(card, language=origin.language, max_messages=1)[0]
-                client.chat_update(channel=channel, ts=ts, text=message["text"], blocks=message["blocks"])
+                send_card(
+                    lambda message: client.chat_update(
+                        channel=channel, ts=ts, text=message["text"], blocks=message["blocks"]
+                    ),
+                    card,
+                    origin.language,
+                )
                 if claims_version(self.db, origin.repo) == version:
                     return
 

@@ -48,6 +48,7 @@ from adapters.slack.convert import (
     reply_target,
     to_message,
 )
+from adapters.slack.feedback import FeedbackActions
 from adapters.slack.home import HomeTab
 from adapters.slack.oauth import ContextThreadPool, SlackInstalls, WorkspaceClient
 from adapters.slack.push import SlackPushSender
@@ -77,6 +78,7 @@ from chatbot.store.analyses import current_analysis
 from chatbot.store.db import Database
 from chatbot.store.events import claim_event
 from chatbot.store.index import PRIndex, to_pull_request
+from chatbot.team.feedback import rated
 
 log = logging.getLogger(__name__)
 # What a question shows at once (a thinking message, an assistant status); returns the ts of a message
@@ -242,7 +244,7 @@ class SlackResponder:
             answer, place = self.answer_streaming(message, target, place)
             # A report card is one message; anything longer continues in the thread.
             cards = 1 if answer.query.intent == "report" else None
-            self.sender.send(target, answer.reply, answer.query.language, max_messages=cards, place=place)
+            self.sender.send(target, rated(answer), answer.query.language, max_messages=cards, place=place)
         except Exception as exc:
             if place is None:
                 raise
@@ -281,7 +283,7 @@ class SlackResponder:
 
     def _answer_command(self, message: Message, target: ReplyTarget, place: str | None) -> None:
         answer = self.bot.handle(message)
-        self.sender.send(target, answer.reply, answer.query.language, ephemeral=is_private(message, answer))
+        self.sender.send(target, rated(answer), answer.query.language, ephemeral=is_private(message, answer))
 
     def _unfurl(self, event: dict[str, Any], links: list[PRLink]) -> None:
         """The analysis card of each linked PR that is in the index; other links are left alone."""
@@ -515,6 +517,7 @@ def build_slack(
     )
     reading = ReadingActions(bot, db, clock)
     reading.register(bolt)  # before the responder's catch-all action listener, like the Home tab
+    FeedbackActions(db, clock).register(bolt)
     HomeTab(responder, settings.language).register(bolt)  # before the responder's catch-all action
     responder.register(bolt)
     bolt.assistant(AssistantPanel(responder, settings.language).middleware())

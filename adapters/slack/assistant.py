@@ -42,6 +42,7 @@ from chatbot.qa.query import Query
 from chatbot.qa.retrieve import known_repos
 from chatbot.store.db import Database
 from chatbot.store.schema import PullRequestRow, RepoRow
+from chatbot.team.feedback import rated
 
 if TYPE_CHECKING:  # the responder's module registers this panel
     from adapters.slack.app import SlackResponder
@@ -147,7 +148,7 @@ class AssistantPanel:
             message = replace(message, context_channel=beside)
         progress = PanelProgress(set_status, set_title, message.text, lambda query: status_text(query, bot))
         answer, place = self.responder.answer_streaming(message, target, place, progress)
-        self.responder.sender.send(target, answer.reply, answer.query.language, place=place)
+        self.responder.sender.send(target, rated(answer), answer.query.language, place=place)
 
 
 class PanelProgress:

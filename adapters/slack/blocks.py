@@ -42,6 +42,7 @@ from chatbot.models import (
     inline_text,
 )
 from chatbot.reports.markdown import safe_url
+from chatbot.team.feedback import FEEDBACK_ACTION, is_feedback
 
 MAX_BLOCKS = 50
 MAX_BLOCK_TEXT = 12_000  # characters of text across a message's blocks (msg_blocks_too_long past ~13k)
@@ -239,9 +240,30 @@ def _counted(block: Block, entries: int) -> int:
     return 0 if isinstance(block, Heading | Divider | Actions) else entries
 
 
-def _render(block: Block, start: int, stop: int) -> list[dict[str, Any]]:
+def _feedback_buttons(block: Actions) -> list[dict[str, Any]]:
+    """The 👍 / 👎 pair as Slack's own feedback buttons (a `context_actions` block, documented for AI
+    apps): one element whose click carries the pressed button's value."""
+    up, down = block.buttons
+    if any(b.value is None or len(b.value) > MAX_BUTTON_VALUE for b in (up, down)):
+        return []
+
+    def side(button: Button) -> dict[str, Any]:
+        text = {"type": "plain_text", "text": _fit(button.label, MAX_BUTTON_TEXT, str), "emoji": True}
+        return {"text": text, "value": button.value, "accessibility_label": button.label[:75]}
+
+    element = {
+        "type": "feedback_buttons",
+        "action_id": FEEDBACK_ACTION,
+        "positive_button": side(up),
+        "negative_button": side(down),
+    }
+    return [{"type": "context_actions", "elements": [element]}]
+
+
+def _render(block: Block, start: int, stop: int, native_feedback: bool = False) -> list[dict[str, Any]]:
     """Entries `start:stop` of a block as Slack blocks (the whole block for the unsplittable ones).
-    Empty text renders to nothing: Slack refuses an empty text object."""
+    Empty text renders to nothing: Slack refuses an empty text object. The 👍 / 👎 pair is Slack's
+    feedback buttons with `native_feedback`, plain buttons without."""
     if isinstance(block, Heading):
         if not block.text.strip():
             return []
@@ -273,6 +295,8 @@ def _render(block: Block, start: int, stop: int) -> list[dict[str, Any]]:
         return _fields(block.pairs[start:stop])
     if isinstance(block, Divider):
         return [{"type": "divider"}]
+    if native_feedback and is_feedback(block):
+        return _feedback_buttons(block)
     buttons = [element for b in block.buttons if (element := _button(b)) is not None]
     return [
         {"type": "actions", "elements": buttons[i : i + MAX_ACTIONS]}
@@ -363,23 +387,27 @@ def _more(n: int, url: str | None, language: Language) -> list[dict[str, Any]]:
 
 
 def render_blocks(
-    reply: Reply, *, language: Language = "zh", max_messages: int | None = None
+    reply: Reply, *, language: Language = "zh", max_messages: int | None = None, native_feedback: bool = True
 ) -> list[SlackMessage]:
     """The reply as one or more Slack messages; post the first, the rest in its thread.
 
     `max_messages=None` splits a long document into as many messages as it needs; a card passes 1, and
     whatever does not fit is cut at the last list item, row or paragraph that fits, followed by
-    "及其他 N 个 / and N more" linking `reply.more_url`. Never raises on a long or odd reply."""
+    "及其他 N 个 / and N more" linking `reply.more_url`. Never raises on a long or odd reply.
+    `native_feedback` False renders an answer's 👍 / 👎 as plain buttons (where Slack refuses its own)."""
     more_url = safe_url(reply.more_url)
-    messages = _pack(reply, max_messages, None)
+    messages = _pack(reply, max_messages, None, native_feedback)
     if messages is None:
         # Too long for `max_messages`: pack again with room for the "and N more" line in the last one.
-        messages = _pack(reply, max_messages, lambda n: _more(n, more_url, language))
+        messages = _pack(reply, max_messages, lambda n: _more(n, more_url, language), native_feedback)
     return _finish(messages or [_Message()], reply)
 
 
 def _pack(
-    reply: Reply, max_messages: int | None, more: Callable[[int], list[dict[str, Any]]] | None
+    reply: Reply,
+    max_messages: int | None,
+    more: Callable[[int], list[dict[str, Any]]] | None,
+    native_feedback: bool,
 ) -> list[_Message] | None:
     """Blocks packed greedily into messages, a heading kept with what follows it.
 
@@ -396,7 +424,7 @@ def _pack(
             last = max_messages is not None and len(messages) >= max_messages
             room = reserve if last else (0, 0)
             stop = total
-            rendered = _render(block, start, stop)
+            rendered = _render(block, start, stop, native_feedback)
             if not message.fits(rendered, room):
                 stop = _longest_prefix(block, start, total, lambda b: message.fits(b, room))  # noqa: B023
                 rendered = _render(block, start, stop) if stop > start else []

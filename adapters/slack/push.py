@@ -14,8 +14,7 @@ import logging
 
 from slack_sdk.errors import SlackApiError
 
-from adapters.slack.blocks import render_blocks
-from adapters.slack.sender import SlackSender, SlackSendError, slack_error
+from adapters.slack.sender import SlackSender, SlackSendError, send_card, slack_error
 from chatbot.messages import Language
 from chatbot.models import Reply
 from chatbot.ports import ChannelGone, Destination, SendFailed
@@ -45,10 +44,11 @@ class SlackPushSender:
 
     def post(self, destination: Destination, reply: Reply, *, language: str, idempotency_key: str) -> str:
         lang: Language = "en" if language == "en" else "zh"
-        [message] = render_blocks(reply, language=lang, max_messages=1)
         metadata = {"event_type": EVENT_TYPE, "event_payload": {"key": idempotency_key}}
         try:
-            return self.sender.post(destination.channel, message, metadata=metadata)
+            return send_card(
+                lambda message: self.sender.post(destination.channel, message, metadata=metadata), reply, lang
+            )
         except (SlackApiError, SlackSendError) as exc:
             error = slack_error(exc)
             if error in GONE:

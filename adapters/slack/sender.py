@@ -10,7 +10,7 @@ import logging
 import random
 import threading
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
@@ -26,6 +26,8 @@ from adapters.slack.convert import ReplyTarget
 from chatbot.messages import Language
 from chatbot.models import Reply
 from chatbot.ports import Clock
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +100,23 @@ class RetryAfterHandler(RateLimitErrorRetryHandler):
         state.increment_current_attempt()
 
 
+def has_feedback_buttons(message: SlackMessage) -> bool:
+    """Whether `message` carries Slack's own feedback buttons (a `context_actions` block)."""
+    return any(block.get("type") == "context_actions" for block in message["blocks"])
+
+
+def send_card(send: Callable[[SlackMessage], T], reply: Reply, language: Language) -> T:
+    """`send` the reply as one message (a card); when Slack refuses its own feedback buttons there
+    (`invalid_blocks`), again with plain 👍 / 👎 buttons."""
+    [message] = render_blocks(reply, language=language, max_messages=1)
+    try:
+        return send(message)
+    except SlackApiError as exc:
+        if slack_error(exc) != "invalid_blocks" or not has_feedback_buttons(message):
+            raise
+    return send(render_blocks(reply, language=language, max_messages=1, native_feedback=False)[0])
+
+
 def retry_handlers(clock: Clock, jitter: Callable[[], float] = random.random) -> list[RetryHandler]:
     """Connection errors once (slack_sdk's default) and 429s after Retry-After. 5xx are not retried: a
     post that failed with a 500 may still have been delivered, and a retry would post it twice."""
@@ -154,19 +173,37 @@ class SlackSender:
         """Post the reply, its first message in place of message `place` (the thinking message) when
         given; SlackSendError or SlackApiError when Slack refuses a message."""
         if target.response_url:
-            # A response_url takes at most five messages, and they cannot be threaded.
+            # A response_url takes at most five messages, and they cannot be threaded; plain 👍 / 👎
+            # buttons, which every surface shows.
             limit = min(max_messages or RESPONSE_URL_MESSAGES, RESPONSE_URL_MESSAGES)
-            for message in render_blocks(reply, language=language, max_messages=limit):
+            for message in render_blocks(reply, language=language, max_messages=limit, native_feedback=False):
                 self.respond(target, message, ephemeral=ephemeral)
             return
         messages = render_blocks(reply, language=language, max_messages=max_messages)
+        plain: list[SlackMessage] | None = None
         thread_ts = target.thread_ts
         for n, message in enumerate(messages):
-            if n == 0 and place is not None:
-                ts = self.replace(target, place, message)
-            else:
-                ts = self.post(target.channel, message, thread_ts)
+            try:
+                ts = self._put(target, message, place if n == 0 else None, thread_ts)
+            except SlackApiError as exc:
+                # Slack's own feedback buttons are refused where the workspace lacks them: the same
+                # message again with plain 👍 / 👎 buttons.
+                if slack_error(exc) != "invalid_blocks" or not has_feedback_buttons(message):
+                    raise
+                log.info("slack: feedback buttons refused in %s; sending plain buttons", target.channel)
+                plain = plain or render_blocks(
+                    reply, language=language, max_messages=max_messages, native_feedback=False
+                )
+                ts = self._put(target, plain[min(n, len(plain) - 1)], place if n == 0 else None, thread_ts)
             thread_ts = thread_ts or ts
+
+    def _put(
+        self, target: ReplyTarget, message: SlackMessage, place: str | None, thread_ts: str | None
+    ) -> str:
+        """`message` in place of message `place`, or posted in `thread_ts`; returns its ts."""
+        if place is not None:
+            return self.replace(target, place, message)
+        return self.post(target.channel, message, thread_ts)
 
     def post(
         self,

@@ -34,6 +34,7 @@ from chatbot.reports.weekly import ReportWriter, build_weekly_report, window_rec
 from chatbot.store.db import Database
 from chatbot.store.schema import DeliveryRow, RepoRow, SubscriptionEventRow, SubscriptionRow
 from chatbot.subscriptions.schedule import last_occurrence, parse_time_of_day, period_of
+from chatbot.team.feedback import card_ref, with_feedback
 from chatbot.team.reading import CardOrigin, with_reading
 from chatbot.weeks import Week
 
@@ -265,7 +266,7 @@ def deliver(db: Database, delivery_id: int, in_doubt: bool, clock: Clock, contex
             )
             card = report_card(report, ReportLinks.for_report(context.public_url, report))
             origin = CardOrigin(full_name, period, language, tz.key, subscription_id)
-            card = with_reading(db, report, card, origin)
+            card = with_feedback(with_reading(db, report, card, origin), card_ref(report))
             reference = sender.post(destination, card, language=language, idempotency_key=key)
     except ChannelGone as exc:
         _finish(db, delivery_id, state="gone", error=f"channel gone: {exc}")

@@ -1,5 +1,6 @@
-"""A report card rebuilt from where it came from (`CardOrigin`), with its Reading section: what a click
-on "I'll read it" or "Done" sends back to the platform to update the message in place."""
+"""A report card rebuilt from where it came from (`CardOrigin`), with its Reading section and its
+👍 / 👎: what a click on "I'll read it" or "Done" sends back to the platform to update the message in
+place."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from chatbot.reports.weekly import build_weekly_report
 from chatbot.store.db import Database
 from chatbot.store.schema import SubscriptionRow
 from chatbot.subscriptions.delivery import PushContext, ReportFilters, subscription_report
+from chatbot.team.feedback import card_ref, with_feedback
 from chatbot.team.reading import CardOrigin, with_reading
 from chatbot.weeks import Week
 
@@ -40,4 +42,4 @@ def weekly_card(db: Database, origin: CardOrigin, clock: Clock, context: PushCon
             writer=context.writer,
         ).report
     card = report_card(report, ReportLinks.for_report(context.public_url, report))
-    return with_reading(db, report, card, origin)
+    return with_feedback(with_reading(db, report, card, origin), card_ref(report))

@@ -20,6 +20,8 @@ from sqlalchemy.exc import IntegrityError
 
 from chatbot.messages import Language, say
 from chatbot.models import Actions, Block, Button, Reply
+from chatbot.qa.compose import Answer
+from chatbot.reports.model import WeeklyReport
 from chatbot.store.db import Database
 from chatbot.store.feedback import FeedbackRow
 from chatbot.team.reading import Reader
@@ -98,6 +100,26 @@ def with_feedback(reply: Reply, ref: AnswerRef) -> Reply:
     if any(is_feedback(block) for block in reply.blocks):
         return reply
     return Reply((*reply.blocks, feedback_actions(ref)), more_url=reply.more_url, ephemeral=reply.ephemeral)
+
+
+def rated(answer: Answer) -> Reply:
+    """An answer's reply as the platforms with buttons show it: with 👍 / 👎, unless it only
+    acknowledges a command (help, a subscription, a claim, a vote: intent "help")."""
+    query = answer.query
+    if query.intent == "help":
+        return answer.reply
+    ref = AnswerRef(query.text[:QUESTION_CHARS], query.repo, answer.cited[:CITED_MAX], query.language)
+    return with_feedback(answer.reply, ref)
+
+
+def card_ref(report: WeeklyReport) -> AnswerRef:
+    """What a report card is, as its feedback records it: the repo and week, and its key PRs."""
+    return AnswerRef(
+        f"{report.repo} {report.label}",
+        report.repo,
+        tuple(pr.number for pr in report.key_prs),
+        report.language,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from adapters.feishu.webhook import EVENTS_PATH
 from adapters.replies import apology
 from chatbot.messages import say
 from chatbot.models import Message
+from chatbot.team.feedback import rated
 from tests.adapters.feishu.conftest import ENCRYPT_KEY, TOKEN, FeishuHarness
 from tests.fakes.feishu import (
     BOT_MENTION,
@@ -31,7 +32,7 @@ QUESTION = "本周 widgets 有哪些风险？"
 def expected_card(harness: FeishuHarness, text: str, **message: object) -> dict[str, object]:
     """The card the bot's answer to `text` renders to: what the fake must have received."""
     answer = harness.bot.handle(Message(text, platform="feishu", **message))  # type: ignore[arg-type]
-    return render_card(answer.reply, language=answer.query.language)
+    return render_card(rated(answer), language=answer.query.language)
 
 
 def test_url_verification_is_answered_with_the_challenge(feishu: FeishuHarness):

@@ -11,6 +11,7 @@ from chatbot.bot import BotConfig, ChatBot
 from chatbot.messages import say
 from chatbot.models import Message, Paragraph, Reply, plain
 from chatbot.subscriptions.service import SubscriptionPolicy, SubscriptionService
+from chatbot.team.feedback import rated
 from tests.adapters.feishu.conftest import NOW, PUBLIC_URL, TOKEN, FeishuHarness
 from tests.fakes.feishu import text_event
 from tests.reports.fixtures import SHANGHAI
@@ -38,7 +39,7 @@ def test_a_question_gets_a_thinking_card_that_becomes_the_answer(feishu: FeishuH
     answer = feishu.bot.handle(Message(question, platform="feishu", channel="oc_team"))
     # the same message, updated: not a second one
     assert (update.kind, update.target) == ("patch", thinking.message_id)
-    assert update.content == render_card(answer.reply, language=answer.query.language)
+    assert update.content == render_card(rated(answer), language=answer.query.language)
 
 
 def test_a_command_is_answered_at_once_without_a_thinking_card(feishu: FeishuHarness):
@@ -63,7 +64,7 @@ def test_help_and_questions_not_understood_in_a_group_go_to_the_asker_alone(feis
     [card] = feishu.shown()  # the thinking card was withdrawn
     assert (card.kind, card.target, card.to_user) == ("private", "oc_team", "ou_carol")
     answer = feishu.bot.handle(Message(text, platform="feishu", channel="oc_team", user="ou_carol"))
-    assert card.content == render_card(answer.reply, language=answer.query.language)
+    assert card.content == render_card(rated(answer), language=answer.query.language)
     assert [s.kind for s in feishu.fake.sent] == ["reply", "private", "recall"]
 
 

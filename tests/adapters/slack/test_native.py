@@ -9,6 +9,7 @@ import pytest
 from adapters.slack.blocks import render_blocks, thinking_message
 from chatbot.messages import say
 from chatbot.models import Message
+from chatbot.team.feedback import rated
 from tests.adapters.slack.conftest import SlackHarness
 from tests.fakes.slack import direct_message, mention
 
@@ -30,7 +31,7 @@ def test_a_question_gets_a_thinking_message_updated_into_the_answer(slack: Slack
     (update,) = slack.fake.called("chat.update", ok=True)
     assert (update.params["channel"], update.params["ts"]) == ("C5", thinking.answer["ts"])
     answer = slack.bot.handle(Message(question, platform="slack", channel="C5"))
-    first = render_blocks(answer.reply, language=answer.query.language)[0]
+    first = render_blocks(rated(answer), language=answer.query.language)[0]
     assert (update.params["text"], update.params["blocks"]) == (first["text"], first["blocks"])
 
 
