@@ -24,6 +24,7 @@ from chatbot.models import Message
 from chatbot.qa.compose import Answer
 from chatbot.qa.llm import LLMAnswerPhraser
 from chatbot.store.db import Database
+from chatbot.team.feedback import rated
 from tests.adapters.feishu.conftest import APP_SECRET, NOW, PUBLIC_URL, TOKEN, FeishuHarness, feishu_settings
 from tests.fakes.feishu import CardEntity, FakeFeishu, text_event
 from tests.fakes.openai import FakeOpenAI
@@ -131,7 +132,7 @@ def test_the_thinking_card_entity_streams_the_summary_then_becomes_the_answer(
     answer, text = expected(feishu, question)
     last_text = [op[3]["content"] for op in entity.operations if op[0] == "content"][-1]
     assert last_text == escape(text.strip())  # the whole summary, streamed
-    assert entity.card == render_card(answer.reply, language=answer.query.language)
+    assert entity.card == render_card(rated(answer), language=answer.query.language)
     assert not entity.streaming
     (shown,) = feishu.fake.shown()
     assert shown.content == entity.card
@@ -177,7 +178,7 @@ def test_a_sentence_citing_another_pr_stops_the_stream_and_the_template_card_rep
         feishu.bot.db, BotConfig(SHANGHAI, PUBLIC_URL), FixedClock(NOW), HeuristicAnalyzer().analyze
     )
     answer = template.handle(Message(QUESTIONS[0], platform="feishu", channel="oc_team"))
-    assert entity.card == render_card(answer.reply, language="zh")
+    assert entity.card == render_card(rated(answer), language="zh")
 
 
 def test_without_cardkit_permission_the_plain_thinking_card_is_patched_and_cardkit_left_alone(
@@ -194,7 +195,7 @@ def test_without_cardkit_permission_the_plain_thinking_card_is_patched_and_cardk
         assert [s.content for s in thinking] == [thinking_card("zh"), thinking_card("en")]
         answer, _ = expected(feishu, QUESTIONS[1])
         patched = [s for s in feishu.fake.sent if s.kind == "patch"]
-        assert patched[-1].content == render_card(answer.reply, language="en")
+        assert patched[-1].content == render_card(rated(answer), language="en")
 
 
 def test_without_an_llm_no_card_entity_is_made(db: Database):
@@ -221,7 +222,7 @@ def test_a_streaming_card_that_cannot_be_updated_is_withdrawn_for_a_reply(
     feishu.settle()
     (answer_card,) = feishu.fake.shown()
     answer, _ = expected(feishu, QUESTIONS[0])
-    assert answer_card.content == render_card(answer.reply, language="zh")
+    assert answer_card.content == render_card(rated(answer), language="zh")
     assert [s.kind for s in feishu.fake.sent] == ["reply", "reply", "recall"]
 
 

@@ -27,6 +27,7 @@ from chatbot.models import Message
 from chatbot.qa.compose import Answer
 from chatbot.qa.llm import LLMAnswerPhraser
 from chatbot.store.db import Database
+from chatbot.team.feedback import rated
 from tests.adapters.slack.conftest import NOW, PUBLIC_URL, SlackHarness, slack_settings
 from tests.fakes.openai import FakeOpenAI
 from tests.fakes.slack import TEAM_ID, FakeSlack, assistant_thread, direct_message, mention, panel_message
@@ -142,7 +143,7 @@ def test_a_summary_streams_into_the_thread_and_the_message_becomes_the_answer(
     answer, text = expected(slack, question, "C5")
     assert streamed_text(slack, ts) == stream_markdown(text)
     (shown,) = slack.fake.shown("C5")  # the thinking message is gone; the stream is the answer
-    first = render_blocks(answer.reply, language=answer.query.language)[0]
+    first = render_blocks(rated(answer), language=answer.query.language)[0]
     assert (shown.ts, shown.text, shown.blocks, shown.streaming) == (
         ts,
         first["text"],
@@ -182,7 +183,7 @@ def test_an_append_refused_ends_the_stream_and_the_answer_replaces_it(slack: Sla
     assert len(slack.fake.called("chat.appendStream")) == 1  # nothing more after a refusal
     answer, _ = expected(slack, QUESTIONS[1], "C5")
     (shown,) = slack.fake.shown("C5")
-    first = render_blocks(answer.reply, language="en")[0]
+    first = render_blocks(rated(answer), language="en")[0]
     assert (shown.text, shown.blocks) == (first["text"], first["blocks"])
 
 
@@ -196,7 +197,7 @@ def test_a_stream_slack_dropped_falls_back_to_a_final_post(slack: SlackHarness):
     slack.drain()
     answer, _ = expected(slack, QUESTIONS[0], "C5")
     (shown,) = slack.fake.shown("C5")
-    first = render_blocks(answer.reply, language="zh")[0]
+    first = render_blocks(rated(answer), language="zh")[0]
     assert (shown.blocks, shown.thread_ts, shown.updates) == (first["blocks"], "1750000000.000700", 0)
     stream_ts = slack.fake.called("chat.startStream")[0].answer["ts"]
     assert stream_ts in [c.params["ts"] for c in slack.fake.called("chat.delete", ok=True)]
@@ -216,7 +217,7 @@ def test_a_sentence_citing_another_pr_stops_the_stream_and_the_template_answer_r
         slack.bot.db, BotConfig(SHANGHAI, PUBLIC_URL), FixedClock(NOW), HeuristicAnalyzer().analyze
     ).handle(Message(QUESTIONS[0], platform="slack", channel="C5"))
     (shown,) = slack.fake.shown("C5")
-    first = render_blocks(template.reply, language="zh")[0]
+    first = render_blocks(rated(template), language="zh")[0]
     assert (shown.text, shown.blocks) == (first["text"], first["blocks"])
 
 
@@ -235,7 +236,7 @@ def test_a_workspace_without_streaming_gets_the_thinking_message_updated_and_is_
     for channel, question, updates in (("C5", QUESTIONS[0], 1), ("D3", QUESTIONS[1], 0)):
         (shown,) = slack.fake.shown(channel)
         answer, _ = expected(slack, question, channel)
-        first = render_blocks(answer.reply, language=answer.query.language)[0]
+        first = render_blocks(rated(answer), language=answer.query.language)[0]
         assert (shown.blocks, shown.updates) == (first["blocks"], updates)
 
 
