@@ -343,9 +343,28 @@ class Composer:
         modules_now = Counter(m for r in now_records for m in r.analysis.modules)
         modules_before = Counter(m for r in before for m in r.analysis.modules)
         changes = sorted(
-            set(modules_now) | set(modules_before),
+            (m for m in set(modules_now) | set(modules_before) if modules_now[m] != modules_before[m]),
             key=lambda m: (-abs(modules_now[m] - modules_before[m]), m),
         )[:6]
+        figures: list[Inline] = [
+            (
+                plain(
+                    say(
+                        "qa.compare.count",
+                        language,
+                        now=len(now_records),
+                        before=len(before),
+                        delta=delta_text,
+                    )
+                ),
+            ),
+            (plain(say("qa.compare.importance", language, now=avg(now_records), before=avg(before))),),
+        ]
+        if changes:  # modules whose count moved, most moved first
+            moved = join((f"{m} {modules_before[m]}→{modules_now[m]}" for m in changes), language)
+            figures.append(
+                (plain(say("qa.compare.modules", language) + ("：" if language == "zh" else ": ") + moved),)
+            )
         blocks: list[Block] = [
             Heading(
                 say(
@@ -353,33 +372,7 @@ class Composer:
                 ),
                 2,
             ),
-            BulletList(
-                (
-                    (
-                        plain(
-                            say(
-                                "qa.compare.count",
-                                language,
-                                now=len(now_records),
-                                before=len(before),
-                                delta=delta_text,
-                            )
-                        ),
-                    ),
-                    (
-                        plain(
-                            say("qa.compare.importance", language, now=avg(now_records), before=avg(before))
-                        ),
-                    ),
-                    (
-                        plain(
-                            say("qa.compare.modules", language)
-                            + ": "
-                            + join((f"{m} {modules_before[m]}→{modules_now[m]}" for m in changes), language)
-                        ),
-                    ),
-                )
-            ),
+            BulletList(tuple(figures)),
             Heading(say("qa.highlights.title", language), 2),
             *self.listing(self.evidence.ranked(now_records)[:COMPARE_SHOWN], "key_point"),
         ]

@@ -168,3 +168,24 @@ def test_a_question_about_code_that_names_no_repo_is_still_about_prs(question: s
 )
 def test_off_topic_questions_still_get_what_the_bot_does(question: str) -> None:
     assert parse(question).intent == "unknown"
+
+
+# Comparisons --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["trl 上周和上上周比怎么样", "compare trl last week with the week before", "trl 本月和上月相比"],
+)
+def test_a_comparison_names_only_the_modules_whose_count_moved(bot: ChatBot, question: str) -> None:  # noqa: F811
+    answer = ask(bot, question)
+    assert answer.query.intent == "compare"
+    language = answer.query.language
+    label = say("qa.compare.modules", language) + ("：" if language == "zh" else ": ")
+    lines = [line for line in answer.reply.plain_text().splitlines() if label in line]
+    moves = [
+        move.split()[-1]
+        for line in lines
+        for move in line.split(label)[1].split("、" if language == "zh" else ", ")
+    ]
+    assert moves and all(before != after for before, after in (move.split("→") for move in moves))
