@@ -35,7 +35,15 @@ from chatbot.models import (
 )
 from chatbot.ports import AnswerStream, Clock, Progress
 from chatbot.qa.compose import Answer, Composer, window_text
-from chatbot.qa.context import LISTED, follow_up, listed_from, listed_query, query_from_dict, query_to_dict
+from chatbot.qa.context import (
+    LISTED,
+    follow_up,
+    listed_from,
+    listed_query,
+    ordinal_missing,
+    query_from_dict,
+    query_to_dict,
+)
 from chatbot.qa.parse import KnownRepo, ParseContext, language_of, names_subscribed_repos, parse_query
 from chatbot.qa.query import Query, Window
 from chatbot.qa.retrieve import Evidence, gather, known_authors, known_modules, known_repos
@@ -83,6 +91,9 @@ CONVERSATION_TTL = timedelta(hours=24)
 # When a topical question finds nothing in the window it did not name (this week), these wider windows
 # (days back from now) are tried in turn: "有没有升级 vllm 版本" means lately, not only since Monday.
 WIDER_DAYS = (30, 90, 365)
+# The default windows of a question about a subject that names none, and of one asking who works on it.
+TOPIC_DAYS = 30
+MAINTAINERS_DAYS = 90
 _WORDS = re.compile(r"[A-Za-z\u4e00-\u9fff]")  # letters or Chinese characters: words, not only emoji
 VOCABULARY_TTL = 300.0  # seconds the module and author vocabulary is cached: it changes only on sync
 
@@ -305,6 +316,8 @@ class ChatBot:
 
     def _answer_question(self, query: Query, stream: AnswerStream | None = None) -> Answer:
         language = query.language
+        if query.missing_from is not None:
+            return Answer(query, _paragraph(ordinal_missing(query.missing_from, query.position, language)))
         if query.intent == "help":
             return Answer(query, self.help(language))
         if query.intent == "unknown":
@@ -462,6 +475,8 @@ class ChatBot:
             return composer.stats()
         if query.intent == "compare":
             return composer.compare()
+        if query.maintainers and query.intent in ("topic", "search", "highlights"):
+            return composer.people()
         if query.intent == "author" and query.author:
             return composer.filtered(say("qa.author.title", query.language, author=query.author))
         if query.intent == "search" and query.search_text:
@@ -544,12 +559,19 @@ class ChatBot:
         return None
 
     def _window(self, query: Query) -> Window | None:
-        """The window asked for, or the default: none for a PR, a search or an author (all time), the last
-        complete week for a report, and this week for everything else."""
+        """The window asked for, or the default: none for a PR, a search or an author (all time); the
+        past TOPIC_DAYS for a question about a subject (the most relevant recent PRs, not only this
+        week's), the past MAINTAINERS_DAYS for who works on it; the last complete week for a report, and
+        this week for everything else."""
         if query.window is not None:
             return query.window
         if query.intent in ("pr", "search", "author"):
             return None
+        now = self.clock.now()
+        if query.maintainers:
+            return Window(now - timedelta(days=MAINTAINERS_DAYS), now)
+        if query.intent == "topic" and (query.topics or query.terms or query.paths or query.modules):
+            return Window(now - timedelta(days=TOPIC_DAYS), now)
         tz = self.config.tz
         week = (
             last_complete_week(self.clock.now(), tz)

@@ -267,6 +267,11 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "No PR in this window was rated must-read or worth-reading; the most important ones are:",
     ),
     "qa.topic.title": ("相关 PR：{filters}", "Matching PRs: {filters}"),
+    # Who works on what a question names ("谁在维护 dataloader"), most PRs first.
+    "qa.people.title": ("谁在改 {subject}（按 PR 数排序）", "Who works on {subject} (most PRs first)"),
+    "qa.people.title.all": ("谁在提交 PR（按 PR 数排序）", "Who is merging PRs (most PRs first)"),
+    "qa.people.one": ("1 个 PR：", "1 PR: "),
+    "qa.people.many": ("{n} 个 PR：", "{n} PRs: "),
     "qa.understood": (
         "按 {words} 搜索 {repo} {window} 的 PR：",
         "Searching {repo} PRs of {window} for {words}:",
@@ -312,6 +317,19 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "qa.pr_line": (
         "{title} — {modules} · 重要性 {importance}",
         "{title} — {modules} · importance {importance}",
+    ),
+    # A follow-up asking for a position ("第二个讲了什么") the last answer's list does not have.
+    "qa.ordinal.missing": (
+        "上一个回答只列了 {n} 个 PR（{prs}），没有第 {position} 个。",
+        "The last answer listed {n} PR(s) ({prs}); there is no number {position}.",
+    ),
+    "qa.ordinal.missing.one": (
+        "上一个回答只有一个 PR（{prs}），没有第 {position} 个。问“展开 {prs}”可以看它的详情。",
+        'The last answer had only one PR ({prs}); there is no number {position}. Ask "expand {prs}" for its details.',
+    ),
+    "qa.ordinal.none": (
+        "上一个回答没有列出 PR，没有第 {position} 个可以展开。",
+        "The last answer listed no PRs, so there is no number {position} to open.",
     ),
     "qa.pr.unknown": (
         "索引里没有 {repo} 的 #{number}。它可能还没合并、不属于这个仓库，或者还没同步（prhub sync {repo}）。",

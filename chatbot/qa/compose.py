@@ -297,6 +297,43 @@ class Composer:
         count = self.evidence.count
         return self.answer([Heading(title, 2), *self.listing(records, extra, count)], count)
 
+    def people(self) -> Answer:
+        """Who worked on what the question names: each author with their PRs, most PRs first (then the
+        most important PR), at most LIST_LIMIT people."""
+        records = self.evidence.ranked(self.evidence.records)
+        by_author: dict[str, list[AnalyzedPR]] = {}
+        for record in records:
+            if names_someone(record.pr.header.author):
+                by_author.setdefault(record.pr.header.author, []).append(record)
+        ranked = sorted(
+            by_author.items(), key=lambda item: (-len(item[1]), -item[1][0].analysis.importance, item[0])
+        )
+        subject = join(dict.fromkeys((*self.query.modules, *self.query.understood)), self.language)
+        title = (
+            say("qa.people.title", self.language, subject=subject)
+            if subject
+            else say("qa.people.title.all", self.language)
+        )
+        items: list[Inline] = []
+        separator = "、" if self.language == "zh" else ", "
+        for author, prs in ranked[:LIST_LIMIT]:
+            count = (
+                say("qa.people.one", self.language)
+                if len(prs) == 1
+                else say("qa.people.many", self.language, n=len(prs))
+            )
+            spans: list[Span] = [bold("@" + author), plain(" — " + count)]
+            for i, record in enumerate(prs[:6]):
+                spans += [plain(separator)] if i else []
+                spans.append(pr_span(record))
+            if len(prs) > 6:
+                spans.append(plain(" " + say("qa.more", self.language, n=len(prs) - 6)))
+            self._cite(prs[:6])
+            items.append(tuple(spans))
+        if len(ranked) > LIST_LIMIT:
+            items.append((plain(say("qa.more", self.language, n=len(ranked) - LIST_LIMIT)),))
+        return self.answer([Heading(title, 2), BulletList(tuple(items))], len(records))
+
     def stats(self) -> Answer:
         records = self.evidence.records
         modules = Counter(m for r in records for m in r.analysis.modules)

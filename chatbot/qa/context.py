@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, cast
 from zoneinfo import ZoneInfo
 
-from chatbot.messages import Language
+from chatbot.messages import Language, join, say
 from chatbot.qa.parse import cn_number
 from chatbot.qa.query import INTENTS, Query, Window
 from chatbot.weeks import Week
@@ -35,12 +35,14 @@ _ORDINAL_EN = {
     "sixth": 6,
     "seventh": 7,
     "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
 }
 _ORDINAL = re.compile(
-    r"第\s*([一二三四五六七八九十\d]+)\s*(?:个|条|项|篇)"
-    r"|\bthe (first|second|third|fourth|fifth|sixth|seventh|eighth|last) (?:one|pr|item|change)\b"
-    r"|\b(?:number|no\.)\s*(\d)\b"
-    r"|(最后)\s*一?\s*(?:个|条|项|篇)"
+    r"第\s*([零〇一二两三四五六七八九十百千\d]+)\s*(?:个|条|项|篇)"
+    r"|\b(?:the )?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last) (?:one|pr|item|change)\b"
+    r"|\b(?:number|no\.)\s*(\d{1,2})\b|\bthe (\d{1,2})(?:st|nd|rd|th) (?:one|pr|item|change)\b"
+    r"|(最后)\s*(?:一|那)?\s*(?:个|条|项|篇)"
 )
 # A follow-up that only asks for the last answer in the other language ("and in English?", "用中文说").
 _IN_LANGUAGE = re.compile(
@@ -123,17 +125,16 @@ def query_from_dict(data: dict[str, Any]) -> Query | None:
     return query if query.intent in INTENTS else None
 
 
-def _ordinal(text: str, cited: tuple[int, ...]) -> int | None:
-    """The PR a "第二个" / "the second one" points at among the last answer's cited PRs."""
+def _position(text: str) -> int | None:
+    """The position in the last answer's list a "第二个" / "the second one" / "最后一个" asks for (-1:
+    the last), or None when the question names none."""
     m = _ORDINAL.search(text)
-    if not m or not cited:
+    if not m:
         return None
-    if m.group(2) == "last" or m.group(4):
-        return cited[-1]
-    position = (
-        cn_number(m.group(1)) if m.group(1) else _ORDINAL_EN.get(m.group(2) or "") or int(m.group(3) or 0)
-    )
-    return cited[position - 1] if position and 1 <= position <= len(cited) else None
+    if m.group(2) == "last" or m.group(5):
+        return -1
+    number = m.group(1) or m.group(3) or m.group(4)
+    return cn_number(number) if number else _ORDINAL_EN.get(m.group(2) or "")
 
 
 def is_follow_up(text: str, current: Query) -> bool:
@@ -158,6 +159,15 @@ def is_follow_up(text: str, current: Query) -> bool:
 _ABOUT_IT = re.compile(r"它|这个\s*pr|这个改动|该\s*pr|\bits?\b|\bthis (?:one|pr)\b|\bthat (?:one|pr)\b")
 
 
+def ordinal_missing(listed: tuple[int, ...], position: int, language: Language) -> str:
+    """What to say when a follow-up asks for a position ("第二个") the last answer's list lacks."""
+    if not listed:
+        return say("qa.ordinal.none", language, position=position)
+    prs = join((f"#{n}" for n in listed), language)
+    key = "qa.ordinal.missing.one" if len(listed) == 1 else "qa.ordinal.missing"
+    return say(key, language, n=len(listed), prs=prs, position=position)
+
+
 def follow_up(
     previous: Query,
     cited: tuple[int, ...],
@@ -179,12 +189,16 @@ def follow_up(
             return replace(previous, text=text, language=current.language, notes=())
         if listed is not None and (_ORDINAL.search(text) or is_follow_up(text, current)):
             previous, cited = listed
-    number = _ordinal(text, cited)
-    if number is not None and current.pr_number is None:
+    position = _position(text) if current.pr_number is None else None
+    if position is not None:
+        if not cited or (position != -1 and not 1 <= position <= len(cited)):
+            # The last answer has no such position: the answer says what it had (and the
+            # conversation keeps it).
+            return replace(current, intent="help", missing_from=cited, position=position)
         return replace(
             current,
             intent="pr",
-            pr_number=number,
+            pr_number=cited[position - 1 if position > 0 else -1],
             repo=previous.repo,
             repo_candidates=(),
             terms=(),

@@ -37,10 +37,10 @@ _CN_DIGITS = {
     "七": 7,
     "八": 8,
     "九": 9,
-    "十": 10,
     "半": 0,
 }
-_NUM = r"(\d+|[零〇一二两俩三四五六七八九十]+)"
+_CN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000}
+_NUM = r"(\d+|[零〇一二两俩三四五六七八九十百千万]+)"
 _MONTHS_EN = {m.lower(): i for i, m in enumerate(calendar.month_name) if m} | {
     m.lower(): i for i, m in enumerate(calendar.month_abbr) if m
 }
@@ -106,18 +106,33 @@ def language_of(text: str) -> Language:
 
 
 def cn_number(token: str) -> int | None:
-    """`25`, `十五`, `二十一`, `两` as integers."""
+    """`25`, `十五`, `二十一`, `两`, `一百零五`, `三千二百`, `一万二` as integers; digits without units
+    (`六七三八`) read one after another."""
     if token.isdigit():
         return int(token)
-    if not token or any(ch not in _CN_DIGITS for ch in token):
+    if not token or any(ch not in _CN_DIGITS and ch not in _CN_UNITS for ch in token):
         return None
-    if "十" in token:
-        tens, _, ones = token.partition("十")
-        return (_CN_DIGITS[tens] if tens else 1) * 10 + (_CN_DIGITS[ones] if ones else 0)
-    value = 0
+    if not any(ch in _CN_UNITS for ch in token):
+        value = 0
+        for ch in token:
+            value = value * 10 + _CN_DIGITS[ch]
+        return value
+    total = section = digit = 0
+    unit = 1  # the unit of the last numeral read, so a trailing digit is its tenth ("一万二" = 12000)
     for ch in token:
-        value = value * 10 + _CN_DIGITS[ch]
-    return value
+        if ch in _CN_DIGITS:
+            digit = _CN_DIGITS[ch]
+        elif ch == "万":
+            total += (section + digit) * 10_000
+            section = digit = 0
+            unit = 10_000
+        else:
+            unit = _CN_UNITS[ch]
+            section += (digit or (1 if ch == "十" else 0)) * unit
+            digit = 0
+    if digit and unit >= 100 and not token.endswith(("零", "〇")) and "零" not in token[-2:]:
+        digit *= unit // 10  # "一百五" is 150, "一万二" 12000
+    return total + section + digit
 
 
 def edit_distance(a: str, b: str, limit: int = 2) -> int:
@@ -369,7 +384,7 @@ def _range(first: date | None, last: date | None, tz: ZoneInfo) -> Window | None
 
 
 _MONTH_NAME = "|".join(sorted(_MONTHS_EN, key=len, reverse=True))
-_CN = r"[零〇一二两三四五六七八九十]+"
+_CN = r"[零〇一二两三四五六七八九十百千]+"
 # A year stands alone ("hjh0119 三月" names March, not the year 119).
 _YEAR_WORD = r"(?:(?<![\w-])((?:19|20)\d{2})\s*年?|(去年|今年|前年|last year|this year))"
 # One calendar day, in every form people write: 2026-06-08, 2026/6/8, 6/8, 6月8日, 六月八号, june 8(th),
@@ -745,7 +760,7 @@ _BREAKING = re.compile(
 )
 _LIMIT = re.compile(
     rf"(?:top|first|前|最\S{{0,6}}?的?)\s*{_NUM}\s*(?:个|条|项|篇|prs?\b|pull requests?\b|changes?\b)?"
-    r"|(?<![\d.])(\d{1,2}|[一二两三四五六七八九十]+)\s*(?:个|条|项|篇)(?!月)"
+    r"|(?<![\d.])(\d{1,2}|[一二两三四五六七八九十百]+)\s*(?:个|条|项|篇)(?!月)"
     rf"|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:most|top|key|biggest|important|prs?\b|pull requests?\b|changes?\b)"
     r"|\b(?:just|only|at most|no more than|max)\s+(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\b(?!\s*(?:days?|weeks?|months?))"
 )
@@ -1303,6 +1318,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
     breaking = bool(_BREAKING.search(rest))
     untested = bool(_UNTESTED.search(rest))
     rest = _UNTESTED.sub(_spaces, rest)
+    maintainers = bool(_MAINTAINERS.search(rest))
+    rest = _MAINTAINERS.sub(_spaces, rest)
     modules, module_confidence, module_words = _modules(rest, context, repo_words)
     concepts = default_glossary().find(_BREAKING.sub(lambda m: " " * len(m.group(0)), rest), repo)
     topics = tuple(name for name, _ in concepts)
@@ -1403,13 +1420,21 @@ def parse_query(text: str, context: ParseContext) -> Query:
         limit=limit,
         breaking=breaking,
         untested=untested,
-        asks_who=bool(_ASKS_WHO.search(norm)),
+        asks_who=maintainers or bool(_ASKS_WHO.search(norm)),
+        maintainers=maintainers,
         subscribed=subscribed,
         confidence=confidence,
     )
 
 
 # "谁在改 megatron", "who worked on the rollout": the answer's lines name each PR's author.
+# Asking who looks after a part of the code ("谁在维护 dataloader", "X 归谁管", "who maintains X"): the
+# people who worked on it are the answer, and the words are not searched.
+_MAINTAINERS = re.compile(
+    r"维护者?|维护人|归谁管|谁(?:在)?(?:管|负责)|负责人|负责的人|主要贡献者|owner"
+    r"|\bmaintain(?:s|ed|ers?|ing)?\b|\bowns?\b|\bowners?\b|\bownership\b|\bin charge of\b"
+    r"|\bresponsible for\b|\bwho works on\b|\bwho(?:'s| is) working on\b|\bexperts? (?:on|in|for)\b"
+)
 _ASKS_WHO = re.compile(r"谁|哪些人|哪位|哪个人|\bwho\b|\bwhom\b|\bwhich (?:authors|people|contributors)\b")
 
 

@@ -111,6 +111,9 @@ class Query:
     untested: bool = False
     # The question asks who ("谁在改 megatron"): each PR's line names its author.
     asks_who: bool = False
+    # It asks who looks after what it names ("谁在维护 dataloader", "who maintains X"): the answer is the
+    # people who worked on it, most PRs first.
+    maintainers: bool = False
     # Indexed repos that hold `pr_number` when the question named no repo and several do.
     pr_candidates: tuple[str, ...] = ()
     # The question is about the channel's subscribed repos ("我们订阅的仓库", "our repos").
@@ -118,6 +121,10 @@ class Query:
     # Answered once across every repo of `repo_candidates` (a channel subscribed to several, an author
     # with PRs in several), grouped per repo, instead of asking which one.
     across: bool = False
+    # A follow-up asked for a position of the last answer's list ("第二个讲了什么", -1: the last) that
+    # the list (`missing_from`, the PRs it cited) does not have.
+    missing_from: tuple[int, ...] | None = None
+    position: int = 0
     # Who read the question: the rules, or the LLM when the rules could not place it.
     parser: Literal["rules", "llm"] = "rules"
     # How sure the rules are (1.0 = an exact pattern); below 0.5 an LLM may re-parse when configured.

@@ -808,7 +808,12 @@ def gather(
     # Whether a PR added tests is in its whole analysis only, not in the score columns.
     limit = None if query.untested else SHOWN.get(query.intent)
     listed = None
-    if match is None and not query.untested and query.intent in LISTS and corrector.changes_nothing:
+    if (
+        match is None
+        and not (query.untested or query.maintainers)
+        and query.intent in LISTS
+        and corrector.changes_nothing
+    ):
         listed = top_records(
             session, repo, start, end, query, fallback, min(query.limit or LIST_LIMIT, LIST_MAX), stated
         )

@@ -84,7 +84,7 @@ GLOSSARY = [
 PATHS = [
     ("上周谁改了 trl/trainer/sft_trainer.py", TRL, {3447, 3450}),
     ("which PRs touched trl/trainer/grpo_trainer.py in June", TRL, {3422, 3425, 3440, 3444, 3461}),
-    ("torchtune/models/qwen3 下的改动", TUNE, {2824}),
+    ("torchtune/models/qwen3 下的改动", TUNE, {2805, 2824}),  # the past 30 days: no window named
     ("六月 llamafactory 里 src/llamafactory/train 目录的改动", FACTORY, {7001, 7013}),
     ("who changed docs/source in trl this month?", TRL, {3430}),
 ]

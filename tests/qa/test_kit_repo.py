@@ -9,6 +9,7 @@ import pytest
 
 from chatbot.analysis import HeuristicAnalyzer
 from chatbot.bot import BotConfig, ChatBot
+from chatbot.messages import say
 from chatbot.models import Message
 from chatbot.qa.compose import Answer
 from chatbot.store.db import Database
@@ -77,3 +78,98 @@ def test_a_breaking_change_stated_in_words_counts_and_a_denial_does_not(bot: Cha
     answer = ask(bot, question)
     assert answer.query.breaking
     assert set(answer.cited) == {509, 510, 511}
+
+
+# Ordinals over the last answer's list, in a thread ------------------------------------------------------
+
+THREADS = iter(range(1, 1_000_000))
+
+
+@pytest.mark.parametrize(
+    ("follow", "number"),
+    [
+        ("第二个讲了什么", 511),
+        ("the second one?", 511),
+        ("最后一个讲了什么", 509),
+        ("what about the last one", 509),
+        ("第三条", 509),
+        ("the 1st one", 510),
+    ],
+)
+def test_an_ordinal_opens_that_pr_of_the_last_list(bot: ChatBot, follow: str, number: int) -> None:
+    thread = f"ordinal-{next(THREADS)}"
+    listed = ask(bot, "kit 本月有哪些破坏性变更", thread)
+    assert listed.cited == (510, 511, 509)
+    answer = ask(bot, follow, thread)
+    assert answer.query.intent == "pr"
+    assert answer.cited == (number,)
+
+
+@pytest.mark.parametrize(
+    ("first", "follow", "language"),
+    [
+        ("kit 本周有哪些合并 LoRA 相关的修复", "第二个讲了什么", "zh"),
+        ("LoRA merge fixes in kit this week", "and the second one?", "en"),
+        ("kit 本月有哪些破坏性变更", "第四个呢", "zh"),
+        ("any breaking changes in kit this month?", "what about the fifth one", "en"),
+        ("kit 本月有哪些破坏性变更", "第一百零五个讲了什么", "zh"),
+    ],
+)
+def test_a_position_the_last_list_does_not_have_is_said_so_not_answered_with_help(
+    bot: ChatBot, first: str, follow: str, language: str
+) -> None:
+    thread = f"ordinal-{next(THREADS)}"
+    listed = ask(bot, first, thread)
+    assert listed.cited
+    answer = ask(bot, follow, thread)
+    text = answer.reply.plain_text()
+    assert answer.cited == ()
+    assert all(f"#{n}" in text for n in listed.cited)
+    assert answer.query.language == language
+    assert say("qa.unknown", language) not in text
+    # the conversation still holds the list: a position it has opens its PR
+    again = ask(bot, "第一个讲了什么" if language == "zh" else "the first one?", thread)
+    assert again.cited == (listed.cited[0],)
+
+
+# Who looks after a part of the code: its authors, most PRs first --------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "谁在维护 kit 的 dataloader",
+        "kit 的 dataloader 归谁管",
+        "kit 里 dataloader 的负责人是谁",
+        "who maintains the dataloader in kit?",
+        "who owns kit/data/loader.py?",
+        "who is in charge of the kit dataloader",
+    ],
+)
+def test_who_maintains_something_names_its_authors_most_active_first(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, question)
+    text = answer.reply.plain_text()
+    assert answer.query.maintainers
+    assert set(answer.cited) == {506, 507, 508}
+    assert text.index("@lin") < text.index("@mei")  # lin merged two of them, mei one
+    for word in ("维护", "maintain", "归谁管", "负责", "owns", "charge"):
+        assert word not in answer.query.understood
+    # a maintainer is not judged by this week alone
+    assert answer.window is not None and (answer.window.end - answer.window.start).days == 90
+
+
+# A subject asked about without a window: the past 30 days ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "kit 里 dataloader 相关的改动有哪些？",
+        "what changed about the dataloader in kit?",
+        "kit 的数据加载器有什么新改动",
+    ],
+)
+def test_a_subject_without_a_window_is_answered_from_the_past_30_days(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, question)
+    assert answer.window is not None and (answer.window.end - answer.window.start).days == 30
+    assert set(answer.cited) == {506, 507, 508}

@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from chatbot.qa.parse import cn_number
 from chatbot.qa.query import Window
 from chatbot.weeks import Week
 
@@ -38,3 +39,25 @@ def test_the_window_before_any_other_span_has_its_length() -> None:
     start = datetime(2026, 3, 5, 0, 0, tzinfo=tz)
     before = Window(start, start + timedelta(days=3)).previous()
     assert (before.start, before.end) == (start - timedelta(days=3), start)
+
+
+@pytest.mark.parametrize(
+    ("token", "value"),
+    [
+        ("十五", 15),
+        ("二十一", 21),
+        ("两", 2),
+        ("一百零五", 105),
+        ("一百五", 150),
+        ("二百零八", 208),
+        ("三千二百", 3200),
+        ("一千零一", 1001),
+        ("两千零二十六", 2026),
+        ("一万二", 12000),
+        ("六七三八", 6738),
+        ("105", 105),
+        ("abc", None),
+    ],
+)
+def test_chinese_numerals_read_with_their_units(token: str, value: int | None) -> None:
+    assert cn_number(token) == value
