@@ -743,11 +743,6 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "Say which PR, e.g. 'importance of #6512 should be higher', '#6512 is not breaking', "
         "'#6512 missed a risk: …'.",
     ),
-    "feedback.list.title": ("反馈与更正", "Feedback and corrections"),
-    "calibrate.none": (
-        "{repo} 还没有重要性更正，无从校准。",
-        "{repo} has no importance corrections to calibrate from.",
-    ),
     # Themes ------------------------------------------------------------------------------------------
     "theme.docs": ("文档与示例", "docs and examples"),
     "theme.ci": ("测试与 CI", "tests and CI"),

@@ -50,6 +50,7 @@ from prhub_cli.common import (
     repo_name,
     user_errors,
 )
+from prhub_cli.feedback import calibrate, feedback_app
 from prhub_cli.github import github_app
 from prhub_cli.risks import risks_app
 from prhub_cli.serve import serve
@@ -77,6 +78,7 @@ app.add_typer(subscriptions_app, name="subscriptions")
 app.add_typer(github_app, name="github")
 app.add_typer(slack_app, name="slack")
 app.add_typer(risks_app, name="risks")
+app.add_typer(feedback_app, name="feedback")
 
 
 @app.callback()
@@ -664,3 +666,4 @@ def demo(
 app.command()(push)
 app.command()(status)
 app.command()(serve)
+app.command()(calibrate)

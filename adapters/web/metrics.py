@@ -2,7 +2,8 @@
 
 Counters kept in this process (answers by platform and intent, LLM calls and tokens of this process's
 analyses), plus figures read from the database at scrape time, so they agree across replicas:
-platform events taken, deliveries by state, analyses and their tokens, and each repo's sync lag.
+platform events taken, deliveries by state, analyses and their tokens, each repo's sync lag, and the
+team loop's 👍/👎 votes, corrections and reading claims.
 With PRHUB_METRICS_TOKEN set, a scrape must carry it (`Authorization: Bearer …`).
 """
 
@@ -19,6 +20,8 @@ from sqlalchemy import func, select
 from adapters.web.app import has_token
 from chatbot.ports import Clock
 from chatbot.store.db import Database
+from chatbot.store.feedback import CorrectionRow, FeedbackRow
+from chatbot.store.reading import ReadingClaimRow
 from chatbot.store.schema import AnalysisRow, DeliveryRow, ProcessedEventRow, RepoRow
 
 
@@ -64,6 +67,15 @@ class _StoreCollector(Collector):
                 ).group_by(AnalysisRow.analyzer)
             ).all()
             repos = session.execute(select(RepoRow.full_name, RepoRow.last_synced_at)).all()
+            votes = session.execute(select(FeedbackRow.vote, func.count()).group_by(FeedbackRow.vote)).all()
+            corrections = session.execute(
+                select(CorrectionRow.kind, func.count()).group_by(CorrectionRow.kind)
+            ).all()
+            claims = session.execute(
+                select(ReadingClaimRow.done_at.is_not(None), func.count()).group_by(
+                    ReadingClaimRow.done_at.is_not(None)
+                )
+            ).all()
         now = self.clock.now()
         family = GaugeMetricFamily(
             "prhub_events_handled", "Platform events taken (deduplicated)", labels=["platform"]
@@ -92,3 +104,19 @@ class _StoreCollector(Collector):
             if synced is not None:
                 lag.add_metric([name], (now - synced).total_seconds())
         yield lag
+        family = GaugeMetricFamily(
+            "prhub_feedback_votes", "👍/👎 votes on answers and cards", labels=["vote"]
+        )
+        counted = dict(votes)
+        for vote in ("up", "down"):
+            family.add_metric([vote], counted.get(vote, 0))
+        yield family
+        family = GaugeMetricFamily("prhub_corrections", "Corrections of analyses by kind", labels=["kind"])
+        for kind, count in corrections:
+            family.add_metric([kind], count)
+        yield family
+        family = GaugeMetricFamily("prhub_reading_claims", "Reading claims by state", labels=["state"])
+        done = {bool(finished): count for finished, count in claims}
+        family.add_metric(["reading"], done.get(False, 0))
+        family.add_metric(["done"], done.get(True, 0))
+        yield family

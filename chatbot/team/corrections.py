@@ -332,6 +332,18 @@ def _clamp(importance: float) -> float:
     return round(min(10.0, max(0.0, importance)), 1)
 
 
+def stored_offsets(session: Session, repo: str) -> dict[str, float]:
+    """The repo's stored calibration (`prhub calibrate`): importance offsets by change class."""
+    return {
+        row.key: row.offset
+        for row in session.scalars(
+            select(CalibrationRow)
+            .join(RepoRow, RepoRow.id == CalibrationRow.repo_id)
+            .where(RepoRow.full_name == repo.lower())
+        )
+    }
+
+
 @dataclass(slots=True)
 class Corrector:
     """The corrections and calibration of one repo, loaded once, applied to many records."""
@@ -341,16 +353,7 @@ class Corrector:
 
     @classmethod
     def load(cls, session: Session, repo: str) -> Corrector:
-        corrections = summarize(correction_views(session, repo))
-        offsets = {
-            row.key: row.offset
-            for row in session.scalars(
-                select(CalibrationRow)
-                .join(RepoRow, RepoRow.id == CalibrationRow.repo_id)
-                .where(RepoRow.full_name == repo.lower())
-            )
-        }
-        return cls(corrections, Calibration(offsets))
+        return cls(summarize(correction_views(session, repo)), Calibration(stored_offsets(session, repo)))
 
     def analysis(self, number: int, analysis: Analysis) -> Analysis:
         return apply(analysis, self.corrections.get(number), self.calibration)
