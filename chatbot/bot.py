@@ -210,6 +210,8 @@ class ChatBot:
                 query = replace(query, repo_candidates=subscribed, across=query.intent != "pr")
             elif query.subscribed and not subscribed:
                 return Answer(query, _paragraph(say("qa.subscribed.none", query.language)))
+            elif query.every_repo and len(query.repo_candidates) > 1 and query.intent != "pr":
+                query = replace(query, across=True)  # "哪个仓库最活跃": every indexed repo
         answer = self._answer_question(query, stream)
         if key is not None and answer.query.intent not in ("help", "unknown"):
             now = self.clock.now()
@@ -363,8 +365,18 @@ class ChatBot:
         cited: list[int] = []
         quiet: list[str] = []
         window: Window | None = None
-        for repo in repos:
-            answer = self._answer_question(replace(query, repo=repo, across=False, repo_candidates=()))
+        answers = [
+            self._answer_question(replace(query, repo=repo, across=False, repo_candidates=()))
+            for repo in repos
+        ]
+        if query.intent in ("stats", "compare", "highlights"):  # "哪个仓库最活跃": ranked by PRs merged
+            counts = sorted(
+                ((answer.count or 0, repo) for repo, answer in zip(repos, answers, strict=True)),
+                key=lambda pair: (-pair[0], pair[1]),
+            )
+            ranked = join((say("qa.across.count", language, repo=r, n=n) for n, r in counts), language)
+            blocks.append(Paragraph((plain(say("qa.across.ranking", language, repos=ranked)),)))
+        for repo, answer in zip(repos, answers, strict=True):
             window = window or answer.window
             if answer.cited or query.intent in ("stats", "compare", "report"):
                 blocks += answer.reply.blocks

@@ -345,6 +345,8 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # Questions across a channel's several subscribed repos (issue 12).
     "qa.across.title": ("{n} 个仓库：{repos}", "Across {n} repos: {repos}"),
+    "qa.across.ranking": ("按合并 PR 数：{repos}", "By PRs merged: {repos}"),
+    "qa.across.count": ("{repo}（{n} 个）", "{repo} ({n})"),
     "qa.across.quiet": (
         "{repos} 在 {window} 没有符合条件的已合并 PR。",
         "{repos}: no merged PRs matching that in {window}.",

@@ -45,6 +45,7 @@ class Answer:
     reply: Reply
     cited: tuple[int, ...] = ()
     window: Window | None = None
+    count: int | None = None  # how many PRs the answer is about (its footer's "共 N 个 PR")
 
 
 def window_text(window: Window | None, now: datetime, tz: ZoneInfo, language: Language) -> str:
@@ -186,7 +187,7 @@ class Composer:
     def answer(self, blocks: list[Block], count: int | None = None) -> Answer:
         notes = [Paragraph((plain(note),)) for note in self.query.notes]
         reply = Reply((self.heading(), *notes, *self.understood(), *blocks, self.footer(count)))
-        return Answer(self.query, reply, tuple(self.cited), self.window)
+        return Answer(self.query, reply, tuple(self.cited), self.window, count)
 
     # Intents -----------------------------------------------------------------------------------------
 

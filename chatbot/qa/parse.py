@@ -757,6 +757,7 @@ _UNTESTED = re.compile(
 _BREAKING = re.compile(
     r"破坏性|不兼容|不向后兼容|向后不兼容|breaking|backwards?[- ]?incompatible|incompatible|api 变更|接口变更"
     r"|\bbreak(?:s|ing)? (?:the )?(?:backwards? )?compat(?:ibility)?\b|兼容性破坏|破坏(?:了)?兼容"
+    r"|\b(?:could|would|will|might|may) break\b|\bbreaks? (?:us|our|downstream|existing|user)\b"
 )
 _LIMIT = re.compile(
     rf"(?:top|first|前|最\S{{0,6}}?的?)\s*{_NUM}\s*(?:个|条|项|篇|prs?\b|pull requests?\b|changes?\b)?"
@@ -968,6 +969,13 @@ _STANDALONE_LOGIN = re.compile(r"(?<![\w@/.-])([a-z0-9][a-z0-9-]*(?:\[bot\])?)(?
 
 # Intent --------------------------------------------------------------------------------------------
 
+# What could bite on upgrading ("有哪些改动会影响我们升级", "what should we watch for before we upgrade"):
+# the window's risks (breaking changes, compatibility, pins), not a search for the word "upgrade".
+_UPGRADE_IMPACT = re.compile(
+    r"影响.{0,4}升级|升级.{0,6}(?:注意|小心|影响|踩坑|坑)|\baffects? (?:our |the |an? )?upgrad\w*"
+    r"|\b(?:before|when|after) (?:we |you )?upgrad\w*|\bupgrade (?:impact|concerns?|pitfalls?)\b"
+)
+
 _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "help",
@@ -986,9 +994,15 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         "stats",
         re.compile(
             r"多少|几个|几条|数量|统计|最活跃|最多|排行|排名|how many|number of|\bcount\b|most active|busiest|statistic|\bstats\b|top (?:modules|authors|contributors)"
+            r"|\b(?:merged|landed|had|has|with) the most\b|\bthe most (?:prs|pull requests|merges|commits)\b"
         ),
     ),
-    ("risks", re.compile(r"风险|隐患|危险|注意什么|需要注意|risk|danger|watch out|concern")),
+    (
+        "risks",
+        re.compile(
+            r"风险|隐患|危险|注意什么|需要注意|risk|danger|watch out|concern|" + _UPGRADE_IMPACT.pattern
+        ),
+    ),
     (
         "must_read",
         re.compile(
@@ -1255,6 +1269,14 @@ _SUBSCRIBED = re.compile(
 )
 
 
+# "哪个仓库本周最活跃", "各仓库的风险", "which repo merged the most", "risks in each repo".
+_EVERY_REPO = re.compile(
+    r"哪(?:个|一个|些)(?:仓库|项目|repo)|(?:各|各个|每个|每一个|所有|全部)(?:的)?(?:仓库|项目|repo)"
+    r"|\bwhich (?:repos?|repositories|projects?)\b|\b(?:each|every|per) (?:repo|repository|project)\b"
+    r"|\ball (?:the )?(?:indexed )?(?:repos|repositories|projects)\b|\bacross (?:all )?(?:the )?(?:repos|repositories)\b"
+)
+
+
 def names_subscribed_repos(text: str) -> bool:
     """Whether the text asks about the channel's subscribed repos as a whole ("订阅的这些仓库本周有哪些
     风险？"): a question, though it starts like the subscribe command."""
@@ -1305,6 +1327,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
     language = language_of(raw)
     subscribed = names_subscribed_repos(norm)
     norm = _SUBSCRIBED.sub(_spaces, norm)
+    every_repo = bool(_EVERY_REPO.search(norm))
+    norm = _EVERY_REPO.sub(_spaces, norm)
     pr_number, url_repo = _pr(norm)
     path_spans, path_repo = _paths(norm, context)
     without_paths = _blank(norm, (span for _, span in path_spans))
@@ -1321,7 +1345,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
     maintainers = bool(_MAINTAINERS.search(rest))
     rest = _MAINTAINERS.sub(_spaces, rest)
     modules, module_confidence, module_words = _modules(rest, context, repo_words)
-    concepts = default_glossary().find(_BREAKING.sub(lambda m: " " * len(m.group(0)), rest), repo)
+    concepts = default_glossary().find(_UPGRADE_IMPACT.sub(_spaces, _BREAKING.sub(_spaces, rest)), repo)
     topics = tuple(name for name, _ in concepts)
     change_types = tuple(name for name, pattern in _CHANGE_TYPES if pattern.search(rest))
     author = _author(rest, context, repo_words, module_words)
@@ -1394,7 +1418,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         intent, confidence = "unknown", 0.2  # weather, greetings: say what the bot does
 
     if repo is None and unknown_repo is None and intent not in ("help", "unknown"):
-        repo = context.default_repo
+        repo = None if every_repo and len(context.repos) > 1 else context.default_repo
         if repo is None and len(context.repos) == 1:
             repo = context.repos[0].full_name
     candidates = tuple(r.full_name for r in context.repos) if repo is None else ()
@@ -1423,6 +1447,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         asks_who=maintainers or bool(_ASKS_WHO.search(norm)),
         maintainers=maintainers,
         subscribed=subscribed,
+        every_repo=every_repo and repo is None,
         confidence=confidence,
     )
 

@@ -118,6 +118,9 @@ class Query:
     pr_candidates: tuple[str, ...] = ()
     # The question is about the channel's subscribed repos ("我们订阅的仓库", "our repos").
     subscribed: bool = False
+    # The question compares or spans the repos ("哪个仓库本周最活跃", "each repo's risks"): answered
+    # across the channel's repos, or every indexed one.
+    every_repo: bool = False
     # Answered once across every repo of `repo_candidates` (a channel subscribed to several, an author
     # with PRs in several), grouped per repo, instead of asking which one.
     across: bool = False

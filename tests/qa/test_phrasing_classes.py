@@ -189,3 +189,65 @@ def test_a_comparison_names_only_the_modules_whose_count_moved(bot: ChatBot, que
         for move in line.split(label)[1].split("、" if language == "zh" else ", ")
     ]
     assert moves and all(before != after for before, after in (move.split("→") for move in moves))
+
+
+# Questions over the repos ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "哪个仓库上周最活跃",
+        "哪个项目上周合并的 PR 最多",
+        "which repo merged the most PRs last week?",
+        "PRs per repo last week",
+    ],
+)
+def test_which_repo_is_most_active_ranks_every_indexed_repo(bot: ChatBot, question: str) -> None:  # noqa: F811
+    answer = ask(bot, question)
+    language = answer.query.language
+    counts = (
+        say("qa.across.count", language, repo=TRL, n=5),
+        say("qa.across.count", language, repo=FACTORY, n=3),
+        say("qa.across.count", language, repo=TUNE, n=2),
+    )
+    ranking = say("qa.across.ranking", language, repos=("、" if language == "zh" else ", ").join(counts))
+    assert ranking in answer.reply.plain_text()
+
+
+@pytest.mark.parametrize(
+    "question", ["各个仓库上周的风险", "每个仓库上周有哪些风险", "risks in each repo last week"]
+)
+def test_a_question_over_each_repo_answers_for_every_repo(bot: ChatBot, question: str) -> None:  # noqa: F811
+    answer = ask(bot, question)
+    assert answer.query.across and answer.query.intent == "risks"
+    text = answer.reply.plain_text()
+    assert all(repo in text for repo in (TRL, FACTORY, TUNE))
+    assert 3455 in answer.cited  # trl's breaking change
+
+
+# Upgrading -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "trl 有哪些改动会影响我们升级",
+        "trl 升级前要注意什么",
+        "what in trl could break us when we upgrade?",
+        "anything in trl that affects our upgrade?",
+    ],
+)
+def test_what_could_bite_on_upgrading_is_a_risk_question_not_a_search_for_upgrade(question: str) -> None:
+    query = parse(question)
+    assert query.intent == "risks"
+    assert "upgrade" not in query.topics and not {"break", "upgrade", "升级"} & set(query.terms)
+
+
+@pytest.mark.parametrize(
+    "question", ["what in trl could break us?", "did trl merge anything that breaks our configs?"]
+)
+def test_breaking_us_is_the_breaking_filter(bot: ChatBot, question: str) -> None:  # noqa: F811
+    answer = ask(bot, question)
+    assert answer.query.breaking
+    assert 3455 in answer.cited
