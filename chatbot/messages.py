@@ -601,11 +601,22 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "The analysis of #{number} recorded no risk.",
     ),
     "ledger.open.title": ("{repo} 未解决的风险（{n} 条）", "Open risks in {repo} ({n})"),
-    "ledger.open.title_modules": (
-        "{repo} {modules} 未解决的风险（{n} 条）",
-        "Open risks in {repo} {modules} ({n})",
-    ),
     "ledger.open.none": ("{repo} 没有未解决的风险。", "{repo} has no open risk."),
+    "ledger.open.recent_title": (
+        "{repo} 近 {weeks} 周未解决的高 / 中风险（{n} 条）",
+        "Open high and medium risks in {repo}, last {weeks} weeks ({n})",
+    ),
+    "ledger.open.recent_none": (
+        "{repo} 近 {weeks} 周没有未解决的高 / 中风险。",
+        "{repo} has no open high or medium risk from the last {weeks} weeks.",
+    ),
+    "ledger.open.shown": ("列出其中 {shown} 条（共 {n} 条）。", "Showing {shown} of {n}."),
+    "ledger.open.rest": (
+        "另有 {n} 条更早或低严重度的未解决风险（共 {total} 条）：问「{example}」看全部，或用 prhub risks list {repo}。",
+        "{n} more open risks are older or of low severity ({total} in all): ask '{example}' for all of "
+        "them, or run prhub risks list {repo}.",
+    ),
+    "ledger.open.all_example": ("{repo} 所有未解决的风险", "all open risks in {repo}"),
     "ledger.window.title": ("{repo} {window}的风险跟进", "Follow-up of the risks of {repo}, {window}"),
     "ledger.window.summary": (
         "共 {total} 条风险：已解决 {resolved} 条、已跟进 {followed} 条、不处理 {accepted} 条、仍未处理 {open} 条。",

@@ -22,10 +22,12 @@ from chatbot.team.ledger import (
     find_entries,
     in_modules,
     maintain_ledger,
+    open_where,
     repo_is,
     unlink,
 )
 from chatbot.team.views import closed_sentence, link_sentence
+from chatbot.weeks import parse_day_or_time
 from prhub_cli.common import cli_context, console, fail, open_db, print_table, repo_name, user_errors
 
 risks_app = typer.Typer(help="The risk ledger: risks followed across weeks.", no_args_is_help=True)
@@ -56,26 +58,37 @@ def risks_list(
     ] = "open",
     module: Annotated[list[str] | None, typer.Option(help="Only risks of PRs in this module.")] = None,
     limit: Annotated[int, typer.Option(min=1, help="At most this many.")] = 50,
+    as_of: Annotated[
+        str | None,
+        typer.Option(
+            "--as-of",
+            help="The ledger as it stood then (YYYY-MM-DD or an ISO time): risks raised before it; "
+            "with --state open, those still unresolved then.",
+        ),
+    ] = None,
 ) -> None:
     """The ledger's entries of a repo, most severe and then oldest first."""
     with user_errors(ctx):
         settings = cli_context(ctx).get_settings()
         db = open_db(settings)
-        now = SystemClock().now()
-        maintain_ledger(db, now, repo)
         if state not in ("open", "all", *STATES):
             raise typer.BadParameter(f"--state must be open, all or one of {', '.join(STATES)}")
+        maintain_ledger(db, SystemClock().now(), repo)
+        now = parse_day_or_time(as_of, settings.tz) if as_of else SystemClock().now()
         where: list[Any] = [repo_is(repo)]
         if state == "open":
-            where.append(RiskEntryRow.state.in_(OPEN_STATES))
+            where = open_where(repo, as_of=now if as_of else None)
         elif state != "all":
             where.append(RiskEntryRow.state == state)
+        if as_of and state != "open":
+            where.append(RiskEntryRow.raised_at < now)
         if module:
             where.append(in_modules(module))
         with db.session() as session:
             views = entry_views(session, *where, limit=limit)
     language = _language(ctx)
-    table = Table(title=f"{len(views)} risks of {repo} ({state})", title_justify="left")
+    when = f" as of {now:%Y-%m-%d %H:%M}" if as_of else ""
+    table = Table(title=f"{len(views)} risks of {repo} ({state}){when}", title_justify="left")
     for column in ("id", "PR", "severity", "category", "state", "age", "where", "risk", "follow-ups"):
         table.add_column(column)
     for view in views:
@@ -84,7 +97,7 @@ def risks_list(
             f"#{view.number}",
             view.severity,
             view.category,
-            view.state,
+            view.state if view.state in OPEN_STATES or view.state_at <= now else f"open ({view.state} later)",
             f"{(now - view.raised_at).days}d",
             escape(f"{view.file} {view.symbol}".strip() or "-"),
             escape(view.text(language)),

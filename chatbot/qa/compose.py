@@ -89,7 +89,8 @@ def pr_line(record: AnalyzedPR, language: Language, extra: str | None = None) ->
         language,
         title=title,
         modules=", ".join(a.modules) or "-",
-        importance=f"{a.importance:.1f}",
+        importance=f"{a.importance:.1f}"
+        + (say("correction.mark", language) if "importance" in a.corrected else ""),
     )
     spans: list[Span] = [pr_span(record), plain(" " + text)]
     if extra:

@@ -14,6 +14,8 @@ from datetime import datetime
 from typing import Literal
 from zoneinfo import ZoneInfo
 
+from sqlalchemy.orm import Session
+
 from chatbot.messages import Language, join, say
 from chatbot.models import Block, BulletList, Context, Heading, Inline, Paragraph, Reply, plain
 from chatbot.prose import prose
@@ -22,6 +24,7 @@ from chatbot.store.db import Database
 from chatbot.store.ledger import RiskEntryRow
 from chatbot.team.ledger import (
     CLOSED_STATES,
+    HORIZON,
     EntryView,
     LedgerError,
     close_entry,
@@ -47,6 +50,7 @@ _FOLLOW = re.compile(
     re.I,
 )
 # Words asking for the ones not dealt with yet.
+_ALL = re.compile(r"所有|全部|一切|\b(?:all|every|each)\b", re.I)
 _OPEN = re.compile(
     r"未解决|未处理|没解决|没处理|还没|仍未|遗留|还有哪些|\b(?:open|unresolved|outstanding|pending|still)\b",
     re.I,
@@ -81,25 +85,7 @@ def answer_ledger(
                 return _reply(title, [], language, repo, footer=footer), (), None
             return _reply(title, views, language, repo, as_of=now), _cited(views), None
         if ask == "open":
-            where = open_where(repo, query.modules)
-            total = count_entries(session, *where)
-            views = entry_views(session, *where, limit=SHOWN)
-            name = repo.split("/")[-1]
-            if not views:
-                return _reply(say("ledger.open.none", language, repo=repo), [], language, repo), (), None
-            title = (
-                say(
-                    "ledger.open.title_modules",
-                    language,
-                    repo=name,
-                    modules=join(query.modules, language),
-                    n=total,
-                )
-                if query.modules
-                else say("ledger.open.title", language, repo=name, n=total)
-            )
-            more = say("ledger.more", language, n=total - len(views), repo=repo) if total > len(views) else ""
-            return _reply(title, views, language, repo, as_of=now, more=more), _cited(views), None
+            return _open_risks(session, query, now)
         window = query.window or _last_week(now, tz)
         label = _window_label(window, language)
         views = entry_views(
@@ -132,6 +118,46 @@ def answer_ledger(
         say("ledger.more", language, n=len(views) - len(shown), repo=repo) if len(views) > len(shown) else ""
     )
     return _reply(title, shown, language, repo, as_of=now, summary=summary, more=more), _cited(shown), window
+
+
+def _open_risks(
+    session: Session, query: Query, now: datetime
+) -> tuple[Reply, tuple[int, ...], Window | None]:
+    """The risks still unresolved at `now`: by default those of the last RECENT weeks of high or
+    medium severity (a busy repo has well over a thousand open entries, most of them low "missing
+    tests"), saying so and how many more there are; all of them when the question asks for all."""
+    repo, language = query.repo or "", query.language
+    name = repo.split("/")[-1]
+    where = open_where(repo, query.modules, as_of=now)
+    total = count_entries(session, *where)
+    if not total:
+        return _reply(say("ledger.open.none", language, repo=repo), [], language, repo), (), None
+    modules = (" " + join(query.modules, language)) if query.modules else ""
+    if _ALL.search(query.text):
+        views = entry_views(session, *where, limit=SHOWN)
+        title = say("ledger.open.title", language, repo=name + modules, n=total)
+        more = say("ledger.more", language, n=total - len(views), repo=repo) if total > len(views) else ""
+        return _reply(title, views, language, repo, as_of=now, more=more), _cited(views), None
+    recent = [
+        *where,
+        RiskEntryRow.severity.in_(("high", "medium")),
+        RiskEntryRow.raised_at >= now - HORIZON,
+    ]
+    count = count_entries(session, *recent)
+    views = entry_views(session, *recent, limit=SHOWN)
+    weeks = HORIZON.days // 7
+    example = say("ledger.open.all_example", language, repo=name)
+    rest = say("ledger.open.rest", language, n=total - count, total=total, example=example, repo=repo)
+    if not views:
+        text = say("ledger.open.recent_none", language, repo=name + modules, weeks=weeks)
+        return _reply(text, [], language, repo, footer=rest), (), None
+    title = say("ledger.open.recent_title", language, repo=name + modules, weeks=weeks, n=count)
+    more = ""
+    if count > len(views):
+        more = say("ledger.open.shown", language, shown=len(views), n=count)
+    if total > count:
+        more = (more + " " + rest).strip()
+    return _reply(title, views, language, repo, as_of=now, more=more), _cited(views), None
 
 
 def _last_week(now: datetime, tz: ZoneInfo) -> Window:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import String, bindparam, cast, func, insert, or_, select, update
+from sqlalchemy import String, and_, bindparam, cast, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -597,9 +597,20 @@ def repo_is(repo: str) -> Any:
     return RepoRow.full_name == repo.lower()
 
 
-def open_where(repo: str, modules: Sequence[str] = ()) -> list[Any]:
-    """Conditions for the unresolved entries of `repo` (of PRs in `modules`, when given)."""
-    conditions: list[Any] = [repo_is(repo), RiskEntryRow.state.in_(OPEN_STATES)]
+def open_where(repo: str, modules: Sequence[str] = (), as_of: datetime | None = None) -> list[Any]:
+    """Conditions for the unresolved entries of `repo` (of PRs in `modules`, when given); with `as_of`,
+    those raised before it and unresolved then (open now, or closed only since)."""
+    if as_of is None:
+        conditions: list[Any] = [repo_is(repo), RiskEntryRow.state.in_(OPEN_STATES)]
+    else:
+        conditions = [
+            repo_is(repo),
+            RiskEntryRow.raised_at < as_of,
+            or_(
+                RiskEntryRow.state.in_(OPEN_STATES),
+                and_(RiskEntryRow.state.in_(CLOSED_STATES), RiskEntryRow.state_at > as_of),
+            ),
+        ]
     return [*conditions, in_modules(modules)] if modules else conditions
 
 

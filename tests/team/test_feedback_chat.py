@@ -167,6 +167,8 @@ def test_an_importance_correction_moves_the_pr_in_the_next_report_marked_correct
     assert after.index(106) < after.index(102)
     card = ask(bot, "widgets 上周周报")
     assert f"8.0{say('correction.mark', 'zh')}" in card
+    listed = ask(bot, "what did widgets merge last week?", thread="t2")
+    assert f"importance 8.0{say('correction.mark', 'en')}" in listed
     ask(bot, "importance of #101 should be lower", user="wang")
     ask(bot, "#101 is overrated", user="zhao")
     assert _order(db, bot).index(101) > _order(db, bot).index(102)
