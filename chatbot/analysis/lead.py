@@ -226,6 +226,15 @@ def _ordered_sections(sections: Iterable[Section]) -> list[Section]:
     return purpose + changes
 
 
+# An opening or item that only points back at the title ("As title and comment", "如题", "Self-explanatory"):
+# nothing a reader of the title does not know.
+_POINTS_AT_TITLE = re.compile(
+    r"^\W*(?:as (?:the )?title|see (?:the )?title|title says|same as (?:the )?title|self[- ]explanatory"
+    r"|as described (?:in|by) the title|如题|同标题|见标题|标题(?:已经)?说明)",
+    re.IGNORECASE,
+)
+
+
 def _item_text(block: Block) -> str | None:
     """A list item as a key point: a bold lead becomes `Lead: rest`; a plain item is kept when it is long
     enough to say something."""
@@ -237,7 +246,7 @@ def _item_text(block: Block) -> str | None:
         lead = bold.group(1).strip()
         joint = ": " if bold.group(2) or lead.endswith((":", "：")) else " "
         text = f"{lead.rstrip(':：')}{joint}{_sentences(rest)[0]}" if rest else lead
-    return text if _substantive(text) else None
+    return text if _substantive(text) and not _POINTS_AT_TITLE.match(text) else None
 
 
 def read_author_text(body: CleanBody, changed_paths: Collection[str]) -> AuthorText:
@@ -248,6 +257,8 @@ def read_author_text(body: CleanBody, changed_paths: Collection[str]) -> AuthorT
         for block in section.blocks:
             if block.kind == "para" and opening is None:
                 for sentence in _sentences(plain_text([block])):
+                    if _POINTS_AT_TITLE.match(sentence):
+                        continue
                     if len(sentence) >= LEAD_SENTENCE_MIN_CHARS and _substantive(sentence):
                         if not names_unchanged_file(sentence, changed_paths):
                             opening = sentence

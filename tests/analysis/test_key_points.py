@@ -248,3 +248,23 @@ def test_struck_out_text_is_withdrawn_and_never_a_key_point() -> None:
     points = " ".join(ANALYZER.analyze(case).localized("en").key_points)
     assert "Wait for" not in points and "behind a flag" not in points
     assert "Summon each unit in turn" in points
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "### What does this PR do?\n\n- As title and comment\n",
+        "As the title says. The dtype cast made bf16 weights fp32 twice.",
+        "- 如题\n- The dtype cast made bf16 weights fp32 twice, doubling the memory of the buffers.\n",
+        "如题。",
+        "Self-explanatory.",
+        "See title.",
+    ],
+)
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_an_opening_or_item_that_points_back_at_the_title_is_no_key_point(body: str, language: str) -> None:
+    pr = make_pr("[rollout] fix: remove dtype cast", body, [OFFLOAD])
+    points = ANALYZER.analyze(pr, language).key_points  # type: ignore[arg-type]
+    assert not [p for p in points if re.search(r"(?i)as (?:the )?title|如题|self-explanatory|see title", p)]
+    if "dtype cast made" in body:  # the sentence after it says something
+        assert any("dtype cast made" in p for p in points)
