@@ -128,13 +128,16 @@ _ASKS = re.compile(
 )
 
 
+_ASKS_ANYWHERE = re.compile(r"是不是|是否|为什么|为何|会不会|有没有|怎么|\bwhy\b", re.I)
+
+
 def _asserts(text: str) -> bool:
     """Whether `text` states something rather than asks it ("#6512 是破坏性变更吗？", "why is #6512
-    ranked so high?" and "哪些 PR 比 #6512 更重要" ask)."""
+    ranked so high?", "#6512 的重要性是不是太低了" and "哪些 PR 比 #6512 更重要" ask)."""
     stripped = text.strip()
     if stripped.endswith(("?", "？", "吗", "么", "嘛")):
         return False
-    return not _ASKS.match(stripped)
+    return not (_ASKS.match(stripped) or _ASKS_ANYWHERE.search(stripped))
 
 
 # Storage ----------------------------------------------------------------------------------------------

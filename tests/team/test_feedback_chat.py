@@ -69,6 +69,8 @@ def test_corrections_in_both_languages(text, kind, value, number):
         "is #123 breaking?",
         "why is #123 ranked so high?",
         "哪些 PR 比 #6512 更重要",
+        "#6512 的重要性是不是太低了",
+        "#6512 importance seems too high, why",
         "#6512 漏了风险吗？",
         "#6512 改了什么",
         "本周 verl 有哪些破坏性变更？",
