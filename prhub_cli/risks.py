@@ -13,8 +13,8 @@ from rich.table import Table
 from chatbot.clock import SystemClock
 from chatbot.messages import Language, say
 from chatbot.store.ledger import RiskEntryRow
+from chatbot.team.chat import as_it_stood
 from chatbot.team.ledger import (
-    OPEN_STATES,
     STATES,
     LedgerError,
     close_entry,
@@ -85,7 +85,9 @@ def risks_list(
         if module:
             where.append(in_modules(module))
         with db.session() as session:
-            views = entry_views(session, *where, limit=limit)
+            views = entry_views(session, *where, limit=limit, linked_until=now if as_of else None)
+        if as_of:
+            views = [as_it_stood(v, now) if v.open_at(now) else v for v in views]
     language = _language(ctx)
     when = f" as of {now:%Y-%m-%d %H:%M}" if as_of else ""
     table = Table(title=f"{len(views)} risks of {repo} ({state}){when}", title_justify="left")
@@ -97,7 +99,7 @@ def risks_list(
             f"#{view.number}",
             view.severity,
             view.category,
-            view.state if view.state in OPEN_STATES or view.state_at <= now else f"open ({view.state} later)",
+            view.state,
             f"{(now - view.raised_at).days}d",
             escape(f"{view.file} {view.symbol}".strip() or "-"),
             escape(view.text(language)),

@@ -9,7 +9,7 @@ resolved, still open); "本周有哪些风险？" stays the parser's `risks` int
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 from zoneinfo import ZoneInfo
@@ -134,7 +134,7 @@ def _open_risks(
         return _reply(say("ledger.open.none", language, repo=repo), [], language, repo), (), None
     modules = (" " + join(query.modules, language)) if query.modules else ""
     if _ALL.search(query.text):
-        views = entry_views(session, *where, limit=SHOWN)
+        views = [as_it_stood(v, now) for v in entry_views(session, *where, limit=SHOWN, linked_until=now)]
         title = say("ledger.open.title", language, repo=name + modules, n=total)
         more = say("ledger.more", language, n=total - len(views), repo=repo) if total > len(views) else ""
         return _reply(title, views, language, repo, as_of=now, more=more), _cited(views), None
@@ -144,7 +144,7 @@ def _open_risks(
         RiskEntryRow.raised_at >= now - HORIZON,
     ]
     count = count_entries(session, *recent)
-    views = entry_views(session, *recent, limit=SHOWN)
+    views = [as_it_stood(v, now) for v in entry_views(session, *recent, limit=SHOWN, linked_until=now)]
     weeks = HORIZON.days // 7
     example = say("ledger.open.all_example", language, repo=name)
     rest = say("ledger.open.rest", language, n=total - count, total=total, example=example, repo=repo)
@@ -156,8 +156,16 @@ def _open_risks(
     if count > len(views):
         more = say("ledger.open.shown", language, shown=len(views), n=count)
     if total > count:
-        more = (more + " " + rest).strip()
+        more = (more + ("" if language == "zh" else " ") + rest).strip()
     return _reply(title, views, language, repo, as_of=now, more=more), _cited(views), None
+
+
+def as_it_stood(view: EntryView, moment: datetime) -> EntryView:
+    """An unresolved entry as it stood at `moment` (its links already cut to those made before it): open,
+    or followed up when a link was; a state reached later is not shown."""
+    if view.state_at <= moment and (view.state != "followed-up" or view.live_links()):
+        return view
+    return replace(view, state="followed-up" if view.live_links() else "open", closed_by=None)
 
 
 def _last_week(now: datetime, tz: ZoneInfo) -> Window:

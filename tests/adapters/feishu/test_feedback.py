@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 
 from chatbot.messages import say
+from chatbot.store.feedback import CorrectionRow
 from chatbot.team.feedback import FEEDBACK_ACTION, feedback_list
 from tests.adapters.feishu.conftest import TOKEN, FeishuHarness
-from tests.adapters.feishu.test_reading import _callback_values
+from tests.adapters.feishu.test_reading import _callback_values, _shown
 from tests.fakes.feishu import Sent, card_action, form_submit, text_event
 from tests.reports.fixtures import REPO
 
@@ -102,3 +103,18 @@ def test_where_no_per_user_card_can_be_shown_the_reason_form_is_a_reply_in_the_t
 
     (form,) = [s for s in feishu.fake.wait_shown(replied) if "feedback_reason_" in json.dumps(s.content)]
     assert form.kind == "reply" and form.target == message_id
+
+
+def test_a_correction_in_the_chat_is_recorded_by_who_and_shown_in_the_prs_answer(feishu: FeishuHarness, db):
+    feishu.push(text_event("@_user_1 #103 不是破坏性变更", chat_id="oc_team", sender="ou_li").payload(TOKEN))
+    (ack,) = feishu.shown()  # to the corrector alone, as every acknowledgement in a group
+    assert ack.kind == "private" and ack.to_user == "ou_li"
+    said = _shown(say("correction.done.breaking.no", "zh", number=103))
+    assert said in json.dumps(ack.content, ensure_ascii=False)
+    feishu.push(text_event(f"@_user_1 {REPO} #103 讲了什么", chat_id="oc_team").payload(TOKEN))
+    answer = json.dumps(feishu.shown()[-1].content, ensure_ascii=False)
+    assert "BREAKING" not in answer.replace("[BREAKING]", "").replace("&#91;BREAKING&#93;", "")
+    assert _shown(f"refactor{say('correction.mark', 'zh')}") in answer
+    with db.session() as session:
+        (row,) = session.query(CorrectionRow).all()
+        assert (row.platform, row.user_id, row.kind, row.value) == ("feishu", "ou_li", "breaking", "no")
