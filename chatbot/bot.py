@@ -525,7 +525,8 @@ class ChatBot:
             or query.untested
         )
         wider: list[Window | None] = []
-        if window is not None and not query.window_named and topical and query.intent != "stats":
+        vague = not query.window_named or query.vague_window
+        if window is not None and vague and topical and query.intent != "stats":
             spans = (Window(now - timedelta(days=days), now) for days in WIDER_DAYS)
             wider = [span for span in spans if span.start < window.start]
         # The question's own words are kept as long as a wider window can still find them.
@@ -574,15 +575,18 @@ class ChatBot:
         """The window asked for, or the default: none for a PR, a search or an author (all time); the
         past TOPIC_DAYS for a question about a subject (the most relevant recent PRs, not only this
         week's), the past MAINTAINERS_DAYS for who works on it; the last complete week for a report, and
-        this week for everything else."""
-        if query.window is not None:
+        this week for everything else. A bare "最近" / "recently" about a subject is no window."""
+        subject = query.intent == "topic" and bool(
+            query.topics or query.terms or query.paths or query.modules
+        )
+        if query.window is not None and not (query.vague_window and (subject or query.maintainers)):
             return query.window
         if query.intent in ("pr", "search", "author"):
             return None
         now = self.clock.now()
         if query.maintainers:
             return Window(now - timedelta(days=MAINTAINERS_DAYS), now)
-        if query.intent == "topic" and (query.topics or query.terms or query.paths or query.modules):
+        if subject:
             return Window(now - timedelta(days=TOPIC_DAYS), now)
         tz = self.config.tz
         week = (

@@ -737,8 +737,14 @@ def _named_window(text: str, context: ParseContext) -> Window | None:
         year = int(written) if written else _year_of(m.group(0), None, today) or today.year
         return Window(_day_start(date(year, 1, 1), tz), _day_start(date(year + 1, 1, 1), tz))
     if _RECENTLY.search(text):
-        return Window(now - timedelta(days=7), now)
+        return _recently(now)
     return None
+
+
+def _recently(now: datetime) -> Window:
+    """What a bare "最近" / "recently" means: the past week (a question about a subject reads it as its
+    own default, see `Query.vague_window`)."""
+    return Window(now - timedelta(days=7), now)
 
 
 # Filters -------------------------------------------------------------------------------------------
@@ -1034,7 +1040,8 @@ _HAN_FUNCTION_WORDS = (
     "|只看|只要|仅看|只|仅|麻烦|谢谢|多谢|感谢|您好|你好|能不能|能否|可以|能|帮|作者|提交的|写的|发的|合并的"
     "|支持|一共|总共|共|合计|目前|现在|已经|所有|全部|整体|具体|详细|大概|本身|一般|通常"
     "|需要|注意|关注|留意|在意|值得一看|一看|了解|知道|看的|读的|啥|咋|进度|状态|现状"
-    "|有人|有没有人|动过|动了|碰过|碰了|弄了|搞了|学习|借鉴|参考"
+    "|有人|有没有人|动过|动了|碰过|碰了|弄了|搞了|学习|借鉴|参考|部分|这块|那块|这一块|那一块|板块"
+    "|提到|提及|说到|讲到|谈到|变动|改进|改善"
     "|讲了|讲的|做了|干了|说了|改了|发生了|加了|出了|都|了|的|吗|呢|吧|啊|呀|和|与|跟|及|或|在|里|中|上|下|有|是|个|些|把|被|给|让|从|到|对|就|还|也|又|再"
 )
 _HAN_SPLIT = re.compile(rf"(?:{_HAN_FUNCTION_WORDS})+")
@@ -1050,7 +1057,8 @@ _ENGLISH_STOP = frozenset(
     should now could would shall may might must also yet still ever even
     summarize summarise summary recap overview happened happen happening ship ships shipped shipping
     done made make added improvement improvements improve improved half around regarding concerning
-    related relating touching touched involving""".split()  # noqa: SIM905
+    related relating touching touched involving mention mentions mentioned mentioning talk talks talking
+    say says said""".split()  # noqa: SIM905
 )
 _CONTENT_STOP = (
     _STOP
@@ -1432,6 +1440,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         repo_candidates=candidates,
         window=window,
         window_named=window is not None,
+        vague_window=window is not None and window == _recently(context.now.astimezone(context.tz)),
         pr_number=pr_number,
         modules=modules,
         topics=topics,
@@ -1458,7 +1467,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
 _MAINTAINERS = re.compile(
     r"维护者?|维护人|归谁管|谁(?:在)?(?:管|负责)|负责人|负责的人|主要贡献者|owner"
     r"|\bmaintain(?:s|ed|ers?|ing)?\b|\bowns?\b|\bowners?\b|\bownership\b|\bin charge of\b"
-    r"|\bresponsible for\b|\bwho works on\b|\bwho(?:'s| is) working on\b|\bexperts? (?:on|in|for)\b"
+    r"|\bresponsible for\b|\bexperts? (?:on|in|for)\b"
+    r"|\bwho(?:'s| is| are| has been| have been)? work(?:s|ing|ed)? on\b|谁(?:一直)?在(?:做|搞|负责|跟进)"
 )
 _ASKS_WHO = re.compile(r"谁|哪些人|哪位|哪个人|\bwho\b|\bwhom\b|\bwhich (?:authors|people|contributors)\b")
 

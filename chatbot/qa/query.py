@@ -90,6 +90,8 @@ class Query:
     repo_candidates: tuple[str, ...] = ()
     window: Window | None = None
     window_named: bool = False
+    # The window is a bare "最近" / "recently": a question about a subject reads it as no window.
+    vague_window: bool = False
     pr_number: int | None = None
     modules: tuple[str, ...] = ()
     topics: tuple[str, ...] = ()

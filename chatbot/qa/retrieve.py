@@ -351,7 +351,32 @@ def _required_groups(query: Query) -> list[_Group]:
 
 
 def _term_groups(query: Query) -> list[_Group]:
-    return [group for group in (_Group.of((term,)) for term in query.terms) if group.words]
+    return [group for group in (_Group.of(_inflections(term)) for term in query.terms) if group.words]
+
+
+_ENGLISH_WORD = re.compile(r"[a-z]{5,}")
+
+
+def _inflections(term: str) -> tuple[str, ...]:
+    """An English term and the stems it may be inflected from, each found with its own inflections
+    (`term_pattern`): "dropped" finds "drop support", "caching" finds "cache", "libraries" finds
+    "library". Other terms as written."""
+    word = term.lower()
+    if not _ENGLISH_WORD.fullmatch(word):
+        return (term,)
+    bases: list[str] = []
+    if word.endswith(("ies", "ied")):
+        bases.append(word[:-3] + "y")
+    for suffix in ("ing", "ed", "es", "s"):
+        base = word[: -len(suffix)]
+        if word.endswith(suffix) and len(base) >= 3 and not word.endswith("ss"):
+            bases.append(base)
+            if len(base) >= 4 and base[-1] == base[-2]:
+                bases.append(base[:-1])  # "dropped", "running"
+            elif suffix in ("ing", "ed"):
+                bases.append(base + "e")  # "caching", "changed"
+            break
+    return (term, *dict.fromkeys(b for b in bases if b != word))
 
 
 def _module_groups(query: Query) -> list[_Group]:

@@ -173,3 +173,33 @@ def test_a_subject_without_a_window_is_answered_from_the_past_30_days(bot: ChatB
     answer = ask(bot, question)
     assert answer.window is not None and (answer.window.end - answer.window.start).days == 30
     assert set(answer.cited) == {506, 507, 508}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "kit 最近 dataloader 有什么改动",
+        "anything new with the dataloader in kit recently?",
+        "kit 近期数据加载相关的改动",
+    ],
+)
+def test_a_bare_recently_about_a_subject_is_its_30_days_not_one_week(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, question)
+    assert answer.window is not None and (answer.window.end - answer.window.start).days == 30
+    assert set(answer.cited) == {506, 507, 508}
+
+
+@pytest.mark.parametrize(
+    ("question", "cited"),
+    [
+        ("which kit PRs dropped support for something?", {511}),
+        ("kit: anything about renamed config keys?", {509}),
+        ("has anyone been speeding things up in kit lately?", {506}),
+    ],
+)
+def test_an_inflected_english_word_finds_its_other_forms(
+    bot: ChatBot, question: str, cited: set[int]
+) -> None:
+    """'dropped' finds 'Drop Python 3.9', 'renamed' finds 'Rename max_len', 'speeding' finds 'Speed up'."""
+    answer = ask(bot, question)
+    assert cited <= set(answer.cited)
