@@ -244,68 +244,85 @@ class _Group:
         if not present:
             return Occurrence(0.0, False, False)
         patterns = tuple(pattern for _, pattern in present)
-        said = _own_words(rest, prose) if any(word in rest for word, _ in present) else ""
-        in_title = len(_mentions(patterns, title)) + len(_mentions(patterns, translated))
+        in_title = len(_mentions(patterns, title))
+        in_translated = len(_mentions(patterns, translated))
         in_prose = in_paths = 0
         stated = False  # a mention that is not in passing
-        opening = _SENTENCE_END.search(prose)
-        minor = [clause.span() for clause in _MINOR_CLAUSE.finditer(prose)]
-        for start, end in _mentions(patterns, prose, _UNAFFECTED):
+        opening = -1  # where the description's opening sentence ends, found at the first mention
+        for start, end in _mentions(patterns, prose):
+            clause = _clause(prose, start, end)
+            if _UNAFFECTED.search(clause):
+                continue
             if "/" in _token_at(prose, start, end):
                 in_paths += 1
                 continue
             in_prose += 1
-            stated = stated or (
-                opening is None or start < opening.start() or not any(s <= start <= e for s, e in minor)
-            )
-        in_analysis = len(_mentions(patterns, said, _NEGATED_CLAUSE))
+            if not stated:
+                if opening < 0:
+                    found = _SENTENCE_END.search(prose)
+                    opening = found.start() if found else len(prose)
+                stated = start < opening or not _MINOR.search(clause)
+        in_analysis = 0
+        if any(word in rest for word, _ in present):
+            said = _own_words(rest, prose)
+            mentions = _mentions(patterns, said)
+            if mentions:
+                negated = [clause.span() for clause in _NEGATED_CLAUSE.finditer(said)]
+                in_analysis = sum(not any(cs < start <= ce for cs, ce in negated) for start, _ in mentions)
         # Changed files say yes or no: a PR touching twenty files of a directory is not twenty times
         # more about it than one whose title names it.
         paths = min(in_paths, 1)
-        titled = (1 + TITLE_WEIGHT) * len(_mentions(patterns, title)) + len(_mentions(patterns, translated))
-        count = titled + in_prose + paths + ANALYSIS_WEIGHT * in_analysis
-        evidence = SALIENT * in_title + in_prose + paths + in_analysis
+        count = (
+            (1 + TITLE_WEIGHT) * in_title + in_translated + in_prose + paths + ANALYSIS_WEIGHT * in_analysis
+        )
+        evidence = SALIENT * (in_title + in_translated) + in_prose + paths + in_analysis
         # One mention is enough in a short description, in a changed file's path or in the analysis, but
         # not one in passing: a minor point after the opening sentence ("Adds the template. Minor memory
         # usage increase.").
         mentioned = stated or in_paths > 0 or in_analysis > 0
         salient = evidence >= SALIENT or (mentioned and (self.literal or len(prose) <= SHORT_TEXT))
-        return Occurrence(count, salient, in_title > 0)
+        return Occurrence(count, salient, in_title + in_translated > 0)
 
 
-def _mentions(
-    patterns: tuple[re.Pattern[str], ...], text: str, unsaid: re.Pattern[str] | None = None
-) -> list[tuple[int, int]]:
+def _mentions(patterns: tuple[re.Pattern[str], ...], text: str) -> list[tuple[int, int]]:
     """The spans of `text` where any of `patterns` matches, overlapping matches counted once (the
-    longest), leaving out those inside a clause `unsaid` finds (a negation, "不影响…")."""
+    longest)."""
     if not text:
         return []
-    found = sorted(
-        (m.span() for pattern in patterns for m in pattern.finditer(text)), key=lambda span: span[0] - span[1]
-    )
+    found = [m.span() for pattern in patterns for m in pattern.finditer(text)]
+    if len(found) < 2:
+        return found
+    found.sort(key=lambda span: span[0] - span[1])
     kept: list[tuple[int, int]] = []
     for start, end in found:
         if not any(start < e and s < end for s, e in kept):
             kept.append((start, end))
-    if unsaid is not None and kept:
-        clauses = [clause.span() for clause in unsaid.finditer(text)]
-        kept = [(s, e) for s, e in kept if not any(cs <= s <= ce for cs, ce in clauses)]
     return sorted(kept)
+
+
+_CLAUSE_ENDS = ",，。;；.!?！？\n"
+
+
+def _clause(text: str, start: int, end: int) -> str:
+    """The clause of `text` around [start, end): up to the nearest punctuation or line break."""
+    left = max(text.rfind(ch, 0, start) for ch in _CLAUSE_ENDS) + 1
+    right = min((i for i in (text.find(ch, end) for ch in _CLAUSE_ENDS) if i >= 0), default=len(text))
+    return text[left:right]
 
 
 # Where a description's opening sentence ends.
 _SENTENCE_END = re.compile(r"[。！？!?;；\n]|\.(?=\s|$)")
 # A clause playing something down ("minor memory usage increase", "显存略有增加").
-_MINOR_CLAUSE = re.compile(
-    r"[^,，。;；.!?！？\n]*(?:\bminor\b|\bslight(?:ly)?\b|\bsmall\b|\bnegligible\b|\bmarginal(?:ly)?\b|"
-    r"\btiny\b|\ba (?:bit|little)\b|略|稍|轻微|少量|些许|一点)[^,，。;；.!?！？\n]*"
+_MINOR = re.compile(
+    r"\bminor\b|\bslight(?:ly)?\b|\bsmall\b|\bnegligible\b|\bmarginal(?:ly)?\b|\btiny\b|\ba (?:bit|little)\b"
+    r"|略|稍|轻微|少量|些许|一点"
 )
 # A clause saying the PR leaves something alone: a word in it is not what the PR is about.
 _UNAFFECTED = re.compile(
-    r"[^,，。;；.!?！？\n]*(?:不影响|无影响|没有影响|不改变|不变|未变|不受影响|"
-    r"\bunchanged\b|\bunaffected\b|\bno (?:change|impact|effect|difference)s?\b|"
-    r"\b(?:does not|doesn['’]t|do not|don['’]t|will not|won['’]t|should not|shouldn['’]t|without) "
-    r"(?:affect|chang|impact|touch|increas|alter)\w*)[^,，。;；.!?！？\n]*"
+    r"不影响|无影响|没有影响|不改变|不变|未变|不受影响|\bunchanged\b|\bunaffected\b"
+    r"|\bno (?:change|impact|effect|difference)s?\b"
+    r"|\b(?:does not|doesn['’]t|do not|don['’]t|will not|won['’]t|should not|shouldn['’]t|without) "
+    r"(?:affect|chang|impact|touch|increas|alter)"
 )
 
 
