@@ -289,27 +289,30 @@ def _unemphasised(text: str) -> str:
 
 def plain_text(blocks: Iterable[Block]) -> str:
     """Blocks as plain sentences: markup, link targets and wrapping removed; one block per line."""
-    out: list[str] = []
-    for block in blocks:
-        if block.kind == "code":
-            continue
-        if block.kind == "heading":
-            out.append(block.heading)
-            continue
-        lines = [_QUOTE.sub("", ln, count=1) if block.kind == "quote" else ln for ln in block.lines]
-        if block.kind == "list":
-            lines[0] = _LIST_ITEM.sub("", lines[0], count=1)
-        text = _join_wrapped(lines)
-        if "](" in text:
-            text = _LINK.sub(r"\1", text)
-        # Emphasis markers are dropped outside inline code only: `SGLangHttpServer.__init__` keeps its name.
-        if "`" in text:
-            pieces = _CODE_SPAN.split(text)
-            text = "".join(p if i % 2 else _unemphasised(p).replace("`", "") for i, p in enumerate(pieces))
-        else:
-            text = _unemphasised(text)
-        out.append(_SPACES.sub(" ", text).strip() if "  " in text or "\t" in text else text.strip())
-    return "\n".join(line for line in out if line)
+    return "\n".join(line for line in map(_plain_block, blocks) if line)
+
+
+@lru_cache(maxsize=4096)
+def _plain_block(block: Block) -> str:
+    """One block as plain text (empty for code). Cached: cleaning, the lead, measured results and the
+    design sentence each read the same blocks of a PR."""
+    if block.kind == "code":
+        return ""
+    if block.kind == "heading":
+        return block.heading
+    lines = [_QUOTE.sub("", ln, count=1) if block.kind == "quote" else ln for ln in block.lines]
+    if block.kind == "list":
+        lines[0] = _LIST_ITEM.sub("", lines[0], count=1)
+    text = _join_wrapped(lines)
+    if "](" in text:
+        text = _LINK.sub(r"\1", text)
+    # Emphasis markers are dropped outside inline code only: `SGLangHttpServer.__init__` keeps its name.
+    if "`" in text:
+        pieces = _CODE_SPAN.split(text)
+        text = "".join(p if i % 2 else _unemphasised(p).replace("`", "") for i, p in enumerate(pieces))
+    else:
+        text = _unemphasised(text)
+    return _SPACES.sub(" ", text).strip() if "  " in text or "\t" in text else text.strip()
 
 
 def _render(blocks: list[Block]) -> str:

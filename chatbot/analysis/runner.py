@@ -231,10 +231,11 @@ def _pending(
 
 
 def _load(db: Database, chunk: Sequence[tuple[int, str]]) -> list[PullRequest]:
+    """The chunk's PRs, whole. Read as plain rows through the connection: ORM objects of 100 PRs with
+    their files cost a third more to build and are thrown away at once."""
     with db.session() as session:
-        rows = session.scalars(
-            select(PullRequestRow).where(PullRequestRow.id.in_([i for i, _ in chunk]))
-        ).all()
+        table = PullRequestRow.__table__
+        rows = session.connection().execute(select(table).where(table.c.id.in_([i for i, _ in chunk]))).all()
         repos = {
             r.id: r for r in session.scalars(select(RepoRow).where(RepoRow.id.in_({r.repo_id for r in rows})))
         }

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import exists, insert, select, update
+from sqlalchemy import Table, exists, insert, select, update
 from sqlalchemy.orm import Session
 
 from chatbot.analysis.boilerplate import clean_body
 from chatbot.analysis.types import Analysis
-from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow
+from chatbot.store.schema import AnalysisRow, Base, PullRequestRow, RepoRow, SearchDocumentRow
 
 
 def input_hash(content_hash: str, analyzer: str, version: str, language: str) -> str:
@@ -111,8 +111,9 @@ def save_analyses(
     new ones and one update of the changed ones), not an ORM object and a flush per PR."""
     if not items:
         return
+    # Core inserts on the tables: the ORM's bulk path prepares every row again (a sixth of storing).
     session.execute(
-        insert(AnalysisRow), [analysis_row_values(i, analyzer, version, language, now) for i in items]
+        insert(_table(AnalysisRow)), [analysis_row_values(i, analyzer, version, language, now) for i in items]
     )
     latest = {i.pr_id: i for i in items}  # the same PR twice in a batch: its last analysis wins
     current: dict[int, str] = {
@@ -134,9 +135,14 @@ def save_analyses(
         if i.pr_id in current and current[i.pr_id] != i.document
     ]
     if added:
-        session.execute(insert(SearchDocumentRow), added)
+        session.execute(insert(_table(SearchDocumentRow)), added)
     if changed:
         session.execute(update(SearchDocumentRow), changed)
+
+
+def _table(row: type[Base]) -> Table:
+    """The table of a mapped class, for Core statements."""
+    return Base.metadata.tables[row.__tablename__]
 
 
 def analysis_row_values(
