@@ -502,9 +502,10 @@ class ChatBot:
                 filters.append(say("qa.understood.breaking", query.language))
             if query.untested:
                 filters.append(say("qa.understood.untested", query.language))
-            return composer.filtered(
-                say("qa.topic.title", query.language, filters=join(filters, query.language))
-            )
+            if filters:  # none left when a relaxed reading dropped every word: the window's changes
+                return composer.filtered(
+                    say("qa.topic.title", query.language, filters=join(filters, query.language))
+                )
         return composer.highlights()
 
     def _relaxed(

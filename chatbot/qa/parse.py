@@ -411,6 +411,22 @@ _WEEKDAY = re.compile(
     r"(上上|上|本|这|下)?\s*(?:个)?\s*(?:周|星期|礼拜)([一二三四五六日天1-7])(?![\d一二三四五六七八九十个条项次共些起直下志常期报])"
     r"|\b(?:(last|this|on|past|previous)\s+)?(" + "|".join(_WEEKDAYS_EN) + r")\b"
 )
+# A weekend: 上周末 / last weekend (the one before this week), 这周末 / this weekend, 周末 / over the
+# weekend (the latest one begun).
+_WEEKEND = re.compile(
+    r"(上上|上|本|这)?\s*(?:个)?\s*(?:周末|礼拜六日|星期六日)"
+    r"|\b(?:(last|this|past|previous|the|over the)\s+)?weekend\b"
+)
+# Holidays Chinese teams date things by: 春节 / 过年 (the new-year week, from a week before it), 国庆
+# (1-7 October, from a few days before): the latest one begun. Lunar new-year days are data.
+_HOLIDAY = re.compile(
+    r"(?:(春节|过年|农历新年|chinese new year|lunar new year|spring festival)|(国庆节?|national day))"
+    r"(?:\s*(?:前后|期间|假期|长假|那周|那几天|holidays?|break))?"
+)
+_LUNAR_NEW_YEAR = {
+    2024: date(2024, 2, 10), 2025: date(2025, 1, 29), 2026: date(2026, 2, 17), 2027: date(2027, 2, 6),
+    2028: date(2028, 1, 26), 2029: date(2029, 2, 13), 2030: date(2030, 2, 3), 2031: date(2031, 1, 23),
+}  # fmt: skip
 _YEAR = re.compile(
     r"今年|this year|去年|last year|前年"
     r"|(?<![\d./-])((?:19[7-9]|20\d)\d)\s*年(?!\s*\d{1,2}\s*月)(?:份|度)?|\b(?:in|during|of|for|since)\s+((?:19[7-9]|20\d)\d)\b(?![-/.]\d)"
@@ -457,6 +473,8 @@ _WINDOW_PATTERNS: tuple[re.Pattern[str], ...] = (
     _DATE,
     _WEEK_NUMBER,
     _LAST_N,
+    _WEEKEND,
+    _HOLIDAY,
     _WEEKDAY,
     _MONTH_ONLY,
     _YEAR,
@@ -592,6 +610,43 @@ def _weekday(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
     return _range(day, day, tz)
 
 
+def _weekend(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
+    """上周末 / last weekend: Saturday and Sunday before this week; 这周末 / this weekend: this week's;
+    周末 / over the weekend: the latest one begun (this week's from Saturday on)."""
+    m = _WEEKEND.search(text)
+    if not m:
+        return None
+    zh_prefix, en_prefix = m.groups()
+    today = now.date()
+    saturday = today - timedelta(days=today.weekday()) + timedelta(days=5)  # this week's
+    begun = saturday <= today
+    if zh_prefix in ("上", "上上") or en_prefix in ("last", "past", "previous"):
+        saturday -= timedelta(days=7 * (2 if zh_prefix == "上上" else 1))
+    elif zh_prefix not in ("本", "这") and en_prefix != "this" and not begun:
+        saturday -= timedelta(days=7)
+    return _range(saturday, saturday + timedelta(days=1), tz)
+
+
+def _holiday(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
+    """春节前后 / around Chinese New Year: from a week before the lunar new year to the end of its
+    holiday week; 国庆 / National Day: 28 September to 10 October. The latest one begun."""
+    m = _HOLIDAY.search(text)
+    if not m:
+        return None
+    today = now.date()
+    for year in (today.year, today.year - 1):
+        if m.group(1):
+            new_year = _LUNAR_NEW_YEAR.get(year)
+            if new_year is None:
+                continue
+            first, last = new_year - timedelta(days=7), new_year + timedelta(days=7)
+        else:
+            first, last = date(year, 9, 28), date(year, 10, 10)
+        if first <= today:
+            return _range(first, last, tz)
+    return None
+
+
 def _week_starts_after(year: int, number: int, today: date) -> bool:
     try:
         return date.fromisocalendar(year, number, 1) > today
@@ -678,7 +733,7 @@ def _named_window(text: str, context: ParseContext) -> Window | None:
                 return None  # no such week, or one outside the years prhub knows ("0001-W01")
             return _week_window(Week(year, number, tz))
 
-    window = _weekday(text, now, tz)
+    window = _weekend(text, now, tz) or _holiday(text, now, tz) or _weekday(text, now, tz)
     if window is not None:
         return window
 
@@ -1042,6 +1097,7 @@ _HAN_FUNCTION_WORDS = (
     "|需要|注意|关注|留意|在意|值得一看|一看|了解|知道|看的|读的|啥|咋|进度|状态|现状"
     "|有人|有没有人|动过|动了|碰过|碰了|弄了|搞了|学习|借鉴|参考|部分|这块|那块|这一块|那一块|板块"
     "|提到|提及|说到|讲到|谈到|变动|改进|改善"
+    "|那边|这边|动静|新东西|新鲜事"
     "|讲了|讲的|做了|干了|说了|改了|发生了|加了|出了|都|了|的|吗|呢|吧|啊|呀|和|与|跟|及|或|在|里|中|上|下|有|是|个|些|把|被|给|让|从|到|对|就|还|也|又|再"
 )
 _HAN_SPLIT = re.compile(rf"(?:{_HAN_FUNCTION_WORDS})+")
@@ -1296,7 +1352,7 @@ _DOMAIN = re.compile(
     r"\bprs?\b|pull|merge|commit|repo|change|risk|module|report|review|release|diff|author|contribut|code"
     r"|\b(?:touch|fix|add|remov|renam|refactor|land|implement|design|bug|feature|api|function|config|test|docs?)"
     r"|合并|改动|提交|仓库|代码|风险|模块|周报|评审|变更|修改|作者|贡献|版本|发布|更新|修复|重构"
-    r"|(?:有人|谁)动|动了|改了|碰了|加了|删了|修了|实现|设计|接口|函数|配置|测试|文档|功能|特性"
+    r"|(?:有人|谁)动|动了|改了|碰了|加了|删了|修了|实现|设计|接口|函数|配置|测试|文档|功能|特性|动静|进展"
 )
 
 

@@ -251,3 +251,31 @@ def test_breaking_us_is_the_breaking_filter(bot: ChatBot, question: str) -> None
     answer = ask(bot, question)
     assert answer.query.breaking
     assert 3455 in answer.cited
+
+
+# Weekends and holidays (now: Wednesday 2026-06-24) -----------------------------------------------------
+
+
+def _days(query: Query) -> tuple[str, str]:
+    assert query.window is not None
+    return query.window.start.strftime("%Y-%m-%d"), query.window.end.strftime("%Y-%m-%d")
+
+
+@pytest.mark.parametrize(
+    ("question", "days"),
+    [
+        ("trl 上周末合并了什么", ("2026-06-20", "2026-06-22")),
+        ("周末有人合并 trl 的 PR 吗", ("2026-06-20", "2026-06-22")),
+        ("what landed in trl over the weekend?", ("2026-06-20", "2026-06-22")),
+        ("trl changes last weekend", ("2026-06-20", "2026-06-22")),
+        ("上上周末 trl 的改动", ("2026-06-13", "2026-06-15")),
+        ("这周末 trl 有合并吗", ("2026-06-27", "2026-06-29")),
+        ("春节前后 trl 有什么大改动", ("2026-02-10", "2026-02-25")),
+        ("trl changes around Chinese New Year", ("2026-02-10", "2026-02-25")),
+        ("国庆期间 trl 合并了哪些 PR", ("2025-09-28", "2025-10-11")),  # this year's has not begun
+    ],
+)
+def test_weekends_and_holidays_are_windows(question: str, days: tuple[str, str]) -> None:
+    query = parse(question)
+    assert _days(query) == days
+    assert not {"前后", "期间", "weekend", "周末", "around", "chinese", "year"} & set(query.terms)
