@@ -725,7 +725,9 @@ _PERCENT = re.compile(r"(?<![\w.])[-+−~]?\d+(?:\.\d+)?\s?%")
 # The prose patterns below are lowercase and read the lowercased prose (cheaper than ignoring case).
 _SPEEDUP = re.compile(
     r"\b\d+(?:\.\d+)?\s?[x×]\s*(?:speed-?up|faster|higher|lower|less|more|throughput|improvement|reduction)|"
-    r"(?:speed-?up|faster|acceleration|加速|提速)[^.\n]{0,30}?\d+(?:\.\d+)?\s?[x×倍]|\d+(?:\.\d+)?\s?倍"
+    r"(?:speed-?up|faster|acceleration|加速|提速)[^.\n]{0,30}?\d+(?:\.\d+)?\s?[x×倍]|\d+(?:\.\d+)?\s?倍|"
+    # A metric and its ratio: "throughput up 1.6x", "latency cut by 2x", "mfu improved ~1.3×".
+    r"\b(?:throughput|latency|speed|step time|tokens?/s|tok/s|mfu)\b[^.\n]{0,25}?\b\d+(?:\.\d+)?\s?[x×](?!\w)"
 )
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*\|", re.M)
 _METRIC = re.compile(

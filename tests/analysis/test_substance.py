@@ -143,3 +143,36 @@ def test_a_listed_line_of_settings_is_not_a_key_point(settings: str, language: s
     texts = ANALYZER.analyze(pr, language=language).localized(language)
     stripped = settings.lstrip("- ").replace("`", "")[:20]
     assert not any(stripped in point.replace("`", "") for point in texts.key_points), texts.key_points
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Throughput up 1.6x on 8 engines.",
+        "Batching prompts across engines: throughput improves by about 1.6x.",
+        "Step time is cut by 2x on 64 GPUs.",
+        "MFU improved ~1.3× with the fused kernel.",
+        "生成吞吐提升 1.6 倍。",
+        "This is 1.3x faster on 8k sequences.",
+    ],
+)
+def test_a_speed_up_stated_as_a_ratio_is_a_measurement(body: str) -> None:
+    pr = make_pr(
+        "perf: batch prompts across vLLM engines",
+        body=body,
+        files=[code("openrlhf/trainer/ray/vllm_engine.py", 80)],
+        repo="openrlhf/openrlhf",
+    )
+    analysis = HeuristicAnalyzer().analyze(pr)
+    assert analysis.change_type == "perf"
+    assert not [r for r in analysis.risks if r.category == "performance"], analysis.risks
+
+
+def test_a_speed_up_claimed_without_a_figure_is_a_risk() -> None:
+    pr = make_pr(
+        "perf: batch prompts across vLLM engines",
+        body="Throughput is much better now, with 8 engines on H100.",
+        files=[code("openrlhf/trainer/ray/vllm_engine.py", 80)],
+        repo="openrlhf/openrlhf",
+    )
+    assert [r for r in HeuristicAnalyzer().analyze(pr).risks if r.category == "performance"]
