@@ -31,6 +31,7 @@ from tests.fakes.http import FakeService, Request, Response
 BOT_TOKEN = "xoxb-test-bot-token"
 APP_TOKEN = "xapp-test-app-token"
 SIGNING_SECRET = "test-signing-secret"
+WAIT = 10.0  # seconds a test waits for calls that take milliseconds on a quiet machine
 TEAM_ID = "T1"
 BOT_USER_ID = "UBOT"
 BOT_ID = "B1"
@@ -435,9 +436,10 @@ class FakeSlack(_OAuthSlack, _NativeSlack, FakeService):
         return [c.params for c in self.called(method, ok=True)]
 
     def wait_for(
-        self, method: str, count: int = 1, *, ok: bool | None = True, timeout: float = 2.0
+        self, method: str, count: int = 1, *, ok: bool | None = True, timeout: float = WAIT
     ) -> list[SlackCall]:
-        """The calls of `method` once there are at least `count`; AssertionError after `timeout`."""
+        """The calls of `method` once there are at least `count`; AssertionError after `timeout` (generous:
+        a passing wait returns as soon as the calls are there, and a loaded CI box answers slowly)."""
         with self._changed:
             if not self._changed.wait_for(lambda: len(self.called(method, ok=ok)) >= count, timeout):
                 raise AssertionError(
@@ -604,7 +606,7 @@ class FakeSocketMode:
         except ConnectionClosed:
             pass
 
-    def wait_connected(self, timeout: float = 2.0) -> None:
+    def wait_connected(self, timeout: float = WAIT) -> None:
         if not self._connected.wait(timeout):
             raise AssertionError(f"no Socket Mode client connected within {timeout} s")
 
