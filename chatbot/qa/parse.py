@@ -1336,7 +1336,7 @@ _SUBSCRIBED = re.compile(
 # "哪个仓库本周最活跃", "各仓库的风险", "which repo merged the most", "risks in each repo".
 _EVERY_REPO = re.compile(
     r"哪(?:个|一个|些)(?:仓库|项目|repo)|(?:各|各个|每个|每一个|所有|全部)(?:的)?(?:仓库|项目|repo)"
-    r"|\bwhich (?:repos?|repositories|projects?)\b|\b(?:each|every|per) (?:repo|repository|project)\b"
+    r"|\bwhich (?:repos?|repositories|projects?)(?![\w./-])|\b(?:each|every|per) (?:repo|repository|project)(?![\w./-])"
     r"|\ball (?:the )?(?:indexed )?(?:repos|repositories|projects)\b|\bacross (?:all )?(?:the )?(?:repos|repositories)\b"
 )
 

@@ -12,9 +12,10 @@ from chatbot.bot import BotConfig, ChatBot
 from chatbot.messages import say
 from chatbot.models import Message
 from chatbot.qa.compose import Answer
+from chatbot.qa.parse import KnownRepo, ParseContext, parse_query
 from chatbot.store.db import Database
 from tests.conftest import POSTGRES_URL
-from tests.qa.kit_repo import SHANGHAI, clock, seed
+from tests.qa.kit_repo import NOW, SHANGHAI, clock, seed
 from tests.scratch_db import seeded_database
 
 
@@ -203,3 +204,18 @@ def test_an_inflected_english_word_finds_its_other_forms(
     """'dropped' finds 'Drop Python 3.9', 'renamed' finds 'Rename max_len', 'speeding' finds 'Speed up'."""
     answer = ask(bot, question)
     assert cited <= set(answer.cited)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which project-03 PRs touched docker/x.py?",
+        "which project-03 PRs changed the trainer?",
+        "each project-03 PR this week",
+    ],
+)
+def test_a_repo_named_like_project_n_is_that_repo_not_every_repo(question: str) -> None:
+    """'which project…' asks across the repos only when 'project' is the word, not a repo's name."""
+    repos = [KnownRepo("bench-org/project-03"), KnownRepo("bench-org/project-04")]
+    query = parse_query(question, ParseContext(NOW, SHANGHAI, repos, None, frozenset(), frozenset()))
+    assert query.repo == "bench-org/project-03"
