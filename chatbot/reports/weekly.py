@@ -186,9 +186,11 @@ def _build(
         previous_week = Week.containing(week.start - timedelta(days=1), week.tz)
         follow_up = risk_follow_up(session, repo_row.full_name, week.start, week.end, clock.now(), language)
         reading = read_in(session, repo_row.full_name, week.start, week.end, language)
-        corrections = corrections_signature(session, repo_row.full_name)
 
         def fingerprint_of(parts: list[str], previous_parts: list[str]) -> str:
+            # Only the corrections of the two weeks' PRs: one of an old PR rebuilds no other report.
+            numbers = [int(part.split(":", 1)[0]) for part in (*parts, *previous_parts)]
+            corrections = corrections_signature(session, repo_row.full_name, numbers)
             material = "|".join(
                 [
                     f"v{REPORT_FORMAT_VERSION}",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
@@ -378,12 +378,14 @@ class Corrector:
         return out
 
 
-def corrections_signature(session: Session, repo: str) -> str:
-    """Changes whenever a correction of `repo` is added or its calibration learned again: part of the
-    weekly report's fingerprint, so the next report is rebuilt with them."""
+def corrections_signature(session: Session, repo: str, numbers: Collection[int]) -> str:
+    """Changes whenever a correction of one of `repo`'s PRs `numbers` is added or the repo's calibration
+    is learned again: part of the weekly report's fingerprint, so the next report is rebuilt with them."""
     repo_id = select(RepoRow.id).where(RepoRow.full_name == repo.lower()).scalar_subquery()
     corrections = session.execute(
-        select(func.count(), func.max(CorrectionRow.id)).where(CorrectionRow.repo_id == repo_id)
+        select(func.count(), func.max(CorrectionRow.id)).where(
+            CorrectionRow.repo_id == repo_id, CorrectionRow.pr_number.in_(list(numbers))
+        )
     ).one()
     calibrated = session.execute(
         select(func.count(), func.max(CalibrationRow.updated_at)).where(CalibrationRow.repo_id == repo_id)

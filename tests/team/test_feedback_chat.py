@@ -204,3 +204,19 @@ def test_a_correction_without_a_pr_is_of_the_pr_under_discussion(bot):
 
 def test_a_correction_of_a_pr_not_in_the_index_is_refused(bot):
     assert ask(bot, "#9999 重要性应该更高") == say("qa.pr.unknown", "zh", repo=REPO, number=9999)
+
+
+def test_only_a_correction_of_the_weeks_prs_rebuilds_its_report(bot, db):
+    week = Week(2026, 25, SHANGHAI)
+
+    def built():  # type: ignore[no-untyped-def]
+        return build_weekly_report(
+            db, REPO, week, clock=bot.clock, language="zh", fallback=HeuristicAnalyzer().analyze
+        )
+
+    first = built()
+    ask(bot, "#108 重要性应该更高")  # merged the week after
+    assert built().reused
+    ask(bot, "#91 is not breaking")  # the week before: its trends feed this report
+    again = built()
+    assert not again.reused and again.report.version == first.report.version + 1
