@@ -245,12 +245,12 @@ def test_a_slow_answer_does_not_hold_back_acks(slack: SlackHarness, monkeypatch:
     answer = slack.bot.handle
 
     def slow(message: Message, *args: Any) -> Answer:
-        release.wait(5)
+        release.wait(60)  # longer than a request waits: an ack that waited for it would time out
         return answer(message, *args)
 
     monkeypatch.setattr(slack.bot, "handle", slow)
     # More questions than answer workers, then a command and a click: each is acknowledged at once
-    # (the requests time out after 2.5 s) while every answer is still waiting.
+    # (the requests time out after REQUEST_TIMEOUT) while every answer is still waiting.
     for n in range(10):
         assert slack.event(mention(RISKS_LAST_WEEK, ts=f"1750000000.{n:06d}"), f"Ev{n}").status_code == 200
     assert slack.command("help", trigger_id="t-slow").status_code == 200
