@@ -18,11 +18,13 @@ def term_pattern(term: str) -> re.Pattern[str]:
     """`term` as it may occur in lower-cased text: a Chinese term anywhere, an English term as whole
     words (Han characters, punctuation and underscores around it count as boundaries, so "sglang" is
     found in `sglang_rollout.py` and "test" in `test_dpo.py`), with its inflections ("reverted",
-    "tests", "pinning" find "revert", "test", "pin")."""
+    "tests", "pinning" find "revert", "test", "pin") and, for a name ending in a letter, the versions
+    people write after it ("qwen" finds "Qwen3" and "qwen2.5", "llama" "Llama-3.1")."""
     if _HAN.search(term):
         return re.compile(re.escape(term))
+    version = r"|-?\d+(?:\.\d+)*" if term[-1:].isalpha() else ""
     return re.compile(
-        rf"(?<![a-z0-9]){re.escape(term)}(?:s|es|ed|d|ing|{re.escape(term[-1:])}ed|{re.escape(term[-1:])}ing)?(?![a-z0-9])"
+        rf"(?<![a-z0-9]){re.escape(term)}(?:s|es|ed|d|ing|{re.escape(term[-1:])}ed|{re.escape(term[-1:])}ing{version})?(?![a-z0-9])"
     )
 
 

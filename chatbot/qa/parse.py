@@ -68,7 +68,12 @@ class KnownRepo:
 
     @property
     def names(self) -> tuple[str, ...]:
-        return (self.full_name.split("/", 1)[1], *self.aliases)
+        """What a question may call the repo: its short name, the name without a short prefix people
+        drop ("ms-swift" is "swift", "lm-evaluation-harness" "evaluation-harness"), its aliases."""
+        short = self.full_name.split("/", 1)[1]
+        prefix, _, rest = short.partition("-")
+        dropped = (rest,) if rest and len(prefix) <= 3 and len(rest) >= 4 else ()
+        return (short, *dropped, *self.aliases)
 
 
 @dataclass(frozen=True, slots=True)

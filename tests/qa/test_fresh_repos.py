@@ -218,3 +218,18 @@ def test_an_english_question_gets_no_chinese_but_what_the_prs_themselves_say(
     quoted = "\n".join(pr.text for pr in BY_KEY.values())
     for run in re.findall(r"[\u3400-\u9fff]+", answer.reply.plain_text()):
         assert run.lower() in quoted, run
+
+
+# What people call a repo, and versioned names -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["swift 有没有和 Qwen 相关的新功能", "any Qwen features in swift lately?", "swift 里 qwen3 的改动"],
+)
+def test_a_repo_is_named_without_its_short_prefix_and_a_name_finds_its_versions(
+    bot: ChatBot, question: str
+) -> None:
+    answer = ask(bot, question)
+    assert answer.query.repo == SWIFT  # "swift" is modelscope/ms-swift
+    assert 4101 in answer.cited  # "支持 Qwen3 系列模型的 GRPO 训练": "qwen" finds "Qwen3"
