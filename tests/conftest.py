@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from chatbot.clock import FixedClock
 from chatbot.store.db import Database, open_database
@@ -18,6 +19,11 @@ REQUIRE_POSTGRES = os.environ.get("PRHUB_TEST_REQUIRE_POSTGRES") == "1"
 SHARED_DATA = Path(
     os.environ.get("PRHUB_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
 )
+
+# Property tests check what holds, never how fast: no per-example deadline (Hypothesis's 200 ms default
+# failed a window property at 282 ms on a loaded box).
+settings.register_profile("prhub", deadline=None)
+settings.load_profile("prhub")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -480,4 +480,5 @@ def test_analyze_many_falls_back_per_pr_without_stopping(fake: FakeOpenAI) -> No
 
     results = list(analyzer_for(fake).analyze_many([rollout_pr(number=n) for n in (1, 2, 3)], concurrency=1))
 
-    assert [(r.pr.number, r.fell_back) for r in results] == [(1, True), (2, False), (3, False)]
+    # results come as they complete: two finished together arrive in either order
+    assert sorted((r.pr.number, r.fell_back) for r in results) == [(1, True), (2, False), (3, False)]
