@@ -694,6 +694,12 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "reading.modal.title": ("读完了", "Done reading"),
     "reading.modal.label": ("一句话心得（可不填）", "One-line takeaway (optional)"),
     "reading.modal.submit": ("提交", "Submit"),
+    "reading.form.ask": (
+        "读完了 #{number}。写一句心得吗？之后关于这个 PR 的回答会引用它（可不填）。",
+        "Done with #{number}. A one-line takeaway? Later answers about the PR quote it (optional).",
+    ),
+    "reading.toast.takeaway": ("已记录心得", "Takeaway noted"),
+    "reading.not_yours": ("这是别人的阅读记录。", "This is someone else's reading."),
     # Feedback and corrections (chatbot/team/feedback.py, corrections.py, calibration.py) ------------
     "feedback.button.up": ("👍 有用", "👍 Helpful"),
     "feedback.button.down": ("👎 有问题", "👎 Not right"),

@@ -1,6 +1,8 @@
 """Reading claims on Feishu report cards: "我来读" / "读完了" record the claim (or the finished reading) and
 patch the card message (`PATCH /im/v1/messages/:id`) so everyone in the chat sees the new claims; the
-click itself is answered with a toast. A takeaway is added by replying "读完了 #N 一句话心得".
+click itself is answered with a toast. "读完了" then sends its reader alone a card with a form for a
+one-line takeaway (a reply in the thread where Feishu cannot show a per-user card); replying "读完了 #N
+一句话心得" works too.
 
 Each card update renders the claims as they are in the database, one update at a time per message, and
 renders again when a claim arrived meanwhile, so two people pressing at once both end up on the card.
@@ -12,6 +14,7 @@ import json
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from lark_oapi.api.im.v1 import PatchMessageRequest, PatchMessageRequestBody
 from lark_oapi.event.callback.model.p2_card_action_trigger import (
@@ -21,9 +24,10 @@ from lark_oapi.event.callback.model.p2_card_action_trigger import (
 
 from adapters.feishu.card import render_card
 from adapters.feishu.events import PLATFORM
-from adapters.feishu.sender import FeishuSender, FeishuSendError
+from adapters.feishu.sender import FeishuSender, FeishuSendError, Outgoing
 from chatbot.bot import ChatBot
 from chatbot.messages import Language, say
+from chatbot.models import Heading, Reply
 from chatbot.ports import Clock
 from chatbot.store.db import Database
 from chatbot.subscriptions.delivery import PushContext
@@ -31,9 +35,12 @@ from chatbot.team.cards import weekly_card
 from chatbot.team.reading import (
     CLAIM_ACTION,
     DONE_ACTION,
+    TAKEAWAY_CHARS,
     CardOrigin,
     Reader,
+    add_takeaway,
     claim,
+    claim_id,
     claims_version,
     finish,
     parse_value,
@@ -42,6 +49,35 @@ from chatbot.team.reading import (
 log = logging.getLogger(__name__)
 
 UPDATE_ROUNDS = 3
+TAKEAWAY_PREFIX = "reading_takeaway_"  # the form's submit button is named TAKEAWAY_PREFIX + the claim's id
+
+
+def takeaway_card(claim: int, number: int, language: Language) -> dict[str, Any]:
+    """The card asking a reader who pressed "读完了" for a one-line takeaway: a form with one input."""
+    form = {
+        "tag": "form",
+        "name": "takeaway",
+        "elements": [
+            {
+                "tag": "input",
+                "name": "takeaway",
+                "required": False,
+                "max_length": TAKEAWAY_CHARS,
+                "placeholder": {"tag": "plain_text", "content": say("reading.modal.label", language)},
+            },
+            {
+                "tag": "button",
+                "name": f"{TAKEAWAY_PREFIX}{claim}",
+                "text": {"tag": "plain_text", "content": say("reading.modal.submit", language)},
+                "type": "primary",
+                "form_action_type": "submit",
+            },
+        ],
+    }
+    card = render_card(Reply((Heading(say("reading.modal.title", language)),)), language=language)
+    ask = say("reading.form.ask", language, number=number)
+    card["body"]["elements"] = [{"tag": "markdown", "content": ask}, form]
+    return card
 
 
 class ReadingCardActions:
@@ -59,6 +95,9 @@ class ReadingCardActions:
         """The toast for a reading button's click (its work queued), or None for any other button."""
         event = data.event
         action = event.action if event else None
+        name = str(action.name or "") if action else ""
+        if event is not None and action is not None and name.startswith(TAKEAWAY_PREFIX):
+            return self._takeaway(name.removeprefix(TAKEAWAY_PREFIX), action.form_value or {}, event.operator)
         value = action.value if action else None
         if not isinstance(value, dict) or event is None:
             return None
@@ -88,6 +127,43 @@ class ReadingCardActions:
             self.update_card(origin, message_id, chat_id)
         except Exception:
             log.exception("feishu: recording a reading click on %s#%s failed", origin.repo, number)
+            return
+        if kind == DONE_ACTION:
+            self._ask_takeaway(origin, number, reader, message_id, chat_id)
+
+    def _ask_takeaway(
+        self, origin: CardOrigin, number: int, reader: Reader, message_id: str, chat_id: str
+    ) -> None:
+        """The takeaway form for the reader alone; a reply in the card's thread where Feishu cannot show
+        a per-user card (a direct chat, a topic group)."""
+        found = claim_id(self.db, origin.repo, number, reader)
+        if found is None:
+            return
+        card = takeaway_card(found, number, origin.language)
+        try:
+            try:
+                self.sender.send_private(chat_id, reader.user_id, card)
+            except FeishuSendError:
+                self.sender.reply(
+                    message_id, chat_id, Outgoing.card(card), in_thread=True, key=f"takeaway:{found}"
+                )
+        except Exception:
+            log.exception("feishu: could not ask for the takeaway of %s#%s", origin.repo, number)
+
+    def _takeaway(self, claim: str, form: dict[str, Any], operator: Any) -> P2CardActionTriggerResponse:
+        """A submitted takeaway form: recorded on the claim it names when the submitter is its reader."""
+        if operator is None or not operator.open_id:
+            return _toast("reading.not_yours", "zh", "warning")
+        reader = Reader(PLATFORM, operator.tenant_key or "", operator.open_id, operator.open_id)
+        try:
+            recorded = add_takeaway(
+                self.db, int(claim), reader, str(form.get("takeaway") or ""), self.clock.now()
+            )
+        except ValueError:
+            recorded = None
+        if recorded is None:
+            return _toast("reading.not_yours", "zh", "warning")
+        return _toast("reading.toast.takeaway", "zh")  # the form names no language; i18n holds both
 
     def update_card(self, origin: CardOrigin, message_id: str, chat_id: str) -> None:
         """Patch the card with the claims as stored; again while claims keep arriving."""
@@ -124,11 +200,12 @@ class ReadingCardActions:
         self._pool.shutdown(wait=True)
 
 
-def _toast(key: str, language: Language) -> P2CardActionTriggerResponse:
+def _toast(key: str, language: Language, kind: str = "success") -> P2CardActionTriggerResponse:
+    """A toast in `language`, with both languages for Feishu to pick the reader's (`i18n`)."""
     return P2CardActionTriggerResponse(
         {
             "toast": {
-                "type": "success",
+                "type": kind,
                 "content": say(key, language),
                 "i18n": {"zh_cn": say(key, "zh"), "en_us": say(key, "en")},
             }

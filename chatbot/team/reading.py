@@ -136,6 +136,44 @@ def finish(db: Database, repo: str, number: int, reader: Reader, takeaway: str, 
         )
 
 
+def claim_id(db: Database, repo: str, number: int, reader: Reader) -> int | None:
+    """The id of `reader`'s claim of PR `number`: what a takeaway form submitted later names."""
+    with db.session() as session:
+        return session.scalar(
+            select(ReadingClaimRow.id).where(
+                ReadingClaimRow.repo_id == _repo_id(session, repo),
+                ReadingClaimRow.pr_number == number,
+                ReadingClaimRow.platform == reader.platform,
+                ReadingClaimRow.workspace == reader.workspace,
+                ReadingClaimRow.user_id == reader.user_id[:200],
+            )
+        )
+
+
+def add_takeaway(
+    db: Database, claim: int, reader: Reader, takeaway: str, now: datetime
+) -> tuple[str, int] | None:
+    """The takeaway of the claim with id `claim`, when it is `reader`'s own (a form only its reader
+    should see may still be submitted by another): its repo and PR, or None."""
+    with db.session() as session:
+        row = session.execute(
+            select(ReadingClaimRow, RepoRow.full_name)
+            .join(RepoRow, RepoRow.id == ReadingClaimRow.repo_id)
+            .where(ReadingClaimRow.id == claim)
+        ).one_or_none()
+    if row is None:
+        return None
+    found, repo = row
+    if (found.platform, found.workspace, found.user_id) != (
+        reader.platform,
+        reader.workspace,
+        reader.user_id[:200],
+    ):
+        return None
+    finish(db, repo, found.pr_number, reader, takeaway, now)
+    return repo, found.pr_number
+
+
 def claims_version(db: Database, repo: str) -> tuple[int, int, datetime | None]:
     """Changes whenever a claim of `repo` is added or finished: a card rendered at one version and
     found at another afterwards is rendered again."""

@@ -1,6 +1,7 @@
 """Reading claims through the Feishu adapter, as transcripts against the fake Open API with encrypted,
 signed callbacks: a click is answered with a toast and the card message is patched for everyone; two
-people pressing at once both end up on the card; a takeaway replied in words is quoted later."""
+people pressing at once both end up on the card; "读完了" asks its reader alone for a takeaway in a card
+form (only their own submission is recorded), and a takeaway, from the form or in words, is quoted later."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from chatbot.messages import say
 from chatbot.models import Message, Paragraph, Reply, plain
 from chatbot.store.reading import ReadingClaimRow
 from tests.adapters.feishu.conftest import TOKEN, FeishuHarness
-from tests.fakes.feishu import Sent, card_action, text_event
+from tests.fakes.feishu import Sent, card_action, form_submit, text_event
 from tests.reports.fixtures import REPO
 
 
@@ -107,3 +108,60 @@ def test_done_then_a_takeaway_in_words_is_quoted_in_answers_about_the_pr(feishu:
     )
     answer = feishu.bot.handle(Message(f"{REPO} #101 讲了什么", platform="feishu"))
     assert "切分方式值得学习" in answer.reply.plain_text()
+
+
+def _takeaway_form(feishu: FeishuHarness, kind: str = "private") -> Sent:
+    def asked(shown: list[Sent]) -> bool:
+        return any("reading_takeaway_" in json.dumps(s.content) for s in shown)
+
+    return next(
+        s
+        for s in feishu.fake.wait_shown(asked)
+        if "reading_takeaway_" in json.dumps(s.content) and s.kind == kind
+    )
+
+
+def _submit_button(card: object) -> str:
+    content = json.dumps(card, ensure_ascii=False)
+    start = content.index('"reading_takeaway_')
+    return content[start + 1 : content.index('"', start + 1)]
+
+
+def test_done_asks_its_reader_alone_for_a_takeaway_in_a_form_quoted_later(feishu: FeishuHarness):
+    message_id, buttons = _card(feishu)
+    feishu.push(
+        card_action(
+            buttons["team_done:101"], TOKEN, operator="ou_li", message_id=message_id, chat_id="oc_team"
+        )
+    )
+    form = _takeaway_form(feishu)
+    assert form.to_user == "ou_li"
+    assert say("reading.form.ask", "zh", number=101) in json.dumps(form.content, ensure_ascii=False)
+    button = _submit_button(form.content)
+    someone_else = feishu.push(
+        form_submit(button, {"takeaway": "not mine"}, TOKEN, operator="ou_wang", chat_id="oc_team")
+    )
+    assert someone_else.json()["toast"]["content"] == say("reading.not_yours", "zh")
+    submitted = feishu.push(
+        form_submit(
+            button,
+            {"takeaway": "按 unit 逐个 summon，峰值显存受最大 unit 限制"},
+            TOKEN,
+            operator="ou_li",
+            chat_id="oc_team",
+        )
+    )
+    assert submitted.json()["toast"]["content"] == say("reading.toast.takeaway", "zh")
+    answer = feishu.bot.handle(Message(f"{REPO} #101 讲了什么", platform="feishu"))
+    text = answer.reply.plain_text()
+    assert "按 unit 逐个 summon" in text and "not mine" not in text
+
+
+def test_where_no_per_user_card_can_be_shown_the_takeaway_form_is_a_reply_in_the_thread(
+    feishu: FeishuHarness,
+):
+    feishu.fake.private_cards_unavailable = 230027  # a topic group, or the permission not granted
+    message_id, buttons = _card(feishu)
+    feishu.push(card_action(buttons["team_done:101"], TOKEN, operator="ou_li", message_id=message_id))
+    form = _takeaway_form(feishu, kind="reply")
+    assert form.target == message_id
