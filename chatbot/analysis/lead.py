@@ -226,13 +226,20 @@ def _ordered_sections(sections: Iterable[Section]) -> list[Section]:
     return purpose + changes
 
 
-# An opening or item that only points back at the title ("As title and comment", "如题", "Self-explanatory"):
-# nothing a reader of the title does not know.
+# The words that only point back at the title ("As title and comment", "如题", "Self-explanatory"): nothing a
+# reader of the title does not know. What follows them in the same sentence ("As title, update the
+# ascend code owner to @x") is kept.
 _POINTS_AT_TITLE = re.compile(
-    r"^\W*(?:as (?:the )?title|see (?:the )?title|title says|same as (?:the )?title|self[- ]explanatory"
-    r"|as described (?:in|by) the title|如题|同标题|见标题|标题(?:已经)?说明)",
+    r"^\W*(?:as (?:the )?title(?: says)?|see (?:the )?title|title says(?: it all)?|same as (?:the )?title"
+    r"|self[- ]explanatory|as described (?:in|by) the title|如题|同标题|见标题|标题(?:已经)?说明了?)"
+    r"(?:\s*(?:and|&|\+)\s*(?:the )?comments?)?[\s,，.。:：;；!！、-]*",
     re.IGNORECASE,
 )
+
+
+def _past_title_pointer(text: str) -> str:
+    """`text` without words that only point back at the title; "" when that is all it says."""
+    return _POINTS_AT_TITLE.sub("", text, count=1).strip()
 
 
 def _item_text(block: Block) -> str | None:
@@ -246,7 +253,8 @@ def _item_text(block: Block) -> str | None:
         lead = bold.group(1).strip()
         joint = ": " if bold.group(2) or lead.endswith((":", "：")) else " "
         text = f"{lead.rstrip(':：')}{joint}{_sentences(rest)[0]}" if rest else lead
-    return text if _substantive(text) and not _POINTS_AT_TITLE.match(text) else None
+    text = _past_title_pointer(text)
+    return text if text and _substantive(text) else None
 
 
 def read_author_text(body: CleanBody, changed_paths: Collection[str]) -> AuthorText:
@@ -256,8 +264,9 @@ def read_author_text(body: CleanBody, changed_paths: Collection[str]) -> AuthorT
     for section in _ordered_sections(body.sections):
         for block in section.blocks:
             if block.kind == "para" and opening is None:
-                for sentence in _sentences(plain_text([block])):
-                    if _POINTS_AT_TITLE.match(sentence):
+                for said in _sentences(plain_text([block])):
+                    sentence = _past_title_pointer(said)
+                    if not sentence:
                         continue
                     if len(sentence) >= LEAD_SENTENCE_MIN_CHARS and _substantive(sentence):
                         if not names_unchanged_file(sentence, changed_paths):

@@ -268,3 +268,11 @@ def test_an_opening_or_item_that_points_back_at_the_title_is_no_key_point(body: 
     assert not [p for p in points if re.search(r"(?i)as (?:the )?title|如题|self-explanatory|see title", p)]
     if "dtype cast made" in body:  # the sentence after it says something
         assert any("dtype cast made" in p for p in points)
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_what_follows_a_pointer_at_the_title_in_the_same_sentence_is_kept(language: str) -> None:
+    body = "As title, move the ascend workflow files under the NPU owners so reviews reach them."
+    pr = make_pr("[ci] chore: update code owners", body, [OFFLOAD])
+    points = ANALYZER.analyze(pr, language).key_points  # type: ignore[arg-type]
+    assert any(p.startswith("move the ascend workflow files") for p in points)
