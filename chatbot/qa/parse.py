@@ -1102,7 +1102,7 @@ _HAN_FUNCTION_WORDS = (
     "|需要|注意|关注|留意|在意|值得一看|一看|了解|知道|看的|读的|啥|咋|进度|状态|现状"
     "|有人|有没有人|动过|动了|碰过|碰了|弄了|搞了|学习|借鉴|参考|部分|这块|那块|这一块|那一块|板块"
     "|提到|提及|说到|讲到|谈到|变动|改进|改善"
-    "|那边|这边|动静|新东西|新鲜事"
+    "|那边|这边|动静|新东西|新鲜事|有意思|有趣|意思|值得一提"
     "|讲了|讲的|做了|干了|说了|改了|发生了|加了|出了|都|了|的|吗|呢|吧|啊|呀|和|与|跟|及|或|在|里|中|上|下|有|是|个|些|把|被|给|让|从|到|对|就|还|也|又|再"
 )
 _HAN_SPLIT = re.compile(rf"(?:{_HAN_FUNCTION_WORDS})+")
@@ -1119,7 +1119,7 @@ _ENGLISH_STOP = frozenset(
     summarize summarise summary recap overview happened happen happening ship ships shipped shipping
     done made make added improvement improvements improve improved half around regarding concerning
     related relating touching touched involving mention mentions mentioned mentioning talk talks talking
-    say says said""".split()  # noqa: SIM905
+    say says said interesting noteworthy exciting cool notable worth knowing""".split()  # noqa: SIM905
 )
 _CONTENT_STOP = (
     _STOP
@@ -1371,6 +1371,16 @@ _EVERY = re.compile(
 )
 
 
+# One thing asked for by a superlative in the singular: "what's the biggest change", "the riskiest PR",
+# "最大的改动是什么", "最重要的 PR 是哪个"; not "the biggest changes", "最重要的 PR 有哪些".
+_THE_ONE = re.compile(
+    r"\bthe (?:single )?(?:biggest|largest|riskiest|most (?:important|significant|risky|dangerous|interesting))"
+    r" (?:change|pr|pull request|thing|risk|update|fix|feature)\b(?!s)"
+    r"|最(?:大|重要|关键|危险|值得(?:关注|一读|读))的\s*(?:一个)?\s*(?:改动|变更|pr|风险|修复|功能|更新)?"
+    r"(?=\s*(?:是(?:什么|哪个|哪一个|哪条)|是啥)|\s*[?？]?\s*$)"
+)
+
+
 def _limit(text: str) -> tuple[int | None, list[tuple[int, int]]]:
     for m in _LIMIT.finditer(text):
         token = next((g for g in m.groups() if g), None)
@@ -1382,6 +1392,9 @@ def _limit(text: str) -> tuple[int | None, list[tuple[int, int]]]:
     every = _EVERY.search(text)
     if every:
         return LIST_MAX, [every.span()]
+    one = _THE_ONE.search(text)
+    if one:
+        return 1, [one.span()]
     return None, []
 
 

@@ -279,3 +279,34 @@ def test_weekends_and_holidays_are_windows(question: str, days: tuple[str, str])
     query = parse(question)
     assert _days(query) == days
     assert not {"前后", "期间", "weekend", "周末", "around", "chinese", "year"} & set(query.terms)
+
+
+# A superlative in the singular asks for one ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "limit"),
+    [
+        ("what's the biggest change in trl this month", 1),
+        ("the riskiest PR in trl last week?", 1),
+        ("trl 本月最大的改动是什么", 1),
+        ("trl 本月最重要的 PR 是哪个", 1),
+        ("trl 上周最值得关注的风险是什么", 1),
+        ("what are the biggest changes in trl this month", None),
+        ("trl 本月最重要的 PR 有哪些", None),
+        ("trl 最重要的 3 个 PR", 3),
+    ],
+)
+def test_a_superlative_in_the_singular_asks_for_one(question: str, limit: int | None) -> None:
+    assert parse(question).limit == limit
+
+
+def test_the_biggest_change_is_the_one_most_important_pr(bot: ChatBot) -> None:  # noqa: F811
+    answer = ask(bot, "what's the biggest change in trl this month?")
+    assert answer.cited == (3433,)  # the month's most important PR, alone
+
+
+@pytest.mark.parametrize("question", ["anything interesting in trl lately?", "trl 最近有什么有意思的改动"])
+def test_asking_for_anything_interesting_is_the_windows_highlights(bot: ChatBot, question: str) -> None:  # noqa: F811
+    answer = ask(bot, question)
+    assert not answer.query.terms and answer.cited
