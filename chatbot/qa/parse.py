@@ -1389,6 +1389,9 @@ def _limit(text: str) -> tuple[int | None, list[tuple[int, int]]]:
         value = _EN_NUMBERS.get(token) if token in _EN_NUMBERS else cn_number(token)
         if value and 1 <= value <= 50:
             return value, [m.span()]
+    single = _SINGLE.search(text)
+    if single:
+        return 1, [single.span()]
     every = _EVERY.search(text)
     if every:
         return LIST_MAX, [every.span()]
@@ -1396,6 +1399,15 @@ def _limit(text: str) -> tuple[int | None, list[tuple[int, int]]]:
     if one:
         return 1, [one.span()]
     return None, []
+
+
+# A superlative asked of one PR: "最值得读的是哪个", "哪个 PR 最重要", "which PR was the most important",
+# "the single most important change".
+_SINGLE = re.compile(
+    r"最[^，。？?！!\s]{0,8}?(?:的)?(?:是)?哪(?:个|条|篇)(?!些)|哪(?:个|条|篇)\s*(?:pr\s*)?最"
+    r"|\bwhich (?:[\w./-]+ ){0,2}?(?:pr|change|pull request|one)\b(?!s)[^?.,;]{0,30}?\bthe (?:most|biggest)\b"
+    r"|\bthe single (?:most|biggest)\b|\bthe (?:most important|biggest|top) (?:pr|change|pull request)\b(?!s)"
+)
 
 
 def parse_query(text: str, context: ParseContext) -> Query:

@@ -219,3 +219,29 @@ def test_a_repo_named_like_project_n_is_that_repo_not_every_repo(question: str) 
     repos = [KnownRepo("bench-org/project-03"), KnownRepo("bench-org/project-04")]
     query = parse_query(question, ParseContext(NOW, SHANGHAI, repos, None, frozenset(), frozenset()))
     assert query.repo == "bench-org/project-03"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "kit 本月最重要的是哪个 PR",
+        "kit 本月哪个 PR 最重要",
+        "kit 本月最值得读的是哪一篇",
+        "which kit PR was the most important this month?",
+        "what's the single most important change in kit this month?",
+        "the most important PR in kit this month",
+    ],
+)
+def test_a_superlative_asked_of_one_pr_names_one(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, question)
+    assert answer.query.limit == 1
+    assert len(answer.cited) == 1
+
+
+@pytest.mark.parametrize(
+    "question", ["which kit PRs were the most important this month?", "kit 本月最重要的 PR 有哪些"]
+)
+def test_a_plural_superlative_lists_several(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, question)
+    assert answer.query.limit != 1
+    assert len(answer.cited) > 1
