@@ -72,6 +72,7 @@ from chatbot.team.feedback import (
     record_reason,
     record_vote,
 )
+from chatbot.team.ledger import reapply_corrections
 from chatbot.team.reading import CardOrigin, Reader, with_reading
 from chatbot.team.reading_chat import (
     ReadingCommand,
@@ -301,6 +302,8 @@ class ChatBot:
         new = record_correction(
             self.db, repo, command, number, reader_of(message), message.text, self.clock.now()
         )
+        if new:
+            reapply_corrections(self.db, repo, number, self.clock.now())  # the risk ledger follows
         text = (
             correction_sentence(command, number, language)
             if new

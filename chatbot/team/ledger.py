@@ -33,6 +33,7 @@ from chatbot.analysis.types import Analysis
 from chatbot.store.db import Database
 from chatbot.store.ledger import RiskEntryRow, RiskEventRow, RiskLedgerCursorRow, RiskLinkRow
 from chatbot.store.schema import AnalysisRow, Base, PullRequestRow, RepoRow
+from chatbot.team.corrections import Corrector
 from chatbot.team.evidence import LinkKind, references, risk_place, same_symbol, touched_symbols
 
 OPEN_STATES = ("open", "followed-up")
@@ -115,6 +116,32 @@ def maintain_ledger(db: Database, now: datetime, repo: str | None = None) -> Mai
             if attempt:
                 raise
             report = MaintenanceReport()
+    return report
+
+
+def reapply_corrections(db: Database, repo: str, number: int, now: datetime) -> MaintenanceReport:
+    """The entries of PR `number` again, as its readers corrected its analysis: "这不是破坏性变更"
+    withdraws its breaking-change entry, "漏了风险：…" raises one. Corrections leave the stored analysis
+    alone, so the cursor of `maintain_ledger` would never revisit the PR for them."""
+    report = MaintenanceReport()
+    with db.session() as session:
+        repo_row = session.scalar(select(RepoRow).where(RepoRow.full_name == repo.lower()))
+        if repo_row is None:
+            return report
+        current = session.execute(
+            select(AnalysisRow.pr_id, AnalysisRow.fields)
+            .join(
+                PullRequestRow,
+                (PullRequestRow.id == AnalysisRow.pr_id)
+                & (PullRequestRow.content_hash == AnalysisRow.content_hash),
+            )
+            .where(PullRequestRow.repo_id == repo_row.id, PullRequestRow.number == number)
+            .order_by(AnalysisRow.id.desc())
+            .limit(1)
+        ).first()
+        if current is not None:
+            prs = _load_prs(session, PullRequestRow.id == current.pr_id)
+            _upsert_entries(session, repo_row, prs, {current.pr_id: current.fields}, now, report)
     return report
 
 
@@ -217,10 +244,12 @@ def _upsert_entries(
     """Insert the new entries, refresh the texts of the known ones, withdraw the vanished ones; the merge
     times of the PRs that got new entries."""
     wanted: dict[str, dict[str, Any]] = {}
+    corrector = Corrector.load(session, repo.full_name)  # "not breaking" has no breaking entry
     for pr_id, fields in analyses.items():
         pr = prs.get(pr_id)
         if pr is not None:
-            wanted.update(_entries_of(repo, pr, Analysis.from_dict(fields), now))
+            analysis = corrector.analysis(pr.number, Analysis.from_dict(fields))
+            wanted.update(_entries_of(repo, pr, analysis, now))
     stored = {
         row.key: row
         for row in session.execute(

@@ -9,17 +9,20 @@ from datetime import timedelta
 import pytest
 
 from chatbot.analysis import HeuristicAnalyzer
+from chatbot.analysis.types import Risk
 from chatbot.bot import BotConfig, ChatBot
 from chatbot.clock import FixedClock
 from chatbot.messages import say
 from chatbot.models import Message
 from chatbot.reports.weekly import build_weekly_report
 from chatbot.store.feedback import CorrectionRow
+from chatbot.store.ledger import RiskEntryRow
 from chatbot.team.corrections import parse_correction
 from chatbot.team.feedback import AnswerRef, feedback_list, parse_feedback_command, record_reason, record_vote
+from chatbot.team.ledger import entry_views, maintain_ledger, repo_is
 from chatbot.team.reading import Reader
 from chatbot.weeks import Week
-from tests.reports.fixtures import REPO, SHANGHAI, WEEK_START, seed
+from tests.reports.fixtures import REPO, SHANGHAI, WEEK_START, analysis, seed
 
 NOW = WEEK_START + timedelta(days=8)
 
@@ -190,6 +193,28 @@ def test_not_breaking_removes_the_breaking_flag_from_answers_and_reports(bot, db
     assert "· BREAKING" not in card and f"refactor{say('correction.mark', 'en')}" in card
     breaking = bot.handle(Message("widgets 上周有哪些破坏性变更？", user="li"))
     assert 103 not in breaking.cited
+
+
+def _ledger(db, number: int) -> list[tuple[str, str]]:
+    with db.session() as session:
+        return [
+            (v.category, v.state)
+            for v in entry_views(session, repo_is(REPO), RiskEntryRow.pr_number == number)
+        ]
+
+
+def test_corrections_reach_the_risk_ledger(bot, db):
+    renamed = Risk("breaking-change", "high", "config keys renamed", "conf/trainer.yaml: -lr_warmup")
+    breaking = analysis(("trainer",), 6.0, 3.0, "refactor", "worth-reading", (renamed,), breaking=True)
+    seed(db, [(130, "[BREAKING][trainer] refactor: rename keys", WEEK_START + timedelta(days=3), breaking)])
+    maintain_ledger(db, NOW, REPO)
+    assert _ledger(db, 130) == [("breaking-change", "open")]
+    ask(bot, "#130 不是破坏性变更")
+    assert _ledger(db, 130) == [("breaking-change", "withdrawn")]  # no longer an open risk
+    ask(bot, "#102 漏了风险：缓存从不释放")
+    assert ("other", "open") in _ledger(db, 102)
+    maintain_ledger(db, NOW + timedelta(hours=1), REPO)  # later maintenance keeps the corrected view
+    assert _ledger(db, 130) == [("breaking-change", "withdrawn")]
 
 
 def test_a_correction_without_a_pr_is_of_the_pr_under_discussion(bot):
