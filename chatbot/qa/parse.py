@@ -1372,12 +1372,15 @@ _EVERY = re.compile(
 
 
 # One thing asked for by a superlative in the singular: "what's the biggest change", "the riskiest PR",
-# "最大的改动是什么", "最重要的 PR 是哪个"; not "the biggest changes", "最重要的 PR 有哪些".
+# "最大的改动是什么", "最重要的 PR 是哪个", "哪个 PR 最重要", "which trl PR was the most important"; not
+# "the biggest changes", "最重要的 PR 有哪些", "which PRs were the most important".
 _THE_ONE = re.compile(
     r"\bthe (?:single )?(?:biggest|largest|riskiest|most (?:important|significant|risky|dangerous|interesting))"
     r" (?:change|pr|pull request|thing|risk|update|fix|feature)\b(?!s)"
     r"|最(?:大|重要|关键|危险|值得(?:关注|一读|读))的\s*(?:一个)?\s*(?:改动|变更|pr|风险|修复|功能|更新)?"
     r"(?=\s*(?:是(?:什么|哪个|哪一个|哪条)|是啥)|\s*[?？]?\s*$)"
+    r"|最[^，。？?！!\s]{0,8}?(?:的)?是哪(?:个|条|篇)(?!些)|哪(?:个|条|篇)\s*(?:pr\s*)?最"
+    r"|\bwhich (?:[\w./-]+ ){0,2}?(?:pr|change|pull request|one)\b(?!s)[^?.,;]{0,30}?\bthe (?:most|biggest)\b"
 )
 
 
@@ -1389,9 +1392,6 @@ def _limit(text: str) -> tuple[int | None, list[tuple[int, int]]]:
         value = _EN_NUMBERS.get(token) if token in _EN_NUMBERS else cn_number(token)
         if value and 1 <= value <= 50:
             return value, [m.span()]
-    single = _SINGLE.search(text)
-    if single:
-        return 1, [single.span()]
     every = _EVERY.search(text)
     if every:
         return LIST_MAX, [every.span()]
@@ -1399,15 +1399,6 @@ def _limit(text: str) -> tuple[int | None, list[tuple[int, int]]]:
     if one:
         return 1, [one.span()]
     return None, []
-
-
-# A superlative asked of one PR: "最值得读的是哪个", "哪个 PR 最重要", "which PR was the most important",
-# "the single most important change".
-_SINGLE = re.compile(
-    r"最[^，。？?！!\s]{0,8}?(?:的)?(?:是)?哪(?:个|条|篇)(?!些)|哪(?:个|条|篇)\s*(?:pr\s*)?最"
-    r"|\bwhich (?:[\w./-]+ ){0,2}?(?:pr|change|pull request|one)\b(?!s)[^?.,;]{0,30}?\bthe (?:most|biggest)\b"
-    r"|\bthe single (?:most|biggest)\b|\bthe (?:most important|biggest|top) (?:pr|change|pull request)\b(?!s)"
-)
 
 
 def parse_query(text: str, context: ParseContext) -> Query:
