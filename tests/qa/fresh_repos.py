@@ -11,16 +11,12 @@ from the real heuristic analyzer, as a new deployment's would.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from chatbot.analysis import HeuristicAnalyzer
 from chatbot.clock import FixedClock
-from chatbot.store.analyses import save_analysis
 from chatbot.store.db import Database
-from chatbot.store.index import PRIndex
-from chatbot.store.schema import PullRequestRow
-from tests.qa.other_repos import Written
+from tests.qa.other_repos import Written, store_written
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 NOW = datetime(2026, 3, 25, 10, 0, tzinfo=SHANGHAI)
@@ -141,25 +137,4 @@ BY_KEY = {(pr.repo, pr.number): pr for pr in PRS}
 
 
 def seed(db: Database) -> None:
-    """Store every PR with the heuristic analyzer's analysis (which also fills the search index)."""
-    analyzer = HeuristicAnalyzer()
-    with db.session() as session:
-        index = PRIndex(session)
-        for name in REPOS:
-            repo = index.ensure_repo(name, NOW - timedelta(days=60))
-            repo.last_synced_at = NOW - timedelta(minutes=10)
-            written = [p for p in PRS if p.repo == name]
-            for pr in written:
-                index.upsert(repo, pr.pull_request(), NOW)
-            session.flush()
-            rows = {row.number: row for row in session.query(PullRequestRow).filter_by(repo_id=repo.id)}
-            for pr in written:
-                save_analysis(
-                    session,
-                    rows[pr.number],
-                    analyzer.analyze(pr.pull_request()),
-                    analyzer=analyzer.name,
-                    version=analyzer.version,
-                    language="zh",
-                    now=NOW,
-                )
+    store_written(db, PRS, NOW)

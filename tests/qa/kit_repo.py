@@ -7,15 +7,11 @@ The clock is Wednesday 2026-06-24 10:00 in Asia/Shanghai (2026-W26)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from chatbot.analysis import HeuristicAnalyzer
 from chatbot.clock import FixedClock
-from chatbot.store.analyses import save_analysis
 from chatbot.store.db import Database
-from chatbot.store.index import PRIndex
-from chatbot.store.schema import PullRequestRow
-from tests.qa.other_repos import SHANGHAI, Written
+from tests.qa.other_repos import SHANGHAI, Written, store_written
 
 NOW = datetime(2026, 6, 24, 10, 0, tzinfo=SHANGHAI)
 KIT = "acme/kit"
@@ -73,23 +69,4 @@ BY_NUMBER = {pr.number: pr for pr in PRS}
 
 
 def seed(db: Database) -> None:
-    """Store every PR with the heuristic analyzer's analysis (which also fills the search index)."""
-    analyzer = HeuristicAnalyzer()
-    with db.session() as session:
-        index = PRIndex(session)
-        repo = index.ensure_repo(KIT, NOW - timedelta(days=60))
-        repo.last_synced_at = NOW - timedelta(minutes=10)
-        for pr in PRS:
-            index.upsert(repo, pr.pull_request(), NOW)
-        session.flush()
-        rows = {row.number: row for row in session.query(PullRequestRow).filter_by(repo_id=repo.id)}
-        for pr in PRS:
-            save_analysis(
-                session,
-                rows[pr.number],
-                analyzer.analyze(pr.pull_request()),
-                analyzer=analyzer.name,
-                version=analyzer.version,
-                language="zh",
-                now=NOW,
-            )
+    store_written(db, PRS, NOW)

@@ -12,6 +12,7 @@ day and one on 06-26, which no answer at the clock may cite. #3433 exists in trl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -174,17 +175,18 @@ PRS: tuple[Written, ...] = (
 BY_KEY = {(pr.repo, pr.number): pr for pr in PRS}
 
 
-def seed(db: Database) -> None:
-    """Store every PR with the heuristic analyzer's analysis (which also fills the search index)."""
+def store_written(db: Database, prs: Sequence[Written], now: datetime) -> None:
+    """Store `prs`, repo by repo (synced ten minutes before `now`), each with the heuristic analyzer's
+    analysis, which also fills the search index: what every repo of these test suites is built with."""
     analyzer = HeuristicAnalyzer()
     with db.session() as session:
         index = PRIndex(session)
-        for name in REPOS:
-            repo = index.ensure_repo(name, NOW - timedelta(days=60))
-            repo.last_synced_at = NOW - timedelta(minutes=10)
-            written = [p for p in PRS if p.repo == name]
+        for name in dict.fromkeys(pr.repo for pr in prs):
+            repo = index.ensure_repo(name, now - timedelta(days=60))
+            repo.last_synced_at = now - timedelta(minutes=10)
+            written = [p for p in prs if p.repo == name]
             for pr in written:
-                index.upsert(repo, pr.pull_request(), NOW)
+                index.upsert(repo, pr.pull_request(), now)
             session.flush()
             rows = {row.number: row for row in session.query(PullRequestRow).filter_by(repo_id=repo.id)}
             for pr in written:
@@ -195,5 +197,9 @@ def seed(db: Database) -> None:
                     analyzer=analyzer.name,
                     version=analyzer.version,
                     language="zh",
-                    now=NOW,
+                    now=now,
                 )
+
+
+def seed(db: Database) -> None:
+    store_written(db, PRS, NOW)
