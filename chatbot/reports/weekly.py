@@ -184,6 +184,7 @@ def _build(
         if repo_row is None:
             raise UnknownRepo(repo, [r.full_name for r in index.repos()])
         previous_week = Week.containing(week.start - timedelta(days=1), week.tz)
+        until = max(week.start, min(week.end, clock.now()))  # a week in progress: its PRs up to now
         follow_up = risk_follow_up(session, repo_row.full_name, week.start, week.end, clock.now(), language)
         reading = read_in(session, repo_row.full_name, week.start, week.end, language)
 
@@ -218,12 +219,12 @@ def _build(
         if stored is not None and not rebuild:
             # Whether the stored report is current is known from the inputs' ids, before loading them.
             fingerprint = fingerprint_of(
-                window_inputs(session, repo_row, week.start, week.end),
+                window_inputs(session, repo_row, week.start, until),
                 window_inputs(session, repo_row, previous_week.start, previous_week.end),
             )
             if stored.fingerprint == fingerprint:
                 return BuiltReport(WeeklyReport.model_validate(stored.content), True, fingerprint)
-        records, parts = window_records(session, repo_row, week.start, week.end, fallback)
+        records, parts = window_records(session, repo_row, week.start, until, fallback)
         previous, previous_parts = window_records(
             session, repo_row, previous_week.start, previous_week.end, fallback
         )

@@ -37,6 +37,16 @@ def test_the_week_runs_monday_to_sunday_night_in_the_configured_timezone(db):
     assert report.title == "acme/widgets 2026年第25周（06-15至06-21）周报"
 
 
+def test_a_week_in_progress_holds_only_the_prs_merged_by_now(db):
+    seed(db)
+    wednesday = FixedClock(WEEK_START + timedelta(days=2, hours=1))  # after #103, before #104
+    report = build_weekly_report(
+        db, REPO, parse_week("2026-W25", SHANGHAI), clock=wednesday, language="zh", fallback=FALLBACK
+    ).report
+    assert report.prs == (101, 102, 103)
+    assert build(db).report.prs == (101, 102, 103, 104, 105, 106, 107)  # the same week, once over
+
+
 def test_another_timezone_moves_the_boundaries(db):
     seed(db)
     berlin = build(db, tz=ZoneInfo("Europe/Berlin")).report
