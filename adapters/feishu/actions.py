@@ -10,21 +10,19 @@ renders again when a claim arrived meanwhile, so two people pressing at once bot
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from lark_oapi.api.im.v1 import PatchMessageRequest, PatchMessageRequestBody
 from lark_oapi.event.callback.model.p2_card_action_trigger import (
     P2CardActionTrigger,
     P2CardActionTriggerResponse,
 )
 
-from adapters.feishu.card import render_card
+from adapters.feishu.card import render_card, toast_saying
 from adapters.feishu.events import PLATFORM
-from adapters.feishu.sender import FeishuSender, FeishuSendError, Outgoing
+from adapters.feishu.sender import FeishuSender
 from chatbot.bot import ChatBot
 from chatbot.messages import Language, say
 from chatbot.models import Heading, Reply
@@ -114,7 +112,7 @@ class ReadingCardActions:
         chat_id = (event.context.open_chat_id if event.context else None) or message_id
         self._pool.submit(self._record, kind, origin, number, reader, message_id, chat_id)
         key = "reading.toast.claimed" if kind == CLAIM_ACTION else "reading.toast.done"
-        return _toast(key, origin.language)
+        return toast_saying("success", key, origin.language)
 
     def _record(
         self, kind: str, origin: CardOrigin, number: int, reader: Reader, message_id: str, chat_id: str
@@ -141,19 +139,14 @@ class ReadingCardActions:
             return
         card = takeaway_card(found, number, origin.language)
         try:
-            try:
-                self.sender.send_private(chat_id, reader.user_id, card)
-            except FeishuSendError:
-                self.sender.reply(
-                    message_id, chat_id, Outgoing.card(card), in_thread=True, key=f"takeaway:{found}"
-                )
+            self.sender.ask_privately(message_id, chat_id, reader.user_id, card, key=f"takeaway:{found}")
         except Exception:
             log.exception("feishu: could not ask for the takeaway of %s#%s", origin.repo, number)
 
     def _takeaway(self, claim: str, form: dict[str, Any], operator: Any) -> P2CardActionTriggerResponse:
         """A submitted takeaway form: recorded on the claim it names when the submitter is its reader."""
         if operator is None or not operator.open_id:
-            return _toast("reading.not_yours", "zh", "warning")
+            return toast_saying("warning", "reading.not_yours", "zh")
         reader = Reader(PLATFORM, operator.tenant_key or "", operator.open_id, operator.open_id)
         try:
             recorded = add_takeaway(
@@ -162,8 +155,10 @@ class ReadingCardActions:
         except ValueError:
             recorded = None
         if recorded is None:
-            return _toast("reading.not_yours", "zh", "warning")
-        return _toast("reading.toast.takeaway", "zh")  # the form names no language; i18n holds both
+            return toast_saying("warning", "reading.not_yours", "zh")
+        return toast_saying(
+            "success", "reading.toast.takeaway", "zh"
+        )  # the form names no language; i18n holds both
 
     def update_card(self, origin: CardOrigin, message_id: str, chat_id: str) -> None:
         """Patch the card with the claims as stored; again while claims keep arriving."""
@@ -174,23 +169,9 @@ class ReadingCardActions:
                 card = render_card(
                     weekly_card(self.db, origin, self.clock, context), language=origin.language
                 )
-                self.sender.pacer.wait(chat_id)  # a patch counts against the chat's send limit too
-                self._patch(message_id, card)
+                self.sender.patch(message_id, chat_id, card)  # paced like a send, retried
                 if claims_version(self.db, origin.repo) == version:
                     return
-
-    def _patch(self, message_id: str, card: dict[str, object]) -> None:
-        request = (
-            PatchMessageRequest.builder()
-            .message_id(message_id)
-            .request_body(
-                PatchMessageRequestBody.builder().content(json.dumps(card, ensure_ascii=False)).build()
-            )
-            .build()
-        )
-        response = self.sender.client.im.v1.message.patch(request)
-        if not response.success():
-            raise FeishuSendError.of(response)
 
     def _lock(self, message_id: str) -> threading.Lock:
         with self._guard:
@@ -198,16 +179,3 @@ class ReadingCardActions:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
-
-
-def _toast(key: str, language: Language, kind: str = "success") -> P2CardActionTriggerResponse:
-    """A toast in `language`, with both languages for Feishu to pick the reader's (`i18n`)."""
-    return P2CardActionTriggerResponse(
-        {
-            "toast": {
-                "type": kind,
-                "content": say(key, language),
-                "i18n": {"zh_cn": say(key, "zh"), "en_us": say(key, "en")},
-            }
-        }
-    )

@@ -28,7 +28,7 @@ from lark_oapi.event.callback.model.p2_card_action_trigger import (
 from pydantic import SecretStr
 
 from adapters.feishu.actions import ReadingCardActions
-from adapters.feishu.card import render_card, thinking_card
+from adapters.feishu.card import render_card, thinking_card, toast_saying
 from adapters.feishu.cardkit import CardKit, CardStream, card_reference, streaming_thinking_card
 from adapters.feishu.events import PLATFORM, ButtonClick, to_click, to_question
 from adapters.feishu.feedback import FeedbackCardActions
@@ -164,20 +164,9 @@ class FeishuAdapter:
             return vote
         click = to_click(data, self.language)
         if click is None:
-            return self._toast("warning", "feishu.toast.unknown")
+            return toast_saying("warning", "feishu.toast.unknown", self.language)
         self._submit(self._feedback, self._answer_click, click)
-        return self._toast("info", "feishu.toast.accepted")
-
-    def _toast(self, kind: str, key: str) -> P2CardActionTriggerResponse:
-        return P2CardActionTriggerResponse(
-            {
-                "toast": {
-                    "type": kind,
-                    "content": say(key, self.language),
-                    "i18n": {"zh_cn": say(key, "zh"), "en_us": say(key, "en")},
-                }
-            }
-        )
+        return toast_saying("info", "feishu.toast.accepted", self.language)
 
     def _submit(self, pool: ThreadPoolExecutor, work: Callable[..., None], *args: object) -> None:
         def run() -> None:

@@ -16,6 +16,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from lark_oapi.event.callback.model.p2_card_action_trigger import P2CardActionTriggerResponse
+
 from chatbot.messages import Language, say
 from chatbot.models import (
     Actions,
@@ -320,3 +322,17 @@ def thinking_card(language: Language) -> dict[str, Any]:
         {"tag": "markdown", "content": escape(say("progress.thinking", language))}
     )
     return card
+
+
+def toast_saying(kind: str, key: str, language: Language) -> P2CardActionTriggerResponse:
+    """A card callback's toast (`kind`: success, info, warning, error) saying message `key` in
+    `language`, with both languages for Feishu to show the reader's own (`i18n`)."""
+    return P2CardActionTriggerResponse(
+        {
+            "toast": {
+                "type": kind,
+                "content": say(key, language),
+                "i18n": {"zh_cn": say(key, "zh"), "en_us": say(key, "en")},
+            }
+        }
+    )

@@ -14,9 +14,9 @@ from lark_oapi.event.callback.model.p2_card_action_trigger import (
     P2CardActionTriggerResponse,
 )
 
-from adapters.feishu.card import render_card
+from adapters.feishu.card import render_card, toast_saying
 from adapters.feishu.events import PLATFORM
-from adapters.feishu.sender import FeishuSender, FeishuSendError, Outgoing
+from adapters.feishu.sender import FeishuSender
 from chatbot.messages import Language, say
 from chatbot.models import Heading, Reply
 from chatbot.ports import Clock
@@ -106,11 +106,11 @@ class FeedbackCardActions:
         vote, ref = parsed
         now = self.clock.now()
         if event.token and not claim_event(self.db, PLATFORM, f"feedback:{event.token}", now):
-            return _toast("success", f"feedback.toast.{vote}", ref.language)  # a duplicate delivery
+            return toast_saying("success", f"feedback.toast.{vote}", ref.language)  # a duplicate delivery
         view = record_vote(self.db, reader, chat_id, message_id, vote, ref, now)
         if vote == "down":
             self._pool.submit(self._ask_reason, view.id, reader.user_id, message_id, chat_id, ref.language)
-        return _toast("success", f"feedback.toast.{vote}", ref.language)
+        return toast_saying("success", f"feedback.toast.{vote}", ref.language)
 
     def _reason(self, feedback_id: str, form: dict[str, Any], reader: Reader) -> P2CardActionTriggerResponse:
         reason, text = str(form.get("reason") or "other"), str(form.get("text") or "")
@@ -119,9 +119,9 @@ class FeedbackCardActions:
         except ValueError:
             recorded = None
         if recorded is None:
-            return _toast("warning", "feedback.not_yours", "zh")
+            return toast_saying("warning", "feedback.not_yours", "zh")
         language: Language = "en" if recorded.language == "en" else "zh"
-        return _toast("success", "feedback.toast.reason", language)
+        return toast_saying("success", "feedback.toast.reason", language)
 
     def _ask_reason(
         self, feedback_id: int, open_id: str, message_id: str, chat_id: str, language: Language
@@ -130,26 +130,9 @@ class FeedbackCardActions:
         a per-user card (a direct chat, a topic group)."""
         card = reason_card(feedback_id, language)
         try:
-            try:
-                self.sender.send_private(chat_id, open_id, card)
-            except FeishuSendError:
-                self.sender.reply(
-                    message_id, chat_id, Outgoing.card(card), in_thread=True, key=f"feedback:{feedback_id}"
-                )
+            self.sender.ask_privately(message_id, chat_id, open_id, card, key=f"feedback:{feedback_id}")
         except Exception:
             log.exception("feishu: could not ask for the reason of feedback %s", feedback_id)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
-
-
-def _toast(kind: str, key: str, language: Language) -> P2CardActionTriggerResponse:
-    return P2CardActionTriggerResponse(
-        {
-            "toast": {
-                "type": kind,
-                "content": say(key, language),
-                "i18n": {"zh_cn": say(key, "zh"), "en_us": say(key, "en")},
-            }
-        }
-    )

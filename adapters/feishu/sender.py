@@ -249,6 +249,16 @@ class FeishuSender:
         request = DeleteMessageRequest.builder().message_id(message_id).build()
         self._send(chat_id, lambda: self.client.im.v1.message.delete(request), _no_id)
 
+    def ask_privately(
+        self, message_id: str, chat_id: str, open_id: str, card: dict[str, Any], key: str
+    ) -> str:
+        """`card` for `open_id` alone (`send_private`), or, where Feishu cannot show one (a direct chat, a
+        topic group), a reply in the thread of `message_id`. Raises ChannelGone or FeishuSendError."""
+        try:
+            return self.send_private(chat_id, open_id, card)
+        except FeishuSendError:
+            return self.reply(message_id, chat_id, Outgoing.card(card), in_thread=True, key=key)
+
     def send_private(self, chat_id: str, open_id: str, card: dict[str, Any]) -> str:
         """A card only `open_id` sees, in group `chat_id` (`POST /open-apis/ephemeral/v1/send`, no typed
         helper in lark-oapi). Not possible in topic groups or direct chats, nor without the bot in the
