@@ -48,7 +48,7 @@ from chatbot.qa.parse import KnownRepo, ParseContext, language_of, names_subscri
 from chatbot.qa.query import Query, Window
 from chatbot.qa.retrieve import Evidence, gather, known_authors, known_modules, known_repos
 from chatbot.reports.cards import ReportLinks, report_card
-from chatbot.reports.weekly import ReportWriter, build_weekly_report
+from chatbot.reports.weekly import BuiltReport, ReportWriter, build_weekly_report
 from chatbot.store.conversations import ConversationKey, Remembered, recall, remember
 from chatbot.store.db import Database
 from chatbot.store.index import PRIndex
@@ -472,16 +472,7 @@ class ChatBot:
         if query.intent == "risks":
             return self._risks(query, window, composer)
         if query.intent == "must_read" and asks_for_unclaimed(query.text) and window is not None:
-            week = window.week or Week.containing(window.start, self.config.tz)
-            built = build_weekly_report(
-                self.db,
-                query.repo or "",
-                week,
-                clock=self.clock,
-                language=query.language,
-                fallback=self.fallback,
-                writer=self.writer,
-            )
+            built = self._weekly_report(query, window)
             reply, cited = unclaimed_reply(self.db, built.report, query)
             return Answer(query, reply, cited, window)
         if query.intent == "must_read":
@@ -613,24 +604,16 @@ class ChatBot:
             or query.author
         )
         if window is not None and window.week is not None and window.is_over(self.clock.now()) and unfiltered:
-            built = build_weekly_report(
-                self.db,
-                query.repo or "",
-                window.week,
-                clock=self.clock,
-                language=query.language,
-                fallback=self.fallback,
-                writer=self.writer,
-            )
+            built = self._weekly_report(query, window)
             # asked for more than the report lists ("all the risks"): every PR's own, below
             if query.limit is None or query.limit <= len(built.report.risks):
                 return composer.risks(built.report.risks, (built.report.label, built.report.version))
         return composer.risks(None, None)
 
-    def report(self, query: Query, window: Window | None) -> Answer:
-        assert window is not None
+    def _weekly_report(self, query: Query, window: Window) -> BuiltReport:
+        """The weekly report (built, or reused when current) of the week `window` is or starts in."""
         week = window.week or Week.containing(window.start, self.config.tz)
-        built = build_weekly_report(
+        return build_weekly_report(
             self.db,
             query.repo or "",
             week,
@@ -639,6 +622,11 @@ class ChatBot:
             fallback=self.fallback,
             writer=self.writer,
         )
+
+    def report(self, query: Query, window: Window | None) -> Answer:
+        assert window is not None
+        built = self._weekly_report(query, window)
+        week = window.week or Week.containing(window.start, self.config.tz)
         links = ReportLinks.for_report(self.config.public_url, built.report)
         key = [p.number for p in built.report.key_prs[:5]]
         origin = CardOrigin(built.report.repo, built.report.label, query.language, self.config.tz.key)

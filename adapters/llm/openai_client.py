@@ -120,13 +120,7 @@ class OpenAICompatibleLLM:
             response_format = {"type": "json_object"}
             rendered = json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
             system = f"{system}\n\n{JSON_OBJECT_INSTRUCTIONS.format(name=schema_name, schema=rendered)}"
-        messages: list[ChatCompletionMessageParam] = [
-            {"role": "system", "content": system},
-            {"role": "user", "content": user},
-        ]
-        extra: dict[str, Any] = {}
-        if self._settings.max_output_tokens:
-            extra["max_tokens"] = self._settings.max_output_tokens
+        messages, extra = self._request(system, user)
         try:
             completion = self._client.chat.completions.create(
                 model=self._settings.model, messages=messages, response_format=response_format, **extra
@@ -136,11 +130,8 @@ class OpenAICompatibleLLM:
             raise LLMError(self._describe(exc)) from None
         return self._reply(completion)
 
-    def stream_text(self, system: str, user: str) -> Iterator[str]:
-        """`chatbot.ports.TextStreamLLM`: one streamed chat completion in plain text, its content deltas
-        as they arrive. The request is sent when the first piece is asked for; closing the iterator
-        closes the response. Raises LLMError, also mid-stream (a dropped connection, an error event, a
-        reply cut at the token limit or filtered)."""
+    def _request(self, system: str, user: str) -> tuple[list[ChatCompletionMessageParam], dict[str, Any]]:
+        """The messages of a system and a user turn, and the request's optional settings (max_tokens)."""
         messages: list[ChatCompletionMessageParam] = [
             {"role": "system", "content": system},
             {"role": "user", "content": user},
@@ -148,6 +139,14 @@ class OpenAICompatibleLLM:
         extra: dict[str, Any] = {}
         if self._settings.max_output_tokens:
             extra["max_tokens"] = self._settings.max_output_tokens
+        return messages, extra
+
+    def stream_text(self, system: str, user: str) -> Iterator[str]:
+        """`chatbot.ports.TextStreamLLM`: one streamed chat completion in plain text, its content deltas
+        as they arrive. The request is sent when the first piece is asked for; closing the iterator
+        closes the response. Raises LLMError, also mid-stream (a dropped connection, an error event, a
+        reply cut at the token limit or filtered)."""
+        messages, extra = self._request(system, user)
         try:
             with self._client.chat.completions.create(
                 model=self._settings.model, messages=messages, stream=True, **extra
