@@ -487,9 +487,7 @@ def _mechanism(record: AnalyzedPR, index: int, language: Language) -> RiskObserv
         if risk.evidence and _readable(risk.evidence, language)
         else say("report.risk.mechanism.bare", language, pr=record.number, text=sentence)
     )
-    return RiskObservation(
-        category=risk.category, severity=risk.severity, text=line, prs=(record.number,), example=line
-    )
+    return RiskObservation(category=risk.category, severity=risk.severity, text=line, prs=(record.number,))
 
 
 def _short_risk(observation: RiskObservation, language: Language) -> str:

@@ -187,7 +187,6 @@ class LLMReportWriter:
                 severity=r.severity,
                 text=r.text.strip(),
                 prs=tuple(r.prs),
-                example=r.text.strip(),
             )
             for r in answer.risks[:MAX_RISKS]
         ]

@@ -30,7 +30,7 @@ class RiskObservation(_Frozen):
     severity: Literal["high", "medium", "low"]
     text: str  # the whole observation, PR and evidence included (documents)
     prs: tuple[int, ...]
-    example: str = ""  # the mechanism, e.g. "#6556 大范围改动分布式代码（path）" (chat answers)
+    example: str = ""  # no longer written (answers read `text`); kept so reports stored with it still load
 
 
 class Theme(_Frozen):
