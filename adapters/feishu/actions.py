@@ -21,7 +21,7 @@ from lark_oapi.event.callback.model.p2_card_action_trigger import (
 )
 
 from adapters.feishu.card import render_card, toast_saying
-from adapters.feishu.events import PLATFORM
+from adapters.feishu.events import clicker
 from adapters.feishu.sender import FeishuSender
 from chatbot.bot import ChatBot
 from chatbot.messages import Language, say
@@ -94,8 +94,8 @@ class ReadingCardActions:
         event = data.event
         action = event.action if event else None
         name = str(action.name or "") if action else ""
-        if event is not None and action is not None and name.startswith(TAKEAWAY_PREFIX):
-            return self._takeaway(name.removeprefix(TAKEAWAY_PREFIX), action.form_value or {}, event.operator)
+        if action is not None and name.startswith(TAKEAWAY_PREFIX):
+            return self._takeaway(name.removeprefix(TAKEAWAY_PREFIX), action.form_value or {}, clicker(data))
         value = action.value if action else None
         if not isinstance(value, dict) or event is None:
             return None
@@ -104,11 +104,10 @@ class ReadingCardActions:
             return None
         parsed = parse_value(str(value.get("value") or ""))
         message_id = event.context.open_message_id if event.context else None
-        operator = event.operator
-        if parsed is None or not message_id or operator is None or not operator.open_id:
+        reader = clicker(data)
+        if parsed is None or not message_id or reader is None:
             return None
         origin, number = parsed
-        reader = Reader(PLATFORM, operator.tenant_key or "", operator.open_id, operator.open_id)
         chat_id = (event.context.open_chat_id if event.context else None) or message_id
         self._pool.submit(self._record, kind, origin, number, reader, message_id, chat_id)
         key = "reading.toast.claimed" if kind == CLAIM_ACTION else "reading.toast.done"
@@ -143,11 +142,12 @@ class ReadingCardActions:
         except Exception:
             log.exception("feishu: could not ask for the takeaway of %s#%s", origin.repo, number)
 
-    def _takeaway(self, claim: str, form: dict[str, Any], operator: Any) -> P2CardActionTriggerResponse:
+    def _takeaway(
+        self, claim: str, form: dict[str, Any], reader: Reader | None
+    ) -> P2CardActionTriggerResponse:
         """A submitted takeaway form: recorded on the claim it names when the submitter is its reader."""
-        if operator is None or not operator.open_id:
+        if reader is None:
             return toast_saying("warning", "reading.not_yours", "zh")
-        reader = Reader(PLATFORM, operator.tenant_key or "", operator.open_id, operator.open_id)
         try:
             recorded = add_takeaway(
                 self.db, int(claim), reader, str(form.get("takeaway") or ""), self.clock.now()

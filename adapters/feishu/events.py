@@ -20,6 +20,7 @@ from lark_oapi.event.callback.model.p2_card_action_trigger import P2CardActionTr
 
 from chatbot.messages import Language, say
 from chatbot.models import Message
+from chatbot.team.reading import Reader
 
 PLATFORM = "feishu"
 REPORT_RISKS_ACTION = "report_risks"  # the action of the risks button on report cards (chatbot.reports.cards)
@@ -191,3 +192,12 @@ def to_click(data: P2CardActionTrigger, language: Language) -> ButtonClick | Non
         chat_id=context.open_chat_id or context.open_message_id,
         key="card:" + hashlib.sha256(identity.encode()).hexdigest()[:40],
     )
+
+
+def clicker(data: P2CardActionTrigger) -> Reader | None:
+    """Who pressed a card button or submitted a card form (by open_id, in their tenant); None when the
+    callback names nobody."""
+    operator = data.event.operator if data.event else None
+    if operator is None or not operator.open_id:
+        return None
+    return Reader(PLATFORM, operator.tenant_key or "", operator.open_id, operator.open_id)

@@ -15,7 +15,7 @@ from lark_oapi.event.callback.model.p2_card_action_trigger import (
 )
 
 from adapters.feishu.card import render_card, toast_saying
-from adapters.feishu.events import PLATFORM
+from adapters.feishu.events import PLATFORM, clicker
 from adapters.feishu.sender import FeishuSender
 from chatbot.messages import Language, say
 from chatbot.models import Heading, Reply
@@ -88,10 +88,9 @@ class FeedbackCardActions:
         for any other click."""
         event = data.event
         action = event.action if event else None
-        operator = event.operator if event else None
-        if event is None or action is None or operator is None or not operator.open_id:
+        reader = clicker(data)
+        if event is None or action is None or reader is None:
             return None
-        reader = Reader(PLATFORM, operator.tenant_key or "", operator.open_id, operator.open_id)
         name = str(action.name or "")
         if name.startswith(REASON_PREFIX):
             return self._reason(name.removeprefix(REASON_PREFIX), action.form_value or {}, reader)
