@@ -477,12 +477,12 @@ class ChatBot:
             return Answer(query, reply, cited, window)
         if query.intent == "must_read":
             return composer.must_read()
+        if query.maintainers and query.intent in ("topic", "search", "highlights", "stats"):
+            return composer.people()
         if query.intent == "stats":
             return composer.stats()
         if query.intent == "compare":
             return composer.compare()
-        if query.maintainers and query.intent in ("topic", "search", "highlights"):
-            return composer.people()
         if query.intent == "author" and query.author:
             return composer.filtered(say("qa.author.title", query.language, author=query.author))
         if query.intent == "search" and query.search_text:
@@ -636,7 +636,7 @@ class ChatBot:
     def empty(self, query: Query, window: Window | None, composer: Composer) -> Answer:
         language = query.language
         text = say(
-            "qa.empty",
+            "qa.people.none_new" if query.newcomers else "qa.empty",
             language,
             repo=query.repo,
             window=window_text(window, self.clock.now(), self.config.tz, language),

@@ -270,6 +270,14 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     # Who works on what a question names ("谁在维护 dataloader"), most PRs first.
     "qa.people.title": ("谁在改 {subject}（按 PR 数排序）", "Who works on {subject} (most PRs first)"),
     "qa.people.title.all": ("谁在提交 PR（按 PR 数排序）", "Who is merging PRs (most PRs first)"),
+    "qa.people.title.new": (
+        "首次在这个仓库合并 PR 的贡献者",
+        "First-time contributors (their first merged PR in this repo)",
+    ),
+    "qa.people.none_new": (
+        "{repo} 在 {window} 没有首次合并 PR 的新贡献者。",
+        "{repo} had no first-time contributors in {window}.",
+    ),
     "qa.people.one": ("1 个 PR：", "1 PR: "),
     "qa.people.many": ("{n} 个 PR：", "{n} PRs: "),
     "qa.understood": (

@@ -311,11 +311,12 @@ class Composer:
             by_author.items(), key=lambda item: (-len(item[1]), -item[1][0].analysis.importance, item[0])
         )
         subject = join(dict.fromkeys((*self.query.modules, *self.query.understood)), self.language)
-        title = (
-            say("qa.people.title", self.language, subject=subject)
-            if subject
-            else say("qa.people.title.all", self.language)
-        )
+        if self.query.newcomers:
+            title = say("qa.people.title.new", self.language)
+        elif subject:
+            title = say("qa.people.title", self.language, subject=subject)
+        else:
+            title = say("qa.people.title.all", self.language)
         items: list[Inline] = []
         separator = "、" if self.language == "zh" else ", "
         for author, prs in ranked[:LIST_LIMIT]:

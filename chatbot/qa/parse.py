@@ -1427,8 +1427,11 @@ def parse_query(text: str, context: ParseContext) -> Query:
     breaking = bool(_BREAKING.search(rest))
     untested = bool(_UNTESTED.search(rest))
     rest = _UNTESTED.sub(_spaces, rest)
-    maintainers = bool(_MAINTAINERS.search(rest))
-    rest = _MAINTAINERS.sub(_spaces, rest)
+    newcomers = bool(_NEWCOMERS.search(rest))
+    contributors = bool(_CONTRIBUTORS.search(rest))
+    maintainers = newcomers or contributors or bool(_MAINTAINERS.search(rest))
+    for pattern in (_NEWCOMERS, _MAINTAINERS, *((_CONTRIBUTOR_WORDS,) if contributors else ()), _MAGNITUDE):
+        rest = pattern.sub(_spaces, rest)
     modules, module_confidence, module_words = _modules(rest, context, repo_words)
     concepts = default_glossary().find(_UPGRADE_IMPACT.sub(_spaces, _BREAKING.sub(_spaces, rest)), repo)
     topics = tuple(name for name, _ in concepts)
@@ -1532,6 +1535,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         untested=untested,
         asks_who=maintainers or bool(_ASKS_WHO.search(norm)),
         maintainers=maintainers,
+        newcomers=newcomers,
         subscribed=subscribed,
         every_repo=every_repo and repo is None,
         confidence=confidence,
@@ -1546,6 +1550,34 @@ _MAINTAINERS = re.compile(
     r"|\bmaintain(?:s|ed|ers?|ing)?\b|\bowns?\b|\bowners?\b|\bownership\b|\bin charge of\b"
     r"|\bresponsible for\b|\bexperts? (?:on|in|for)\b"
     r"|\bwho(?:'s| is| are| has been| have been)? work(?:s|ing|ed)? on\b|谁(?:一直)?在(?:做|搞|负责|跟进)"
+)
+# Asking how large an effect was ("提升了多少", "快了多少", "how much faster"): the PRs' key points carry
+# their measured numbers, so this is no count question and its words are not searched.
+_MAGNITUDE = re.compile(
+    r"(?:提升|提高|加速|加快|快|慢|降低|减少|节省|节约|省|下降|涨|增加|优化|改善)了?(?:大概|大约|约|有)?多少"
+    r"|(?:效果|收益|幅度)(?:有)?(?:多大|怎么样|如何)"
+    r"|\bhow much (?:faster|slower|better|less|more|memory|speed\w*|improv\w*|gains?|quicker)\b"
+    r"|\bby how much\b|\bhow big (?:was |is )?the (?:gain|improvement|speed-?up)\b"
+)
+# Asking who contributed the most ("谁贡献最多", "谁合并的 PR 最多", "who contributed the most",
+# "top contributors"): the same answer, the people ranked by merged PRs, rather than the window's stats.
+_CONTRIBUTORS = re.compile(
+    r"贡献(?:最多|最大|排行|排名|榜)|(?:主要|最活跃的|活跃的?)贡献者|贡献者(?:排行|排名|榜)?"
+    r"|谁[^，。？?！!]{0,16}最(?:多|活跃|勤快|积极)|最活跃的(?:人|作者|开发者|同学)"
+    r"|\bcontribut\w*\b[^,.?!]{0,24}\bmost\b|\bmost (?:active )?(?:contributors?|authors?|developers?|people)\b"
+    r"|\btop (?:authors|contributors|committers)\b|\bwho\b[^,.?!]{0,30}\bthe most\b|\bcontributors?\b"
+)
+# Asking about first-time contributors ("有新人吗", "新贡献者", "第一次提交 PR 的人", "new contributors").
+# What is blanked of such a question: not the span between "谁" and "最多", which may name a subject
+# ("谁改 megatron 最多").
+_CONTRIBUTOR_WORDS = re.compile(
+    r"贡献者?(?:最多|最大|排行|排名|榜)?|(?:主要|最活跃的|活跃的?)|最(?:多|活跃|勤快|积极)|最活跃的(?:人|作者|开发者|同学)"
+    r"|\bcontribut\w*|\bmost (?:active )?(?:authors?|developers?|people)\b|\bmost active\b|\bbusiest\b|\bthe most\b|\btop (?:authors|committers)\b"
+)
+_NEWCOMERS = re.compile(
+    r"新人|新面孔|新(?:的)?(?:贡献者|作者|开发者)|(?:第一次|首次|头一次)(?:提交|贡献|提|发|合并)"
+    r"|\bfirst[- ]time(?: contributors?| authors?)?\b|\bnew (?:contributors?|authors?|faces|people)\b"
+    r"|\bnewcomers?\b|\bfirst (?:prs?|pull requests?|contributions?)\b"
 )
 _ASKS_WHO = re.compile(r"谁|哪些人|哪位|哪个人|\bwho\b|\bwhom\b|\bwhich (?:authors|people|contributors)\b")
 

@@ -116,6 +116,9 @@ class Query:
     # It asks who looks after what it names ("谁在维护 dataloader", "who maintains X"): the answer is the
     # people who worked on it, most PRs first.
     maintainers: bool = False
+    # It asks who contributed for the first time ("有新人吗", "any first-time contributors"): the people
+    # answer, limited to authors whose first merged PR in the repo falls in the window.
+    newcomers: bool = False
     # Indexed repos that hold `pr_number` when the question named no repo and several do.
     pr_candidates: tuple[str, ...] = ()
     # The question is about the channel's subscribed repos ("我们订阅的仓库", "our repos").

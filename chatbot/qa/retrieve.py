@@ -810,6 +810,23 @@ def _missing_terms(records: list[AnalyzedPR], query: Query, documents: dict[int,
     )
 
 
+def _by_newcomers(
+    session: Session, repo: RepoRow, records: list[AnalyzedPR], since: datetime
+) -> list[AnalyzedPR]:
+    """The records whose authors merged their first PR in the repo at or after `since`."""
+    authors = {r.pr.header.author for r in records}
+    first = dict(
+        session.execute(
+            select(PullRequestRow.author, func.min(PullRequestRow.merged_at))
+            .where(PullRequestRow.repo_id == repo.id, PullRequestRow.author.in_(authors))
+            .group_by(PullRequestRow.author)
+        )
+        .tuples()
+        .all()
+    )
+    return [r for r in records if first.get(r.pr.header.author, since) >= since]
+
+
 def gather(
     session: Session,
     query: Query,
@@ -881,6 +898,8 @@ def gather(
             else {}
         )
         evidence.records = [complete.get(r.number, r) for r in matching]
+    if query.newcomers:
+        evidence.records = _by_newcomers(session, repo, evidence.records, start)
     if relaxed and query.terms:
         evidence.dropped = _missing_terms(
             evidence.records, query, _documents_of(session, repo, evidence.records)
