@@ -574,11 +574,14 @@ class ChatBot:
         subject = query.intent == "topic" and bool(
             query.topics or query.terms or query.paths or query.modules
         )
+        now = self.clock.now()
+        if query.window is not None and query.vague_window and query.intent == "author":
+            # "ivy 最近在做什么": a person's recent work is the past TOPIC_DAYS, not only this week's.
+            return Window(now - timedelta(days=TOPIC_DAYS), now)
         if query.window is not None and not (query.vague_window and (subject or query.maintainers)):
             return query.window
         if query.intent in ("pr", "search", "author"):
             return None
-        now = self.clock.now()
         if query.maintainers:
             return Window(now - timedelta(days=MAINTAINERS_DAYS), now)
         if subject:

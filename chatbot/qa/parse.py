@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 from chatbot.messages import Language
 from chatbot.qa.glossary import default_glossary
-from chatbot.qa.query import LIST_MAX, Intent, Query, Window, is_calendar_month
+from chatbot.qa.query import COUPLE, FEW, LIST_MAX, Intent, Query, Window, is_calendar_month
 from chatbot.weeks import FIRST_YEAR, LAST_YEAR, Week, parse_week
 
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -437,9 +437,11 @@ _YEAR = re.compile(
     r"|(?<![\d./-])((?:19[7-9]|20\d)\d)\s*年(?!\s*\d{1,2}\s*月)(?:份|度)?|\b(?:in|during|of|for|since)\s+((?:19[7-9]|20\d)\d)\b(?![-/.]\d)"
 )
 _LAST_N = re.compile(
-    rf"(?:最近|过去|近|这|last|past)\s*{_NUM}?\s*(?:个)?\s*(天|日|周|星期|礼拜|个月|月|days?|weeks?|months?)"
-    r"|(?:last|past)\s+(one|two|three|four|five|six|seven|eight|nine|ten|fourteen|thirty|a)\s+(days?|weeks?|months?)"
+    r"(?:最近|过去|近|这|last|past)\s*(\d+|[零〇一二两俩三四五六七八九十百千万]+|几)?\s*(?:个)?\s*(天|日|周|星期|礼拜|个月|月|days?|weeks?|months?)"
+    r"|(?:last|past)\s+(one|two|three|four|five|six|seven|eight|nine|ten|fourteen|thirty|a|few|couple of)\s+(days?|weeks?|months?)"
 )
+# "最近几天", "the past few days": a few is three.
+_A_FEW_UNITS = 3
 _WEEK_NUMBER = re.compile(
     r"(?:(\d{4})\s*-?\s*)?(?<![a-z])w(?:eek)?\s*(\d{1,2})(?!\d)|(?:(\d{4})\s*年\s*)?第\s*" + _NUM + r"\s*周"
 )
@@ -452,7 +454,9 @@ _THIS_MONTH = re.compile(r"本月|这个?月|this month")
 _DAY_BEFORE_YESTERDAY = re.compile(r"前天|day before yesterday")
 _YESTERDAY = re.compile(r"昨天|昨日|yesterday")
 _TODAY = re.compile(r"今天|今日|today")
-_RECENTLY = re.compile(r"最近|近期|recently|lately|recent")
+_RECENTLY = re.compile(
+    r"最近|近期|近来|近日|这阵子|这一阵子?|这段时间|这些日子|recently|lately|recent|these days|of late"
+)
 # A part of a month: 上旬 / 月初 / early (days 1-10), 中旬 / mid (11-20), 下旬 / 月底 / late (21 to the end).
 # English words count only before a month ("early June", "mid-March", "end of last month"): "early
 # stopping" names no window.
@@ -769,9 +773,9 @@ def _named_window(text: str, context: ParseContext) -> Window | None:
         g = m.groups()
         count: int | None
         if g[2]:
-            count, unit = _EN_NUMBERS.get(g[2], 1), g[3]
+            count, unit = _EN_NUMBERS.get(g[2], _A_FEW_UNITS if g[2] == "few" else 2), g[3]
         else:
-            count = cn_number(g[0]) if g[0] else None
+            count = _A_FEW_UNITS if g[0] == "几" else cn_number(g[0]) if g[0] else None
             unit = g[1]
             if count is None:
                 count = 2 if "两" in m.group(0) else 1
@@ -970,6 +974,15 @@ _AUTHOR_OR_TOPIC_PATTERNS = (
         + r"\s*[^,，。?？!！]{0,20}?在[^,，。?？!！]{0,30}?(?:提交|合并|写|发|的\s*(?:pr|改动|修改|代码))"
     ),
     re.compile(_LOGIN + r"'s\s+(?:prs|pull requests|changes|work)"),
+    # "ivy 最近在做什么", "lin 这周在忙啥", "what has ivy been working on", "what is mei up to"
+    re.compile(
+        _LOGIN
+        + r"\s*[^,，。?？!！a-z]{0,8}?(?:在|都|一直)?\s*(?:做|忙|搞|干|弄|写)(?:了|的|些)?\s*(?:什么|啥|哪些|些什么)"
+    ),
+    re.compile(
+        r"\bwhat(?:'s| is| has| have| was| did)\s+" + _LOGIN + r"\s+(?:been\s+)?"
+        r"(?:working on|worked on|work on|up to|doing|done|do|shipp?(?:ed|ing)?|merg(?:ed|ing)|landed)\b"
+    ),
 )
 # Words that name a window, not a person ("2026-w24 的 pr").
 _NOT_A_LOGIN = re.compile(r"(?:\d{4}-?)?w(?:eek)?\d{1,2}|[\d./-]+")
@@ -1102,7 +1115,7 @@ _HAN_FUNCTION_WORDS = (
     "|需要|注意|关注|留意|在意|值得一看|一看|了解|知道|看的|读的|啥|咋|进度|状态|现状"
     "|有人|有没有人|动过|动了|碰过|碰了|弄了|搞了|学习|借鉴|参考|部分|这块|那块|这一块|那一块|板块"
     "|提到|提及|说到|讲到|谈到|变动|改进|改善"
-    "|那边|这边|动静|新东西|新鲜事|有意思|有趣|意思|值得一提"
+    "|那边|这边|动静|新东西|新鲜事|有意思|有趣|意思|值得一提|好玩|好看|新鲜"
     "|讲了|讲的|做了|干了|说了|改了|发生了|加了|出了|都|了|的|吗|呢|吧|啊|呀|和|与|跟|及|或|在|里|中|上|下|有|是|个|些|把|被|给|让|从|到|对|就|还|也|又|再"
 )
 _HAN_SPLIT = re.compile(rf"(?:{_HAN_FUNCTION_WORDS})+")
@@ -1119,7 +1132,7 @@ _ENGLISH_STOP = frozenset(
     summarize summarise summary recap overview happened happen happening ship ships shipped shipping
     done made make added improvement improvements improve improved half around regarding concerning
     related relating touching touched involving mention mentions mentioned mentioning talk talks talking
-    say says said interesting noteworthy exciting cool notable worth knowing""".split()  # noqa: SIM905
+    say says said interesting noteworthy exciting cool notable worth knowing fun neat""".split()  # noqa: SIM905
 )
 _CONTENT_STOP = (
     _STOP
@@ -1384,6 +1397,15 @@ _THE_ONE = re.compile(
 )
 
 
+# "最重要的几个 PR", "挑几个值得看的", "a few important PRs", "a couple of PRs worth reading": a short ranked
+# list (FEW, COUPLE), not a count ("合并了几个 PR" asks how many).
+_FEW = re.compile(
+    r"(?:最[^，。？?！!\s]{0,8}?的|挑|选|推荐|列|给我|说说?|来|看看?|讲讲?)\s*(?:一)?(?:几|一些|两三|三五)\s*(?:个|条|篇|项)"
+    r"|(?<![有了共少多])几\s*(?:个|条|篇|项)\s*(?=(?:最|比较|特别|很|挺|真正)?(?:值得|重要|关键|主要|核心|有意思|有趣|大的|好的|典型|亮点))"
+    r"|\b(a few|a couple(?: of)?|several|a handful of)\b(?!\s*(?:more\s+)?(?:days?|weeks?|months?|hours?)\b)"
+)
+
+
 def _limit(text: str) -> tuple[int | None, list[tuple[int, int]]]:
     for m in _LIMIT.finditer(text):
         token = next((g for g in m.groups() if g), None)
@@ -1392,6 +1414,9 @@ def _limit(text: str) -> tuple[int | None, list[tuple[int, int]]]:
         value = _EN_NUMBERS.get(token) if token in _EN_NUMBERS else cn_number(token)
         if value and 1 <= value <= 50:
             return value, [m.span()]
+    few = _FEW.search(text)
+    if few:
+        return (COUPLE if "couple" in few.group(0) else FEW), [few.span()]
     every = _EVERY.search(text)
     if every:
         return LIST_MAX, [every.span()]
@@ -1440,7 +1465,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
 
     intent: Intent | None = None
     confidence = min(repo_confidence, module_confidence)
-    matched = {name for name, pattern in _INTENT_RULES if pattern.search(rest)}
+    # "最重要的几个" asks for a few, not how many: the words that asked for a count ask for no statistics.
+    asked = _blank(rest, limit_spans) if limit is not None and _FEW.search(_blank_windows(rest)) else rest
+    matched = {name for name, pattern in _INTENT_RULES if pattern.search(asked)}
     if "help" in matched and len(norm) <= 40:
         intent = "help"
     elif pr_number is not None:
@@ -1520,7 +1547,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
         repo_candidates=candidates,
         window=window,
         window_named=window is not None,
-        vague_window=window is not None and window == _recently(context.now.astimezone(context.tz)),
+        vague_window=window is not None
+        and window == _recently(context.now.astimezone(context.tz))
+        and not _LAST_N.search(without_paths),  # "最近 7 天" is no vague "最近"
         pr_number=pr_number,
         modules=modules,
         topics=topics,

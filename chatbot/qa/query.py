@@ -74,6 +74,10 @@ class Window:
 
 # The most PRs one answer lists: asked for a count ("top 15") or for all of them ("列出所有修复").
 LIST_MAX = 20
+# How many a list shows when the question asks for "a few" ("最重要的几个", "a few important PRs"), and
+# for "a couple".
+FEW = 5
+COUPLE = 3
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,163 @@
+"""Classes of questions new users type, each in several phrasings in both languages, asked of repos of
+three shapes at once: tests/qa/other_repos.py (trl, llamafactory, torchtune; clock 2026-06-24),
+tests/qa/fresh_repos.py (OpenRLHF, ms-swift, axolotl; clock 2026-03-25) and tests/qa/kit_repo.py (one
+repo, asked in a channel subscribed to it, so questions name no repo). On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from chatbot.analysis import HeuristicAnalyzer
+from chatbot.bot import BotConfig, ChatBot
+from chatbot.models import Message
+from chatbot.qa.compose import Answer
+from chatbot.qa.query import COUPLE, FEW
+from chatbot.store.db import Database
+from tests.conftest import POSTGRES_URL
+from tests.qa import fresh_repos, kit_repo, other_repos
+from tests.scratch_db import seeded_database
+
+SHAPES = ("other", "fresh", "kit")
+
+
+def _seed(db: Database) -> None:
+    other_repos.seed(db)
+    fresh_repos.seed(db)
+    kit_repo.seed(db)
+
+
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def shapes_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+    directory = tmp_path_factory.mktemp("shapes")
+    with seeded_database(request.param, POSTGRES_URL, directory, _seed, "prhub_shapes") as database:
+        yield database
+
+
+@pytest.fixture(scope="module")
+def bots(shapes_db: Database) -> dict[str, ChatBot]:
+    """A bot at each fixture's clock; the kit bot answers in a channel subscribed to acme/kit."""
+
+    def bot(clock: object, channel: str | None) -> ChatBot:
+        return ChatBot(
+            shapes_db,
+            BotConfig(other_repos.SHANGHAI),
+            clock,  # type: ignore[arg-type]
+            HeuristicAnalyzer().analyze,
+            channel_repo=lambda _: channel,
+        )
+
+    return {
+        "other": bot(other_repos.clock(), None),
+        "fresh": bot(fresh_repos.clock(), None),
+        "kit": bot(kit_repo.clock(), kit_repo.KIT),
+    }
+
+
+def ask(bots: dict[str, ChatBot], shape: str, question: str) -> Answer:
+    return bots[shape].handle(Message(question))
+
+
+# "A few": a short ranked list, not a count ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shape", "question", "limit"),
+    [
+        ("other", "trl 六月最重要的几个 PR", FEW),
+        ("other", "挑几个 torchtune 六月的 PR 给我看看", FEW),
+        ("other", "a couple of PRs worth reading in torchtune this month", COUPLE),
+        ("fresh", "a few important PRs in axolotl this month", FEW),
+        ("fresh", "OpenRLHF 这个月几个值得看的 PR", FEW),
+        ("kit", "a few important PRs lately", FEW),
+        ("kit", "最近几个重要的改动", FEW),
+    ],
+)
+def test_a_few_is_a_short_ranked_list_not_statistics(
+    bots: dict[str, ChatBot], shape: str, question: str, limit: int
+) -> None:
+    answer = ask(bots, shape, question)
+    assert answer.query.intent != "stats"
+    assert answer.query.limit == limit
+    assert 0 < len(answer.cited) <= limit
+
+
+def test_a_few_important_prs_are_the_most_important_ones(bots: dict[str, ChatBot]) -> None:
+    answer = ask(bots, "fresh", "a few important PRs in axolotl this month")
+    assert answer.cited == (2604, 2616, 2622, 2619, 2610)  # March's five most important, in order
+
+
+@pytest.mark.parametrize(
+    ("shape", "question"),
+    [
+        ("other", "trl 本周合并了几个 PR"),
+        ("fresh", "how many PRs did axolotl merge this month?"),
+        ("kit", "上周有几个 PR"),
+    ],
+)
+def test_how_many_is_still_a_count(bots: dict[str, ChatBot], shape: str, question: str) -> None:
+    answer = ask(bots, shape, question)
+    assert answer.query.intent == "stats" and answer.query.limit is None
+
+
+# A person's recent work --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shape", "question", "cited"),
+    [
+        ("kit", "lin 最近在做什么", {506, 507, 511}),  # a three-letter login, nothing in the past week
+        ("kit", "what has lin been working on lately?", {506, 507, 511}),
+        ("kit", "mei 这阵子在忙啥", {508, 510}),
+        ("other", "kashif 最近在做什么", {3433, 3450, 3461}),
+        ("fresh", "zhuzilin 这段时间在搞什么", {1275, 1285, 1294, 1306}),
+        ("fresh", "what's hjh0119 been up to recently?", {4111, 4117, 4126}),
+    ],
+)
+def test_what_a_person_has_been_doing_lately_is_their_prs_of_the_past_month(
+    bots: dict[str, ChatBot], shape: str, question: str, cited: set[int]
+) -> None:
+    answer = ask(bots, shape, question)
+    assert answer.query.intent == "author"
+    assert set(answer.cited) == cited
+
+
+# Vague time words and vague interest ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shape", "question"),
+    [
+        ("kit", "这阵子有哪些修复"),
+        ("fresh", "ms-swift 这段时间显存相关的修复"),
+        ("other", "trl 近来有什么 PEFT 的改动"),
+        ("other", "any PEFT fixes in trl these days?"),
+    ],
+)
+def test_vague_time_words_are_a_window_not_a_search_term(
+    bots: dict[str, ChatBot], shape: str, question: str
+) -> None:
+    answer = ask(bots, shape, question)
+    assert answer.query.vague_window
+    assert not {"这阵子", "这段时间", "近来", "these", "days"} & set(answer.query.terms)
+    assert answer.cited and not answer.query.notes
+
+
+@pytest.mark.parametrize(
+    ("shape", "question"),
+    [
+        ("other", "trl 最近有啥好玩的"),
+        ("kit", "最近几天有啥好玩的"),
+        ("fresh", "anything fun in axolotl lately?"),
+    ],
+)
+def test_asking_for_fun_is_asking_for_highlights(bots: dict[str, ChatBot], shape: str, question: str) -> None:
+    answer = ask(bots, shape, question)
+    assert not answer.query.terms and answer.cited
+
+
+def test_the_past_few_days_are_three_days(bots: dict[str, ChatBot]) -> None:
+    for question in ("最近几天有啥好玩的", "what landed in the past few days?"):
+        window = ask(bots, "kit", question).query.window
+        assert window is not None and (window.end - window.start).days == 3
