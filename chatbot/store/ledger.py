@@ -87,7 +87,8 @@ class RiskEventRow(Base):
 
 
 class RiskLedgerCursorRow(Base):
-    """The newest stored analysis (by id) a repo's ledger has taken in: maintenance reads only newer."""
+    """The newest stored analysis (by id, of any repo) when a repo's ledger last took in analyses:
+    maintenance reads only newer ones."""
 
     __tablename__ = "risk_ledger_cursors"
 
