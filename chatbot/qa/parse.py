@@ -828,12 +828,25 @@ _BREAKING = re.compile(
     r"破坏性|不兼容|不向后兼容|向后不兼容|breaking|backwards?[- ]?incompatible|incompatible|api 变更|接口变更"
     r"|\bbreak(?:s|ing)? (?:the )?(?:backwards? )?compat(?:ibility)?\b|兼容性破坏|破坏(?:了)?兼容"
     r"|\b(?:could|would|will|might|may) break\b|\bbreaks? (?:us|our|downstream|existing|user)\b"
+    # what makes users change their code: "需要我们改代码吗", "do we need to change our code"
+    r"|(?:需要|要|得|必须)(?:我们|用户|下游|大家)?(?:跟着|相应地?|同步)?(?:改|修改|调整|迁移)(?:我们的|自己的)?(?:代码|调用|用法|脚本)"
+    r"|\b(?:(?:do|would|will|that|which) |means? |forces? )?(?:we|i|users|you|us) (?:need|have|must|(?:will|'ll) (?:need|have)|to)"
+    r"(?: to)? (?:change|update|migrate|rewrite|fix|adapt) (?:our|my|their|your)? ?(?:code|scripts|calls|usage)\b"
+    r"|\brequires? (?:code )?changes (?:on our side|downstream|from users)\b|\bmigration (?:needed|required)\b"
 )
 _LIMIT = re.compile(
     rf"(?:top|first|前|最\S{{0,6}}?的?)\s*{_NUM}\s*(?:个|条|项|篇|prs?\b|pull requests?\b|changes?\b)?"
     r"|(?<![\d.])(\d{1,2}|[一二两三四五六七八九十百]+)\s*(?:个|条|项|篇)(?!月)"
     rf"|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:most|top|key|biggest|important|prs?\b|pull requests?\b|changes?\b)"
     r"|\b(?:just|only|at most|no more than|max)\s+(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\b(?!\s*(?:days?|weeks?|months?))"
+    # the answer's shape: "in 3 bullets", "用三句话总结", "列 5 点"
+    r"|\bin\s+(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:bullets?|bullet points|points|sentences|lines|items)\b"
+    r"|(?:用|分|列|说|讲|总结成?|概括成?)\s*(\d{1,2}|[一二两三四五六七八九十]+)\s*(?:句话?|点|条要点|个要点)"
+)
+# How to answer rather than what about ("briefly", "简单说说", "一句话"): never searched.
+_FORMAT = re.compile(
+    r"简单(?:地|的)?|简要(?:地|的)?|简短(?:地|的)?|扼要|概括一下|一句话|\bbriefly\b|\bin short\b|\bin brief\b"
+    r"|\btl;?dr\b|\bshort version\b|\bin (?:a|one) (?:sentence|line|paragraph)\b|\bbullet(?: point)?s?\b"
 )
 # Words that look like author names or modules but are not.
 _STOP = frozenset(
@@ -1095,7 +1108,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "highlights",
         re.compile(
-            r"改动|变化|变更|更新|亮点|总结|概要|摘要|概况|进展|做了什么|干了什么|有什么|有哪些|合并了|发生了什么|what changed|what's new|whats new|highlights?|summary|summari[sz]e|changes|updates|happened|going on|overview|recap"
+            r"改动|变化|变更|更新|亮点|总结|概括|概述|概要|摘要|概况|进展|做了什么|干了什么|有什么|有哪些|合并了|发生了什么|what changed|what's new|whats new|highlights?|summary|summari[sz]e|changes|updates|happened|going on|overview|recap"
         ),
     ),
 )
@@ -1455,7 +1468,13 @@ def parse_query(text: str, context: ParseContext) -> Query:
     newcomers = bool(_NEWCOMERS.search(rest))
     contributors = bool(_CONTRIBUTORS.search(rest))
     maintainers = newcomers or contributors or bool(_MAINTAINERS.search(rest))
-    for pattern in (_NEWCOMERS, _MAINTAINERS, *((_CONTRIBUTOR_WORDS,) if contributors else ()), _MAGNITUDE):
+    for pattern in (
+        _NEWCOMERS,
+        _MAINTAINERS,
+        *((_CONTRIBUTOR_WORDS,) if contributors else ()),
+        _MAGNITUDE,
+        _FORMAT,
+    ):
         rest = pattern.sub(_spaces, rest)
     modules, module_confidence, module_words = _modules(rest, context, repo_words)
     concepts = default_glossary().find(_UPGRADE_IMPACT.sub(_spaces, _BREAKING.sub(_spaces, rest)), repo)

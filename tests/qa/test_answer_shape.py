@@ -1,0 +1,75 @@
+"""Phrasings the parser used to search word by word. Words about the answer's shape rather than its
+subject ("in 3 bullets", "用三句话总结", "briefly", "简单说说", "tl;dr"): never searched (a search for
+"bullets" found nothing and emptied the answer), and a number of bullets or sentences caps the list.
+Asking whether we must change our code: the breaking changes. Several phrasings in both languages on
+repos of other shapes (tests/qa/other_repos.py, clock: Wednesday 2026-06-24), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot.bot import ChatBot
+from chatbot.models import Message
+from chatbot.qa.parse import KnownRepo, ParseContext, parse_query
+from tests.qa.other_repos import FACTORY, NOW, SHANGHAI, TRL, TUNE
+from tests.qa.test_any_repo import bot, other_db  # noqa: F401  (the shared fixtures)
+
+CONTEXT = ParseContext(NOW, SHANGHAI, (KnownRepo(TRL), KnownRepo(FACTORY), KnownRepo(TUNE)))
+
+
+@pytest.mark.parametrize(
+    ("question", "limit"),
+    [
+        ("summarize trl's last two weeks in 3 bullets", 3),
+        ("what happened in torchtune this month, in two sentences", 2),
+        ("用三句话总结一下 trl 上周", 3),
+        ("llamafactory 上周的改动，列 5 点", 5),
+        ("briefly, what happened in trl last week?", None),
+        ("trl 上周简单说说", None),
+        ("tl;dr of torchtune last week", None),
+        ("llamafactory 这周一句话概括", None),
+    ],
+)
+def test_the_answers_shape_is_no_search_word(question: str, limit: int | None) -> None:
+    query = parse_query(question, CONTEXT)
+    assert query.intent == "highlights", query
+    assert not query.terms, query
+    assert query.limit == limit
+
+
+@pytest.mark.parametrize(
+    "question", ["summarize trl's last two weeks in 3 bullets", "用三句话总结一下 trl 最近两周"]
+)
+def test_a_number_of_bullets_caps_the_list(bot: ChatBot, question: str) -> None:  # noqa: F811
+    answer = bot.handle(Message(question))
+    assert 1 <= len(answer.cited) <= 3, answer.reply.plain_text()
+
+
+def test_a_topic_keeps_its_words_beside_a_shape(bot: ChatBot) -> None:  # noqa: F811
+    answer = bot.handle(Message("briefly: what changed about PEFT in trl this month?"))
+    assert "peft" in {t.lower() for t in (*answer.query.terms, *answer.query.topics)}
+    assert answer.cited and "#3450" in answer.reply.plain_text()
+
+
+# What makes users change their code is the breaking filter, and those words are not searched -------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "trl 最近合并的 PR 里，有需要我们改代码的吗",
+        "torchtune 这周的改动需要用户跟着修改调用吗",
+        "anything in trl this month that means we have to change our code?",
+        "will torchtune's changes this month force us to update our scripts?",
+        "do we need to migrate our code after llamafactory's last two weeks?",
+    ],
+)
+def test_what_makes_us_change_our_code_is_the_breaking_filter(question: str) -> None:
+    query = parse_query(question, CONTEXT)
+    assert query.breaking, query
+    assert not {"change", "code", "scripts", "update", "means", "改代码", "代码"} & set(query.terms), query
+
+
+def test_changing_our_code_finds_the_removed_argument(bot: ChatBot) -> None:  # noqa: F811
+    answer = bot.handle(Message("trl 最近合并的 PR 里，有需要我们改代码的吗"))
+    assert "#3455" in answer.reply.plain_text()  # "Remove deprecated max_length argument from DPOConfig"
