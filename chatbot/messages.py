@@ -804,6 +804,11 @@ def join(items: Iterable[str], language: Language) -> str:
     return LIST_SEPARATOR[language].join(items)
 
 
+def join_either(items: Iterable[str], language: Language) -> str:
+    """Alternatives as one phrase: `显存 或 性能` / `memory or performance`."""
+    return (" 或 " if language == "zh" else " or ").join(items)
+
+
 def pr_refs(numbers: Iterable[int], language: Language, limit: int = 6) -> str:
     """`#1、#2、#3 及其他 4 个` / `#1, #2, #3 and 4 more`."""
     numbers = list(numbers)

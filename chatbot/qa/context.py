@@ -55,7 +55,7 @@ _IN_LANGUAGE = re.compile(
 _LANGUAGES = {"english": "en", "英文": "en", "英语": "en", "chinese": "zh", "中文": "zh", "汉语": "zh"}
 # Intents a question settles by itself; the others (a topic, a bare window) keep the last question's.
 _EXPLICIT_INTENTS = frozenset(("risks", "must_read", "stats", "compare", "report", "author", "search"))
-_SUBJECT = ("modules", "topics", "terms", "understood", "paths", "author", "change_types")
+_SUBJECT = ("modules", "topics", "terms", "understood", "alternatives", "paths", "author", "change_types")
 
 
 # The key of a stored PR question holding the list question it was opened from, and that list's PRs.

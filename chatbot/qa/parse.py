@@ -13,9 +13,10 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from itertools import pairwise
 from zoneinfo import ZoneInfo
 
-from chatbot.messages import Language
+from chatbot.messages import Language, join_either
 from chatbot.qa.glossary import default_glossary
 from chatbot.qa.query import COUPLE, FEW, LIST_MAX, Intent, Query, Window, is_calendar_month
 from chatbot.weeks import FIRST_YEAR, LAST_YEAR, Week, parse_week
@@ -818,6 +819,9 @@ _CHANGE_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("feat", re.compile(r"新功能|新特性|新增|\bfeat(ure)?s?\b")),
     ("refactor", re.compile(r"重构|refactor")),
 )
+# Improvements ("修复或改进", "fixes and improvements") are new features, speed-ups and refactors.
+_IMPROVEMENT = re.compile(r"改进|改善|增强|\bimprovements?\b|\benhancements?\b")
+_IMPROVEMENT_TYPES = ("feat", "perf", "refactor")
 # "哪些没有测试", "PRs without tests", "untested changes": the PRs that changed code and no test.
 _UNTESTED = re.compile(
     r"(?:没有|没|无|缺少?|缺乏|未|不带|不含)(?:加|补|写|附带?|带|新增|相应的?|对应的?|单元|回归)*(?:单元|回归)?(?:测试|单测|测例)"
@@ -1480,6 +1484,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
     concepts = default_glossary().find(_UPGRADE_IMPACT.sub(_spaces, _BREAKING.sub(_spaces, rest)), repo)
     topics = tuple(name for name, _ in concepts)
     change_types = tuple(name for name, pattern in _CHANGE_TYPES if pattern.search(rest))
+    if _IMPROVEMENT.search(rest):
+        change_types = tuple(dict.fromkeys((*change_types, *_IMPROVEMENT_TYPES)))
     author = _author(rest, context, repo_words, module_words)
 
     intent: Intent | None = None
@@ -1507,13 +1513,21 @@ def parse_query(text: str, context: ParseContext) -> Query:
         slots = _blank_pattern(slots, pattern)
     skip = own_repo | module_words | set(modules) | {author or ""} | _INTENT_WORDS
     content = _content_words(slots, skip)
+    chain = _alternatives(rest, concepts, content, module_words & set(modules))
+    if chain:
+        # A module offered as one alternative among words ("vllm 和 deepspeed 相关") is searched as a word.
+        chained_modules = {key for kind, key, _ in chain if kind == "module"}
+        modules = tuple(m for m in modules if m not in chained_modules)
+        content += [(key, span) for kind, key, span in chain if kind == "module"]
+        content.sort(key=lambda pair: pair[1])
     terms = tuple(dict.fromkeys(word for word, _ in content))
-    understood = tuple(
-        dict.fromkeys(
-            [_as_written(raw, norm, min(spans)) for _, spans in concepts]
-            + [_as_written(raw, norm, span) for _, span in content]
-        )
-    )
+    alternatives = tuple(dict.fromkeys(key for _, key, _ in chain))
+    written = {key: _as_written(raw, norm, span) for _, key, span in chain}
+    either = join_either([written[key] for key in alternatives], language) if chain else None
+    understood_words: list[str] = []
+    for key, spans in [*concepts, *((word, [span]) for word, span in content)]:
+        understood_words.append(either if key in written and either else _as_written(raw, norm, min(spans)))
+    understood = tuple(dict.fromkeys(understood_words))
     paths = tuple(dict.fromkeys(path for path, _ in path_spans))
 
     if intent is None:
@@ -1577,6 +1591,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         search_text=" ".join(understood) or None,
         terms=terms if intent not in ("pr", "help") else (),
         understood=understood + paths if intent not in ("pr", "help") else (),
+        alternatives=alternatives if intent not in ("pr", "help") else (),
         paths=paths,
         limit=limit,
         breaking=breaking,
@@ -1631,7 +1646,9 @@ _ASKS_WHO = re.compile(r"谁|哪些人|哪位|哪个人|\bwho\b|\bwhom\b|\bwhich
 
 
 _PR_REFERENCES = re.compile(r"#\d+|\bpr\s*#?\d+|\d{3,7}")
-_CHANGE_TYPE_WORDS = re.compile("|".join(pattern.pattern for _, pattern in _CHANGE_TYPES))
+_CHANGE_TYPE_WORDS = re.compile(
+    "|".join(pattern.pattern for pattern in (*(p for _, p in _CHANGE_TYPES), _IMPROVEMENT))
+)
 _INTENT_WORDS = frozenset(
     [
         "report",
@@ -1684,6 +1701,41 @@ _INTENT_WORDS = frozenset(
         "whats",
     ]
 )
+
+
+# What joins alternatives ("显存或者性能", "memory or performance", "vllm 和 deepspeed", "A、B 或 C"), with the
+# words that may trail each one ("显存相关的或者性能相关的", "memory-related or perf issues").
+_JOIN_FILLER = r"(?:\s|相关的?|有关的?|方面的?|的|-?related|specific|issues?|问题|bugs?|changes?|改动|prs?|stuff|things?)*"
+_JOINED = re.compile(
+    rf"{_JOIN_FILLER}(?:(或者|或是|或|还是|\bor\b|/|\|)|(和|与|跟|及|以及|\band\b|&|、|,|，|\bplus\b)){_JOIN_FILLER}"
+)
+# "both X and Y", "同时涉及 X 和 Y": each still required.
+_BOTH = re.compile(r"\bboth\b|同时|既|都涉及|都有关")
+
+
+def _alternatives(
+    text: str,
+    concepts: Sequence[tuple[str, list[tuple[int, int]]]],
+    content: Sequence[tuple[str, tuple[int, int]]],
+    module_words: Iterable[str],
+) -> list[tuple[str, str, tuple[int, int]]]:
+    """The subjects of `text` that are joined as alternatives: concepts, search terms and modules (kind,
+    key, span) next to each other with only "or" / "and" / a list separator between them. Empty when no
+    two are joined, or all joined ones are modules (the module filter already takes any of them)."""
+    items = [("topic", name, span) for name, spans in concepts for span in spans]
+    items += [("term", word, span) for word, span in content]
+    items += [("module", word, m.span()) for word in module_words for m in _word(word).finditer(text)]
+    items.sort(key=lambda item: item[2])
+    both = bool(_BOTH.search(text))
+    linked: list[tuple[str, str, tuple[int, int]]] = []
+    for before, after in pairwise(items):
+        join = _JOINED.fullmatch(text[before[2][1] : after[2][0]])
+        if join is None or (both and join.group(2)):
+            continue
+        linked += [item for item in (before, after) if item not in linked]
+    if all(kind == "module" for kind, _, _ in linked):
+        return []
+    return linked
 
 
 def _blank_windows(text: str) -> str:

@@ -107,6 +107,10 @@ class Query:
     terms: tuple[str, ...] = ()
     # What the answer says it searched for, as the asker wrote it ("PEFT", "显存", "verl/workers").
     understood: tuple[str, ...] = ()
+    # Topics and terms the question joins with "or" / "and" ("显存或者性能", "vllm 和 deepspeed 相关",
+    # "defaults or dropped support"): a PR about any one of them matches (about more of them ranks
+    # first); the other topics and terms are each still required. "Both X and Y" keeps them all required.
+    alternatives: tuple[str, ...] = ()
     # Files or directories the PRs must touch.
     paths: tuple[str, ...] = ()
     # At most this many PRs in the answer ("最重要的 3 个", "top 5").

@@ -360,15 +360,34 @@ def text_groups(query: Query) -> list[_Group]:
 
 
 def _required_groups(query: Query) -> list[_Group]:
-    """The glossary concepts and paths of the question: what even a relaxed reading still requires."""
-    glossary = default_glossary()
-    groups = [_Group.of(glossary.terms(topic, query.repo)) for topic in query.topics]
+    """The glossary concepts and paths of the question, and its alternatives as one group: what even a
+    relaxed reading still requires."""
+    groups = [_subject_group(query, topic) for topic in query.topics if topic not in query.alternatives]
+    if query.alternatives:
+        groups.append(_Group.of([w for key in query.alternatives for w in _subject_group(query, key).words]))
     groups += [_Group.of((path,), literal=True) for path in query.paths]
     return [group for group in groups if group.words]
 
 
+def _subject_group(query: Query, key: str) -> _Group:
+    """The words that find one topic (its glossary terms) or one term (its inflections)."""
+    if key in query.topics:
+        return _Group.of(default_glossary().terms(key, query.repo))
+    return _Group.of(_inflections(key))
+
+
+def _unchained_terms(query: Query) -> tuple[str, ...]:
+    return tuple(term for term in query.terms if term not in query.alternatives)
+
+
 def _term_groups(query: Query) -> list[_Group]:
-    return [group for group in (_Group.of(_inflections(term)) for term in query.terms) if group.words]
+    groups = (_Group.of(_inflections(term)) for term in _unchained_terms(query))
+    return [group for group in groups if group.words]
+
+
+def _alternative_groups(query: Query) -> list[_Group]:
+    """Each alternative alone: optional groups, so a PR about more of them ranks first."""
+    return [_subject_group(query, key) for key in query.alternatives]
 
 
 _ENGLISH_WORD = re.compile(r"[a-z]{5,}")
@@ -524,7 +543,8 @@ def text_scores(
     neither. Strictly every concept, path and term must match; `relaxed`, the terms only rank and count
     (see `gather`)."""
     required = _required_groups(query) if relaxed else text_groups(query)
-    optional = _term_groups(query) if relaxed else []
+    # A relaxed reading counts how many of its terms each PR holds (`_best_matched`): only terms.
+    optional = _term_groups(query) if relaxed else _alternative_groups(query)
     modules = _module_groups(query)
     if not required and not optional and not modules:
         return None
@@ -805,7 +825,7 @@ def _missing_terms(records: list[AnalyzedPR], query: Query, documents: dict[int,
     """The question's terms that no record's search document (`documents`, by PR number) contains."""
     return tuple(
         term
-        for term, group in zip(query.terms, _term_groups(query), strict=False)
+        for term, group in zip(_unchained_terms(query), _term_groups(query), strict=False)
         if not any(group.occurrence(documents.get(r.number, "")).frequency for r in records)
     )
 
@@ -900,7 +920,7 @@ def gather(
         evidence.records = [complete.get(r.number, r) for r in matching]
     if query.newcomers:
         evidence.records = _by_newcomers(session, repo, evidence.records, start)
-    if relaxed and query.terms:
+    if relaxed and _unchained_terms(query):
         evidence.dropped = _missing_terms(
             evidence.records, query, _documents_of(session, repo, evidence.records)
         )

@@ -161,3 +161,74 @@ def test_the_past_few_days_are_three_days(bots: dict[str, ChatBot]) -> None:
     for question in ("最近几天有啥好玩的", "what landed in the past few days?"):
         window = ask(bots, "kit", question).query.window
         assert window is not None and (window.end - window.start).days == 3
+
+
+# Alternatives: "X 或 Y", "X or Y", and "X 和 Y" joining two topics, search their union ------------------
+
+
+@pytest.mark.parametrize(
+    ("shape", "question", "cited"),
+    [
+        ("other", "llamafactory 显存或者性能相关的 PR", {7001, 7025}),
+        ("fresh", "openrlhf 显存或者性能相关的 PR", {1285, 1306}),
+        ("fresh", "memory or perf changes in OpenRLHF this month?", {1285, 1306}),
+        ("kit", "dataloader 或者显存相关的 PR", {501, 504, 505, 506, 507, 508}),
+        ("kit", "有没有改默认值或者不再支持什么的", {510, 511}),
+        ("kit", "did anything change defaults or drop support this month", {510, 511}),
+        ("fresh", "did anything in axolotl change defaults or drop support this month?", {2616}),
+        ("fresh", "openrlhf 本月 vllm 和 deepspeed 相关的改动", {1275, 1285, 1288, 1306}),
+        ("fresh", "vLLM and DeepSpeed changes in OpenRLHF this month", {1275, 1285, 1288, 1306}),
+        ("other", "trl 六月 NPU、文档或者依赖相关的 PR", {3430, 3436, 3447}),
+    ],
+)
+def test_alternatives_find_the_prs_about_any_of_them(
+    bots: dict[str, ChatBot], shape: str, question: str, cited: set[int]
+) -> None:
+    answer = ask(bots, shape, question)
+    assert len(answer.query.alternatives) >= 2
+    assert set(answer.cited) == cited
+    assert not answer.query.notes  # nothing relaxed: the union itself finds them
+
+
+@pytest.mark.parametrize(
+    ("shape", "question"),
+    [("other", "trl 的 GRPO 和 PEFT 相关改动"), ("other", "GRPO or PEFT changes in trl")],
+)
+def test_a_pr_about_every_alternative_ranks_first(
+    bots: dict[str, ChatBot], shape: str, question: str
+) -> None:
+    answer = ask(bots, shape, question)
+    assert set(answer.cited[:2]) == {3422, 3461}  # the two whose titles name GRPO and PEFT
+    assert {3425, 3440, 3450} <= set(answer.cited)
+
+
+@pytest.mark.parametrize(
+    ("shape", "question"),
+    [("other", "trl PRs about both GRPO and PEFT"), ("other", "trl 同时涉及 GRPO 和 PEFT 的改动")],
+)
+def test_both_keeps_every_topic_required(bots: dict[str, ChatBot], shape: str, question: str) -> None:
+    answer = ask(bots, shape, question)
+    assert not answer.query.alternatives
+    assert set(answer.cited) == {3422, 3461}
+
+
+@pytest.mark.parametrize(
+    ("shape", "question", "cited"),
+    [
+        ("other", "trl 上周有哪些修复或改进", {3447, 3450, 3455, 3458}),
+        ("other", "trl fixes and improvements last week", {3447, 3450, 3455, 3458}),
+        ("fresh", "axolotl 上周有哪些修复或改进", {2616, 2619}),
+        ("kit", "上周的修复和改进", {505, 507, 508, 509, 510}),  # not #511, a chore
+    ],
+)
+def test_fixes_or_improvements_are_both_kinds(
+    bots: dict[str, ChatBot], shape: str, question: str, cited: set[int]
+) -> None:
+    answer = ask(bots, shape, question)
+    assert set(answer.cited) == cited  # no docs, tests or chores
+
+
+def test_a_question_with_alternatives_says_so(bots: dict[str, ChatBot]) -> None:
+    zh = ask(bots, "other", "llamafactory 显存或者性能相关的 PR").reply.plain_text()
+    en = ask(bots, "fresh", "memory or perf changes in OpenRLHF this month?").reply.plain_text()
+    assert "'显存 或 性能'" in zh and "'memory or perf'" in en
