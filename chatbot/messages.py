@@ -322,6 +322,10 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "qa.compare.modules": ("模块变化", "Module changes"),
     "qa.more": ("及其他 {n} 个", "and {n} more"),
+    # A reverted PR, then its revert: "#3425 Use vLLM colocate mode（06-03 合并）— 被 #3444 回滚（06-12）".
+    "qa.revert.target": ("{title}（{merged} 合并）", "{title} (merged {merged})"),
+    "qa.revert.by": ("被 ", "reverted by "),
+    "qa.revert.on": (" 回滚（{date}）", " on {date}"),
     "qa.pr_line": (
         "{title} — {modules} · 重要性 {importance}",
         "{title} — {modules} · importance {importance}",

@@ -28,6 +28,7 @@ from chatbot.models import (
 from chatbot.prose import prose
 from chatbot.qa.query import LIST_MAX, Query, Window
 from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence
+from chatbot.qa.reverts import Reverted
 from chatbot.reports.builder import AnalyzedPR, clean_title, names_someone
 from chatbot.reports.model import RiskObservation
 
@@ -144,13 +145,43 @@ class Composer:
         """The first of `records` one line each, and how many more there are of `total` (default: all
         of `records`; more when they are only the top the database ranked)."""
         shown = list(records[: self.limit])
-        self._cite(shown)
-        items = [pr_line(r, self.language, self._extra(r, extra)) for r in shown]
+        items: list[Inline] = []
+        for record in shown:
+            reverted = self.evidence.reverted.get(record.number)
+            if reverted is not None:
+                items.append(self._revert_line(record, reverted))
+                continue
+            self._cite([record])
+            items.append(pr_line(record, self.language, self._extra(record, extra)))
         more = (len(records) if total is None else total) - len(shown)
         # "and N more" unless the question asked for no more than it shows
         if more > 0 and (self.query.limit is None or self.query.limit > len(shown)):
             items.append((plain(say("qa.more", self.language, n=more)),))
         return [BulletList(tuple(items))]
+
+    def _revert_line(self, revert: AnalyzedPR, reverted: Reverted) -> Inline:
+        """The PR a revert undid, then the revert: "#3425 Use vLLM colocate mode in GRPO（06-03 合并）— 被
+        #3444 回滚（06-12）"."""
+        for number in (reverted.number, revert.number):
+            if number not in self.cited:
+                self.cited.append(number)
+        merged = f"{reverted.merged_at.astimezone(self.tz):%m-%d}" if reverted.merged_at else "-"
+        reverted_on = revert.pr.header.merged_at
+        return (
+            link(f"#{reverted.number}", reverted.html_url),
+            plain(
+                " " + say("qa.revert.target", self.language, title=clean_title(reverted.title), merged=merged)
+            ),
+            plain(" — " + say("qa.revert.by", self.language)),
+            pr_span(revert),
+            plain(
+                say(
+                    "qa.revert.on",
+                    self.language,
+                    date=f"{reverted_on.astimezone(self.tz):%m-%d}" if reverted_on else "-",
+                )
+            ),
+        )
 
     def understood(self) -> list[Block]:
         """What the question was read as searching for ("按 'PEFT' 搜索…"), when it searched for words."""

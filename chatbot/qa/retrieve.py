@@ -19,6 +19,7 @@ from chatbot.models import PullHeader, PullRequest
 from chatbot.qa.glossary import default_glossary, term_pattern
 from chatbot.qa.parse import KnownRepo
 from chatbot.qa.query import LIST_MAX, Intent, Query, Window
+from chatbot.qa.reverts import Reverted, reverted_prs
 from chatbot.reports.builder import AnalyzedPR
 from chatbot.store.analyses import ANALYSIS_MARK, current_analysis
 from chatbot.store.index import PRIndex, to_pull_request
@@ -79,6 +80,8 @@ class Evidence:
     # When set, `records` are only the PRs a list answer shows, and this counts all the matching ones
     # by verdict (see LISTS).
     verdicts: Counter[str] | None = None
+    # For a question about reverts, the PR each revert among `records` undid (by the revert's number).
+    reverted: dict[int, Reverted] = field(default_factory=dict)
 
     @property
     def count(self) -> int:
@@ -924,6 +927,8 @@ def gather(
         evidence.dropped = _missing_terms(
             evidence.records, query, _documents_of(session, repo, evidence.records)
         )
+    if "revert" in query.topics:
+        evidence.reverted = reverted_prs(session, repo, [r.number for r in evidence.records])
     if with_previous and window is not None:
         previous = evidence.previous_window = window.comparable_previous()
         before = corrector.records(

@@ -51,6 +51,7 @@ class Written:
     body: str
     files: tuple[str, ...]
     review: str = ""
+    merge_commit_sha: str | None = None
 
     @property
     def text(self) -> str:
@@ -69,6 +70,7 @@ class Written:
             merged_at=self.merged,
             html_url=f"https://github.com/{self.repo}/pull/{self.number}",
             base_ref="main",
+            merge_commit_sha=self.merge_commit_sha,
         )
         files = tuple(PRFile(path, "modified", 30, 5, "+x = 1\n-x = 0") for path in self.files)
         reviews = (Review("reviewer", "COMMENTED", self.review),) if self.review else ()

@@ -74,9 +74,9 @@ GLOSSARY = [
     ("llamafactory 六月的测试", FACTORY, {7019}),
     ("trl 上周昇腾相关的改动", TRL, {3447}),
     ("llamafactory 六月 NPU 支持", FACTORY, {7010}),
-    ("trl 六月有哪些回滚", TRL, {3444}),
-    ("torchtune 本周的回退", TUNE, {2824}),
-    ("which reverts did llamafactory merge last week?", FACTORY, {7016}),
+    ("trl 六月有哪些回滚", TRL, {3425, 3444}),  # a revert is answered with the PR it reverted
+    ("torchtune 本周的回退", TUNE, {2805, 2824}),
+    ("which reverts did llamafactory merge last week?", FACTORY, {7004, 7016}),
 ]
 
 # Files and directories: a path is a path, and its first segment may name the repo ---------------------

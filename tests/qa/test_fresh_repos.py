@@ -57,8 +57,8 @@ ABOUT = [
     ("OpenRLHF 三月文档相关", RLHF, {1282}),
     ("axolotl 三月的测试相关改动", AXOLOTL, {2613}),
     ("ms-swift 上周的 NPU 改动", SWIFT, {4117}),
-    ("ms-swift 三月有哪些回滚", SWIFT, {4129}),
-    ("what got reverted in axolotl this month?", AXOLOTL, {2625}),
+    ("ms-swift 三月有哪些回滚", SWIFT, {4126, 4129}),  # a revert is answered with the PR it reverted
+    ("what got reverted in axolotl this month?", AXOLOTL, {2610, 2625}),
     ("ms-swift 里 swift/llm/infer 目录下三月的改动", SWIFT, {4111, 4126, 4129}),
     ("OpenRLHF 三月的性能优化", RLHF, {1285, 1306}),
 ]

@@ -17,15 +17,28 @@ from chatbot.qa.query import COUPLE, FEW
 from chatbot.store.db import Database
 from tests.conftest import POSTGRES_URL
 from tests.qa import fresh_repos, kit_repo, other_repos
+from tests.qa.other_repos import Written, store_written
 from tests.scratch_db import seeded_database
 
-SHAPES = ("other", "fresh", "kit")
+RELAY = "acme/relay"  # reverts named only by a quoted title or a commit, one "revert" of no PR
+RELAY_PRS = (
+    Written(RELAY, 11, other_repos.at(6, 1), "ana", "Add streaming export", "支持流式导出。",
+            ("relay/export.py",), merge_commit_sha="a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"),
+    Written(RELAY, 12, other_repos.at(6, 3), "bo", "Cache tokenizer results", "缓存分词结果。",
+            ("relay/tokenize.py",), merge_commit_sha="b2c3d4e5f60718293a4b5c6d7e8f901234567890"),
+    Written(RELAY, 13, other_repos.at(6, 10), "ana", 'Revert "Add streaming export"', "", ("relay/export.py",)),
+    Written(RELAY, 14, other_repos.at(6, 12), "bo", "Undo tokenizer caching",
+            "This reverts commit b2c3d4e. 缓存导致多进程下结果错乱。", ("relay/tokenize.py",)),
+    Written(RELAY, 15, other_repos.at(6, 15), "cy", "[ci] fix: revert the CUDA version in CI",
+            "Revert CUDA to 12.4 until the runners are upgraded.", (".github/workflows/ci.yml",)),
+)  # fmt: skip
 
 
 def _seed(db: Database) -> None:
     other_repos.seed(db)
     fresh_repos.seed(db)
     kit_repo.seed(db)
+    store_written(db, RELAY_PRS, other_repos.NOW)
 
 
 @pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -232,3 +245,39 @@ def test_a_question_with_alternatives_says_so(bots: dict[str, ChatBot]) -> None:
     zh = ask(bots, "other", "llamafactory 显存或者性能相关的 PR").reply.plain_text()
     en = ask(bots, "fresh", "memory or perf changes in OpenRLHF this month?").reply.plain_text()
     assert "'显存 或 性能'" in zh and "'memory or perf'" in en
+
+
+# Reverts: the answer names the PR that was reverted, then the revert -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shape", "question", "pairs"),
+    [
+        ("other", "trl 哪些 PR 被回滚了", [(3425, 3444)]),
+        ("other", "which trl PRs were reverted in June?", [(3425, 3444)]),
+        ("other", "torchtune 有哪些 PR 被 revert 了", [(2805, 2824)]),
+        ("other", "llamafactory 最近回滚了什么", [(7004, 7016)]),
+        ("fresh", "ms-swift 这个月哪些改动被回退了", [(4126, 4129)]),
+        ("fresh", "any reverts in axolotl this month?", [(2610, 2625)]),
+        ("other", "relay 六月哪些 PR 被回滚了", [(12, 14), (11, 13)]),  # by commit, by quoted title
+        ("other", "what got rolled back in relay this month?", [(12, 14), (11, 13)]),
+    ],
+)
+def test_a_revert_question_names_the_reverted_pr_and_its_revert(
+    bots: dict[str, ChatBot], shape: str, question: str, pairs: list[tuple[int, int]]
+) -> None:
+    answer = ask(bots, shape, question)
+    lines = answer.reply.plain_text().splitlines()
+    for reverted, revert in pairs:
+        assert (reverted, revert) == tuple(n for n in answer.cited if n in (reverted, revert))
+        line = next(line for line in lines if f"#{revert}" in line)
+        assert line.index(f"#{reverted}") < line.index(f"#{revert}")
+        assert other_repos.BY_KEY.get((answer.query.repo, reverted), None) is None or (
+            other_repos.BY_KEY[(answer.query.repo or "", reverted)].title.split(": ")[-1] in line
+        )
+
+
+def test_a_revert_of_no_indexed_pr_is_listed_as_it_is(bots: dict[str, ChatBot]) -> None:
+    answer = ask(bots, "other", "relay 六月哪些 PR 被回滚了")
+    line = next(line for line in answer.reply.plain_text().splitlines() if "#15" in line)
+    assert "revert the CUDA version" in line and 15 in answer.cited
