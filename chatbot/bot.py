@@ -448,6 +448,8 @@ class ChatBot:
             return self.report(query, window)
         # Nothing merged after "now" is cited, even when the index holds it (`--as-of`).
         seen = Window(window.start, min(window.end, now), window.week) if window is not None else None
+        if query.upgrade:
+            return self._upgrade(query, window, seen, now)
         with self.db.session() as session:
             evidence = gather(
                 session, query, seen, self.fallback, with_previous=query.intent == "compare", until=now
@@ -566,6 +568,25 @@ class ChatBot:
             return read, attempt_window, evidence
         return None
 
+    def _upgrade(self, query: Query, window: Window | None, seen: Window | None, now: datetime) -> Answer:
+        """What to check before upgrading: the span's breaking changes, dependency changes, changed
+        defaults, deprecations and removals, and reverts, each a section (a PR in the first that has it)."""
+        if not query.window_named or query.vague_window:
+            note = say("qa.upgrade.span", query.language, days=TOPIC_DAYS)
+            query = replace(query, notes=(*query.notes, note))
+        base = replace(query, intent="topic", upgrade=False)
+        sections: list[tuple[str, Evidence]] = []
+        with self.db.session() as session:
+            for name, asked in (
+                ("breaking", replace(base, breaking=True)),
+                ("dependency", _with_topics(base, ("dependency",))),
+                ("defaults", _with_topics(base, ("defaults", "dropped_support", "deprecation"))),
+                ("revert", _with_topics(base, ("revert",))),
+            ):
+                sections.append((name, gather(session, asked, seen, self.fallback, until=now)))
+        evidence = sections[0][1]
+        return Composer(query, window, evidence, now, self.config.tz).upgrade(sections)
+
     def _window(self, query: Query) -> Window | None:
         """The window asked for, or the default: none for a PR, a search or an author (all time); the
         past TOPIC_DAYS for a question about a subject (the most relevant recent PRs, not only this
@@ -575,6 +596,9 @@ class ChatBot:
             query.topics or query.terms or query.paths or query.modules
         )
         now = self.clock.now()
+        if query.upgrade and (query.window is None or query.vague_window):
+            # No release tags in the index to count from: what an upgrade brings is the past TOPIC_DAYS.
+            return Window(now - timedelta(days=TOPIC_DAYS), now)
         if query.window is not None and query.vague_window and query.intent == "author":
             # "ivy 最近在做什么": a person's recent work is the past TOPIC_DAYS, not only this week's.
             return Window(now - timedelta(days=TOPIC_DAYS), now)
@@ -711,6 +735,11 @@ class ChatBot:
             say("qa.example.report", language, repo=repo),
         ]
         return Reply((Paragraph((plain(intro),)), BulletList(tuple((plain(line),) for line in lines))))
+
+
+def _with_topics(query: Query, topics: tuple[str, ...]) -> Query:
+    """`query` also about any one of `topics`."""
+    return replace(query, topics=(*query.topics, *topics), alternatives=topics if len(topics) > 1 else ())
 
 
 def seen_from(message: Message) -> Message:

@@ -322,6 +322,20 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "qa.compare.modules": ("模块变化", "Module changes"),
     "qa.more": ("及其他 {n} 个", "and {n} more"),
+    "qa.upgrade.title": ("升级前值得注意的改动", "What to check before upgrading"),
+    "qa.upgrade.breaking": ("破坏性变更", "Breaking changes"),
+    "qa.upgrade.dependency": ("依赖变化", "Dependency changes"),
+    "qa.upgrade.defaults": ("默认值、弃用与移除", "Changed defaults, deprecations and removals"),
+    "qa.upgrade.revert": ("回滚", "Reverts"),
+    "qa.upgrade.span": (
+        "没有指定时间：看的是最近 {days} 天合并的 PR（索引里没有发布版本信息，无法从上一个版本算起）。",
+        "No window named: this covers the PRs merged in the past {days} days (the index has no release "
+        "tags to count from).",
+    ),
+    "qa.upgrade.none": (
+        "这段时间没有破坏性变更、依赖变化、默认值变更或回滚。",
+        "No breaking changes, dependency changes, changed defaults or reverts in this span.",
+    ),
     # A reverted PR, then its revert: "#3425 Use vLLM colocate mode（06-03 合并）— 被 #3444 回滚（06-12）".
     "qa.revert.target": ("{title}（{merged} 合并）", "{title} (merged {merged})"),
     "qa.revert.by": ("被 ", "reverted by "),

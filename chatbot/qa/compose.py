@@ -4,7 +4,7 @@ question; the repo, the exact window ("as of" while it is not over) and the inde
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -26,7 +26,7 @@ from chatbot.models import (
     plain,
 )
 from chatbot.prose import prose
-from chatbot.qa.query import LIST_MAX, Query, Window
+from chatbot.qa.query import FEW, LIST_MAX, Query, Window
 from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence
 from chatbot.qa.reverts import Reverted
 from chatbot.reports.builder import AnalyzedPR, clean_title, names_someone
@@ -140,14 +140,20 @@ class Composer:
         return min(self.query.limit or LIST_LIMIT, LIST_MAX)
 
     def listing(
-        self, records: Sequence[AnalyzedPR], extra: str | None = None, total: int | None = None
+        self,
+        records: Sequence[AnalyzedPR],
+        extra: str | None = None,
+        total: int | None = None,
+        reverted_by: Mapping[int, Reverted] | None = None,
     ) -> list[Block]:
         """The first of `records` one line each, and how many more there are of `total` (default: all
-        of `records`; more when they are only the top the database ranked)."""
+        of `records`; more when they are only the top the database ranked). A revert's line names the PR
+        it reverted first (`reverted_by`, default: the evidence's)."""
         shown = list(records[: self.limit])
         items: list[Inline] = []
+        reverts = self.evidence.reverted if reverted_by is None else reverted_by
         for record in shown:
-            reverted = self.evidence.reverted.get(record.number)
+            reverted = reverts.get(record.number)
             if reverted is not None:
                 items.append(self._revert_line(record, reverted))
                 continue
@@ -311,6 +317,24 @@ class Composer:
             ],
             count,
         )
+
+    def upgrade(self, sections: Sequence[tuple[str, Evidence]]) -> Answer:
+        """What to check before upgrading, a section a kind (breaking changes, dependency changes,
+        changed defaults and removals, reverts), at most FEW PRs each; a PR shows in the first section
+        that has it."""
+        blocks: list[Block] = [Heading(say("qa.upgrade.title", self.language), 2)]
+        about: set[int] = set()
+        for name, evidence in sections:
+            records = [r for r in evidence.ranked(evidence.records) if r.number not in about]
+            if not records:
+                continue
+            about.update(r.number for r in records)
+            blocks.append(Heading(say(f"qa.upgrade.{name}", self.language), 3))
+            shown = records[: min(self.query.limit or FEW, self.limit)]
+            blocks += self.listing(shown, "key_point", len(records), evidence.reverted)
+        if not about:
+            blocks.append(Paragraph((plain(say("qa.upgrade.none", self.language)),)))
+        return self.answer(blocks, len(about))
 
     def must_read(self) -> Answer:
         records = self.evidence.ranked(self.evidence.records)

@@ -1068,8 +1068,29 @@ _STANDALONE_LOGIN = re.compile(r"(?<![\w@/.-])([a-z0-9][a-z0-9-]*(?:\[bot\])?)(?
 # What could bite on upgrading ("有哪些改动会影响我们升级", "what should we watch for before we upgrade"):
 # the window's risks (breaking changes, compatibility, pins), not a search for the word "upgrade".
 _UPGRADE_IMPACT = re.compile(
-    r"影响.{0,4}升级|升级.{0,6}(?:注意|小心|影响|踩坑|坑)|\baffects? (?:our |the |an? )?upgrad\w*"
-    r"|\b(?:before|when|after) (?:we |you )?upgrad\w*|\bupgrade (?:impact|concerns?|pitfalls?)\b"
+    r"影响.{0,4}升级|(?:升级|更新|升)(?=[^，。？?！!]{0,16}(?:注意|小心|影响|踩坑|坑|风险|留意|当心|关注))"
+    r"|(?:升级|更新|升)到?(?:最新|新)的?(?:版本?|release)|升级指南|升级说明"
+    r"|\baffects? (?:our |the |an? )?upgrad\w*"
+    r"|\b(?:before|when|after|for|on) (?:we |you |i )?upgrad\w*|\bupgrade (?:impact|concerns?|pitfalls?|notes?|guide)\b"
+    r"|\bupgrad\w*(?: [\w./-]+)? to (?:the |a )?(?:latest|newest|new|next)(?: (?:stable )?(?:release|version)s?)?\b"
+    r"|\b(?:watch|look out|careful|know|aware|check)\b[^?.,]{0,24}\bupgrad\w*"
+)
+
+_UPGRADE_FRAMING = frozenset(("upgrade", "regression"))
+_UPGRADE_WORDS = frozenset(
+    (
+        "release",
+        "releases",
+        "version",
+        "versions",
+        "latest",
+        "newest",
+        "break",
+        "breaks",
+        "版本",
+        "新版",
+        "最新版",
+    )
 )
 
 _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
@@ -1129,7 +1150,7 @@ _HAN_FUNCTION_WORDS = (
     "|风险|隐患|亮点|总结|概要|摘要|概况|周报|报告|统计|数量|多少|几个|排行|排名|对比|比较|相比|比"
     "|只看|只要|仅看|只|仅|麻烦|谢谢|多谢|感谢|您好|你好|能不能|能否|可以|能|帮|作者|提交的|写的|发的|合并的"
     "|支持|一共|总共|共|合计|目前|现在|已经|所有|全部|整体|具体|详细|大概|本身|一般|通常"
-    "|需要|注意|关注|留意|在意|值得一看|一看|了解|知道|看的|读的|啥|咋|进度|状态|现状"
+    "|需要|注意|关注|留意|在意|值得一看|一看|了解|知道|看的|读的|啥|咋|进度|状态|现状|新版本|最新版本?|新版|要|时"
     "|有人|有没有人|动过|动了|碰过|碰了|弄了|搞了|学习|借鉴|参考|部分|这块|那块|这一块|那一块|板块"
     "|提到|提及|说到|讲到|谈到|变动|改进|改善"
     "|那边|这边|动静|新东西|新鲜事|有意思|有趣|意思|值得一提|好玩|好看|新鲜"
@@ -1482,6 +1503,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
         rest = pattern.sub(_spaces, rest)
     modules, module_confidence, module_words = _modules(rest, context, repo_words)
     concepts = default_glossary().find(_UPGRADE_IMPACT.sub(_spaces, _BREAKING.sub(_spaces, rest)), repo)
+    if _UPGRADE_IMPACT.search(rest):
+        # "升级会不会挂", "what breaks when we upgrade": the framing of an upgrade question, not its subject.
+        concepts = [(name, spans) for name, spans in concepts if name not in _UPGRADE_FRAMING]
     topics = tuple(name for name, _ in concepts)
     change_types = tuple(name for name, pattern in _CHANGE_TYPES if pattern.search(rest))
     if _IMPROVEMENT.search(rest):
@@ -1520,6 +1544,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
         modules = tuple(m for m in modules if m not in chained_modules)
         content += [(key, span) for kind, key, span in chain if kind == "module"]
         content.sort(key=lambda pair: pair[1])
+    if _UPGRADE_IMPACT.search(rest):
+        content = [(word, span) for word, span in content if word not in _UPGRADE_WORDS]
     terms = tuple(dict.fromkeys(word for word, _ in content))
     alternatives = tuple(dict.fromkeys(key for _, key, _ in chain))
     written = {key: _as_written(raw, norm, span) for _, key, span in chain}
@@ -1592,6 +1618,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         terms=terms if intent not in ("pr", "help") else (),
         understood=understood + paths if intent not in ("pr", "help") else (),
         alternatives=alternatives if intent not in ("pr", "help") else (),
+        upgrade=intent == "risks" and bool(_UPGRADE_IMPACT.search(rest)),
         paths=paths,
         limit=limit,
         breaking=breaking,

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from chatbot.analysis import HeuristicAnalyzer
-from chatbot.bot import BotConfig, ChatBot
+from chatbot.bot import TOPIC_DAYS, BotConfig, ChatBot
+from chatbot.messages import say
 from chatbot.models import Message
 from chatbot.qa.compose import Answer
 from chatbot.qa.query import COUPLE, FEW
@@ -281,3 +282,42 @@ def test_a_revert_of_no_indexed_pr_is_listed_as_it_is(bots: dict[str, ChatBot]) 
     answer = ask(bots, "other", "relay 六月哪些 PR 被回滚了")
     line = next(line for line in answer.reply.plain_text().splitlines() if "#15" in line)
     assert "revert the CUDA version" in line and 15 in answer.cited
+
+
+# Upgrading: with no window, a longer span than this week, said so; breaking, dependencies, defaults, reverts
+
+
+@pytest.mark.parametrize(
+    ("shape", "question", "cited"),
+    [
+        ("other", "trl 升级到新版本要注意什么", {3455, 3436, 3425, 3444}),
+        ("other", "what should I watch for upgrading trl to the latest release", {3455, 3436, 3425, 3444}),
+        ("other", "anything to watch out for before we upgrade torchtune?", {3433, 2805, 2824}),
+        ("fresh", "ms-swift 升级到新版本要注意什么", {4120, 4114, 4126, 4129}),
+        ("fresh", "axolotl 升级有啥坑", {2616, 1288, 2610, 2625}),
+        ("kit", "升级要注意啥", {509, 510, 511}),
+        ("kit", "what should we check before upgrading to the latest version?", {509, 510, 511}),
+    ],
+)
+def test_an_upgrade_question_covers_the_past_month_and_says_so(
+    bots: dict[str, ChatBot], shape: str, question: str, cited: set[int]
+) -> None:
+    answer = ask(bots, shape, question)
+    assert answer.query.upgrade
+    assert answer.window is not None and (answer.window.end - answer.window.start).days == TOPIC_DAYS
+    assert say("qa.upgrade.span", answer.query.language, days=TOPIC_DAYS) in answer.reply.plain_text()
+    assert set(answer.cited) == cited
+
+
+def test_an_upgrade_answer_puts_breaking_changes_first(bots: dict[str, ChatBot]) -> None:
+    text = ask(bots, "other", "trl 升级到新版本要注意什么").reply.plain_text()
+    sections = [say(f"qa.upgrade.{name}", "zh") for name in ("breaking", "dependency", "revert")]
+    assert [text.index(s) for s in sections] == sorted(text.index(s) for s in sections)
+    assert text.index("#3455") < text.index(sections[1])
+
+
+def test_an_upgrade_question_with_a_window_keeps_it(bots: dict[str, ChatBot]) -> None:
+    answer = ask(bots, "other", "trl 上周的改动升级要注意什么")
+    assert answer.query.upgrade and answer.window is not None and answer.window.week is not None
+    assert set(answer.cited) == {3455}
+    assert say("qa.upgrade.span", "zh", days=TOPIC_DAYS) not in answer.reply.plain_text()
