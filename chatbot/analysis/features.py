@@ -304,7 +304,9 @@ _TODO = LineSignal(
     ("TODO", "FIXME", "HACK", "XXX", "hack", "Hack"),
 )
 _TEST_DEF = re.compile(r"^([+-])\s*(?:async\s+)?def\s+test_\w*", re.M)
-_PUBLIC_DEF = re.compile(r"^([+-])( {0,4})(?:async\s+)?(def|class)\s+([A-Za-z]\w*)\s*(.*)$", re.M)
+_PUBLIC_DEF = LineSignal(
+    re.compile(r"^([+-])( {0,4})(?:async\s+)?(def|class)\s+([A-Za-z]\w*)\s*(.*)$", re.M), ("def", "class")
+)
 _CLI_CALLS = ("add_argument", "click.option", "typer.Option")
 _CLI_ARG = LineSignal(
     re.compile(
@@ -721,6 +723,9 @@ _KEYWORD_NEEDLES: dict[str, tuple[str, ...]] = {
     "corruption": ("corrupt", "data loss", "数据丢失", "数据损坏"),
     "memory": ("显存", "memory"),
 }
+# Common words that hold a needle without being the keyword ("change" holds "hang", "trace" "race"): the
+# needle counts only when it occurs more often than such a word.
+_NEEDLE_HOSTS = {"hang": "change", "race": "trace"}
 _PERCENT = re.compile(r"(?<![\w.])[-+−~]?\d+(?:\.\d+)?\s?%")
 # The prose patterns below are lowercase and read the lowercased prose (cheaper than ignoring case).
 _SPEEDUP = re.compile(
@@ -744,6 +749,10 @@ _DESIGN_HEADING = re.compile(
 )
 _TEST_HEADING = re.compile(r"\btest|validation|verification|测试|验证", re.I)
 _ROOT_CAUSE = re.compile(r"root[- ]?cause|\bculprit\b|\bbisect\w*|根因|根本原因")
+_ROOT_CAUSE_NEEDLES = ("root", "culprit", "bisect", "根")
+# Every speed-up figure has a digit before its `x`, `×` or `倍`: prose without one holds none (most
+# descriptions), so the long pattern runs only on the rest.
+_TIMES = re.compile(r"\d\s?[x×倍]")
 _CAUSAL = re.compile(
     r"\b(?:because|caused by|due to|the reason|this happens when|which causes|leads? to|results? in)\b|由于|导致|因为"
 )
@@ -887,12 +896,14 @@ def _first_line(patch_line: str, limit: int = 120) -> str:
 
 def _keywords(text: str) -> tuple[str, ...]:
     """The keyword classes `text` names. Each pattern runs only when one of its literals is in the
-    lowercased text (a necessary condition: every match contains one), which skips most patterns."""
+    lowercased text (a necessary condition: every match contains one), which skips most patterns; a
+    literal found only inside its common host word ("hang" in "change") is not there."""
     lowered = text.lower()
+    hosted = {n for n, host in _NEEDLE_HOSTS.items() if lowered.count(n) <= lowered.count(host)}
     return tuple(
         name
         for name, pattern in KEYWORDS.items()
-        if any(n in lowered for n in _KEYWORD_NEEDLES[name]) and pattern.search(text)
+        if any(n in lowered and n not in hosted for n in _KEYWORD_NEEDLES[name]) and pattern.search(text)
     )
 
 
@@ -1009,7 +1020,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
             concurrency += [
                 LineHit(f.path, _first_line(m.group(0))) for m in _CONCURRENCY_SIGNAL.matches(patch)
             ]
-            for m in _PUBLIC_DEF.finditer(patch):
+            for m in _PUBLIC_DEF.matches(patch):
                 sig = " ".join(m.group(5).split()).rstrip(":").rstrip()
                 sig = sig if not sig.startswith("(") or sig.endswith(")") else "(…)"  # signature continues
                 (defs_old if m.group(1) == "-" else defs_new).setdefault(m.group(4), (f.path, sig))
@@ -1088,7 +1099,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         title_keywords=_keywords(pr.header.title),
         measurements=Measurements(
             percents=len(_PERCENT.findall(prose)) if "%" in prose else 0,
-            speedups=len(_SPEEDUP.findall(lowered)),
+            speedups=len(_SPEEDUP.findall(lowered)) if _TIMES.search(lowered) else 0,
             tables=len(_TABLE_RULE.findall(prose)) if "---" in prose else 0,
             metric_words=len(set(_METRIC.findall(lowered))),
             unit_numbers=len(_UNIT_NUMBER.findall(prose)),
@@ -1096,7 +1107,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         ),
         design_sections=tuple(design),
         test_section=test_section,
-        root_cause=bool(_ROOT_CAUSE.search(lowered)),
+        root_cause=any(n in lowered for n in _ROOT_CAUSE_NEEDLES) and bool(_ROOT_CAUSE.search(lowered)),
         causal_phrases=len(_CAUSAL.findall(lowered)),
         words=_word_count(prose),
         review=_review_activity(pr),

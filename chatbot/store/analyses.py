@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -204,10 +205,22 @@ def search_document(
     for texts in analysis.texts.values():  # both languages, so either finds the analysis' words
         written += [texts.gist, *texts.key_points, *texts.risks]
     # The analysis' title stays the first line after the mark (retrieval reads it there); a line the
-    # analysis repeats (its own language's key points and risks are also its texts') is indexed once,
-    # which is less to tokenize into trigrams and no word counted twice.
-    lines = [analysis.title_zh, *dict.fromkeys(p for p in written if p)]
+    # analysis repeats (its own language's key points and risks are also its texts') is indexed once, and
+    # a line that quotes the description or review back (the same words, markup and numbering aside) not
+    # at all: retrieval does not count a quote as the analysis' mention (`_own_words` there), and its
+    # trigrams are already indexed, so it would only be more text to tokenize (a seventh of the index).
+    quoted = _words("\n".join(own[1:]))
+    lines = [analysis.title_zh, *(p for p in dict.fromkeys(written) if p and _words(p) not in quoted)]
     return "\n".join(p for p in own if p) + f"\n{ANALYSIS_MARK}\n" + "\n".join(lines)
+
+
+_NOT_WORD = re.compile(r"\W+")
+
+
+def _words(text: str) -> str:
+    """`text` lowercased, each run of spaces, punctuation and markup one space, with a space at each end:
+    a quote's words are a substring of the words of what it quotes."""
+    return f" {_NOT_WORD.sub(' ', text.lower()).strip()} "
 
 
 def current_analysis(session: Session, pr: PullRequestRow) -> StoredAnalysis | None:

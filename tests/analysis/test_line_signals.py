@@ -91,4 +91,21 @@ def test_a_search_document_indexes_each_analysis_line_once_after_the_translated_
     lines = written.split("\n")
     assert lines[0] == analysis.title_zh
     assert len(lines[1:]) == len(set(lines[1:]))
-    assert all(point in lines for point in analysis.key_points)
+    assert all(point in lines for point in analysis.key_points if point not in (pr.header.body or ""))
+
+
+def test_a_search_document_leaves_out_analysis_lines_that_quote_the_description() -> None:
+    from chatbot.analysis import HeuristicAnalyzer
+    from chatbot.store.analyses import ANALYSIS_MARK, search_document
+
+    from .builders import code, make_pr
+
+    body = "## What\n\n1. **Frees** the `logits` after each step, so peak memory stays flat."
+    pr = make_pr("Fix OOM in the reference model", body=body, files=[code("pkg/a.py", 90)])
+    analysis = HeuristicAnalyzer().analyze(pr)
+    assert any("Frees" in p for p in analysis.key_points)  # quoted, markup and numbering dropped
+    document = search_document(pr.header.title, analysis, body=pr.header.body)
+    own, _, written = document.partition(ANALYSIS_MARK)
+    assert "Frees" in own
+    assert "Frees" not in written
+    assert written.strip("\n").split("\n")[0] == analysis.title_zh
