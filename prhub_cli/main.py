@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import uuid
@@ -9,19 +10,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
+from typer.core import TyperGroup
 
 from adapters.console.render import render_console
 from chatbot.cards import pr_card
@@ -37,7 +31,6 @@ from chatbot.store.db import Database, current_revision, make_engine, upgrade
 from chatbot.store.index import PRIndex, to_pull_request
 from chatbot.untrusted import clean_text
 from chatbot.weeks import Week, last_complete_week, parse_day_or_time, parse_week
-from prhub_cli.admin import push, status, subscriptions_app
 from prhub_cli.common import (
     EXIT_STOPPED,
     Context,
@@ -50,18 +43,58 @@ from prhub_cli.common import (
     repo_name,
     user_errors,
 )
-from prhub_cli.feedback import calibrate, feedback_app
-from prhub_cli.github import github_app
-from prhub_cli.risks import risks_app
-from prhub_cli.serve import serve
-from prhub_cli.slack import slack_app
 from prhub_cli.wiring import AnalyzerSetup, build_report, heuristic, make_analyzer, make_bot, render_report
 
 if TYPE_CHECKING:
     from chatbot.analysis.runner import AnalyzeReport
     from chatbot.ingest.sync import SyncProgress
 
+# Commands and groups of commands defined in other modules, by name: imported only when one of them runs
+# (or `prhub --help` lists them), so `prhub ask` does not import what `serve`, `push` or `subscriptions`
+# need. Listed after the commands and groups of this module, as they were written.
+COMMANDS_ELSEWHERE = {
+    "push": "prhub_cli.admin:push",
+    "status": "prhub_cli.admin:status",
+    "serve": "prhub_cli.serve:serve",
+    "calibrate": "prhub_cli.feedback:calibrate",
+}
+GROUPS_ELSEWHERE = {
+    "subscriptions": "prhub_cli.admin:subscriptions_app",
+    "github": "prhub_cli.github:github_app",
+    "slack": "prhub_cli.slack:slack_app",
+    "risks": "prhub_cli.risks:risks_app",
+    "feedback": "prhub_cli.feedback:feedback_app",
+}
+
+
+class _Commands(TyperGroup):
+    """The root command: its own commands, and those defined elsewhere imported on first use."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:
+        elsewhere = COMMANDS_ELSEWHERE | GROUPS_ELSEWHERE
+        own = [name for name in super().list_commands(ctx) if name not in elsewhere]
+        commands = [name for name in own if not isinstance(self.commands[name], TyperGroup)]
+        groups = [name for name in own if isinstance(self.commands[name], TyperGroup)]
+        return [*commands, *COMMANDS_ELSEWHERE, *groups, *GROUPS_ELSEWHERE]
+
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
+        where = COMMANDS_ELSEWHERE.get(cmd_name) or GROUPS_ELSEWHERE.get(cmd_name)
+        if where is not None and cmd_name not in self.commands:
+            module, attribute = where.split(":")
+            target = getattr(importlib.import_module(module), attribute)
+            if isinstance(target, typer.Typer):
+                command = typer.main.get_group(target)
+            else:
+                single = typer.Typer(add_completion=False)
+                single.command(cmd_name)(target)
+                command = typer.main.get_command(single)
+            command.name = cmd_name
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
 app = typer.Typer(
+    cls=_Commands,
     name="prhub",
     help="prhub: an index of merged GitHub pull requests, and a chat bot that answers questions about it.",
     no_args_is_help=True,
@@ -74,11 +107,6 @@ db_app = typer.Typer(help="Manage the database schema.", no_args_is_help=True)
 app.add_typer(prs_app, name="prs")
 app.add_typer(pr_app, name="pr")
 app.add_typer(db_app, name="db")
-app.add_typer(subscriptions_app, name="subscriptions")
-app.add_typer(github_app, name="github")
-app.add_typer(slack_app, name="slack")
-app.add_typer(risks_app, name="risks")
-app.add_typer(feedback_app, name="feedback")
 
 
 @app.callback()
@@ -164,6 +192,15 @@ def sync(
 
 @contextmanager
 def _sync_progress() -> Iterator[Callable[[SyncProgress], None]]:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     columns = (
         SpinnerColumn(),
         TextColumn("{task.description}"),
@@ -214,6 +251,8 @@ def import_jsonl(
 ) -> None:
     """Load PRs from a JSON-lines export through the same upsert path as `sync`."""
     # Imported here, not at the top: `prhub ask` and `prhub chat` should not pay for what they never run.
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
     from adapters.github.jsonl import read_pull_requests
     from chatbot.ingest.importer import import_pull_requests
 
@@ -341,6 +380,15 @@ def _run_analysis(
     dry_run: bool = False,
 ) -> AnalyzeReport:
     # Imported here, not at the top: `prhub ask` and `prhub chat` should not pay for what they never run.
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     from chatbot.analysis.runner import analyze_stored
 
     with Progress(
@@ -661,9 +709,3 @@ def demo(
     )
     if sys.stdin.isatty():
         ctx.invoke(chat, ctx=ctx, as_of=as_of)
-
-
-app.command()(push)
-app.command()(status)
-app.command()(serve)
-app.command()(calibrate)

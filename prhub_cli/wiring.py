@@ -9,28 +9,28 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from adapters.console.render import render_console
 from chatbot.analysis.heuristic import HeuristicAnalyzer
-from chatbot.analysis.llm import LLMAnalyzer
-from chatbot.analysis.runner import BatchAnalyzer, OfflineBatch, analyze_stored
 from chatbot.bot import BotConfig, ChatBot
 from chatbot.clock import SystemClock
 from chatbot.config import ConfigError, Settings, require_secret
-from chatbot.ingest.sync import sync_repo
 from chatbot.models import PullRequest
 from chatbot.ports import LLM, ChatSender, Clock, RepoValidator
 from chatbot.reports.cards import ReportLinks, report_card, report_document
-from chatbot.reports.html import render_html
-from chatbot.reports.llm_prose import LLMReportWriter
 from chatbot.reports.markdown import render_markdown
 from chatbot.reports.model import WeeklyReport
 from chatbot.reports.weekly import BuiltReport, build_weekly_report
 from chatbot.store.db import Database
 from chatbot.subscriptions.service import BACKFILL_WEEKS, SubscriptionPolicy, SubscriptionService
 from chatbot.weeks import Week
+
+if TYPE_CHECKING:  # imported where used: `prhub ask` needs neither batch analysis nor the LLM writer
+    from chatbot.analysis.runner import BatchAnalyzer
+    from chatbot.reports.llm_prose import LLMReportWriter
 
 ANALYZERS = ("heuristic", "llm")
 log = logging.getLogger(__name__)
@@ -57,10 +57,13 @@ def make_analyzer(
     if name == "auto":
         name = "llm" if settings.llm_configured else "heuristic"
     offline = heuristic(settings, language)
+    from chatbot.analysis.runner import OfflineBatch
+
     if name == "heuristic":
         return AnalyzerSetup(OfflineBatch(offline.analyze, offline.name, offline.version), 1, None)
     if name == "llm":
         from adapters.llm.openai_client import LLMSettings, OpenAICompatibleLLM
+        from chatbot.analysis.llm import LLMAnalyzer
 
         llm = OpenAICompatibleLLM(LLMSettings.from_settings(settings))
         analyzer = LLMAnalyzer(
@@ -101,6 +104,8 @@ def render_report(report: WeeklyReport, output_format: str, public_url: str | No
     if output_format == "md":
         return render_markdown(report_document(report, links))
     if output_format == "html":
+        from chatbot.reports.html import render_html
+
         return render_html(report_document(report, links), report.language)
     if output_format == "pdf":
         from chatbot.reports.pdf import render_pdf
@@ -169,6 +174,8 @@ def backfill_in_background(settings: Settings, db: Database) -> Callable[[str], 
 
     def run(repo: str) -> None:
         from adapters.github.source import GitHubSource
+        from chatbot.analysis.runner import analyze_stored
+        from chatbot.ingest.sync import sync_repo
 
         try:
             sync_repo(
@@ -199,7 +206,11 @@ def backfill_in_background(settings: Settings, db: Database) -> Callable[[str], 
 def report_writer(settings: Settings) -> LLMReportWriter | None:
     """The LLM prose writer for reports when an LLM is configured (and not switched off)."""
     llm = configured_llm(settings)
-    return LLMReportWriter(llm) if llm is not None else None
+    if llm is None:
+        return None
+    from chatbot.reports.llm_prose import LLMReportWriter
+
+    return LLMReportWriter(llm)
 
 
 def repo_validator(settings: Settings) -> RepoValidator | None:
