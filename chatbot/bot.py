@@ -596,8 +596,9 @@ class ChatBot:
             query.topics or query.terms or query.paths or query.modules
         )
         now = self.clock.now()
-        if query.upgrade and (query.window is None or query.vague_window):
-            # No release tags in the index to count from: what an upgrade brings is the past TOPIC_DAYS.
+        if (query.upgrade or query.latest) and (query.window is None or query.vague_window):
+            # No release tags in the index to count from: what an upgrade brings is the past TOPIC_DAYS,
+            # and the newest merges are looked for there too.
             return Window(now - timedelta(days=TOPIC_DAYS), now)
         if query.window is not None and query.vague_window and query.intent == "author":
             # "ivy 最近在做什么": a person's recent work is the past TOPIC_DAYS, not only this week's.

@@ -312,7 +312,9 @@ class Composer:
         count = self.evidence.count
         return self.answer(
             [
-                Heading(say("qa.highlights.title", self.language), 2),
+                Heading(
+                    say("qa.latest.title" if self.query.latest else "qa.highlights.title", self.language), 2
+                ),
                 *self.listing(records, "author" if self.query.asks_who else "key_point", count),
             ],
             count,

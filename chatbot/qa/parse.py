@@ -994,7 +994,13 @@ _AUTHOR_OR_TOPIC_PATTERNS = (
     # "ivy 最近在做什么", "lin 这周在忙啥", "what has ivy been working on", "what is mei up to"
     re.compile(
         _LOGIN
-        + r"\s*[^,，。?？!！a-z]{0,8}?(?:在|都|一直)?\s*(?:做|忙|搞|干|弄|写)(?:了|的|些)?\s*(?:什么|啥|哪些|些什么)"
+        + r"\s*[^,，。?？!！a-z]{0,8}?(?:在|都|一直)?\s*(?:(?:做|忙|搞|干|弄|写)(?:了|的|些)?\s*(?:什么|啥|哪些|些什么)|干嘛)"
+    ),
+    # "what did ivy fix last week", "which PRs has lin merged", "anything sam touched"
+    re.compile(
+        r"\b(?:what|which(?: prs?| pull requests| changes)?|anything)\s+(?:did|has|have|had)\s+"
+        + _LOGIN
+        + r"\b"
     ),
     re.compile(
         r"\bwhat(?:'s| is| has| have| was| did)\s+" + _LOGIN + r"\s+(?:been\s+)?"
@@ -1110,7 +1116,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "stats",
         re.compile(
-            r"多少|几个|几条|数量|统计|最活跃|最多|排行|排名|how many|number of|\bcount\b|most active|busiest|statistic|\bstats\b|top (?:modules|authors|contributors)"
+            r"多少|几个|几条|几次|数量|统计|最活跃|最多|排行|排名|how many|number of|\bcount\b|most active|busiest|statistic|\bstats\b|top (?:modules|authors|contributors)"
             r"|\b(?:merged|landed|had|has|with) the most\b|\bthe most (?:prs|pull requests|merges|commits)\b"
         ),
     ),
@@ -1151,12 +1157,16 @@ _HAN_FUNCTION_WORDS = (
     "|只看|只要|仅看|只|仅|麻烦|谢谢|多谢|感谢|您好|你好|能不能|能否|可以|能|帮|作者|提交的|写的|发的|合并的"
     "|支持|一共|总共|共|合计|目前|现在|已经|所有|全部|整体|具体|详细|大概|本身|一般|通常"
     "|需要|注意|关注|留意|在意|值得一看|一看|了解|知道|看的|读的|啥|咋|进度|状态|现状|新版本|最新版本?|新版|要|时"
+    "|干嘛|干啥|忙啥|忙什么|最新|最后|刚刚|刚"
     "|有人|有没有人|动过|动了|碰过|碰了|弄了|搞了|学习|借鉴|参考|部分|这块|那块|这一块|那一块|板块"
     "|提到|提及|说到|讲到|谈到|变动|改进|改善"
     "|那边|这边|动静|新东西|新鲜事|有意思|有趣|意思|值得一提|好玩|好看|新鲜"
     "|讲了|讲的|做了|干了|说了|改了|发生了|加了|出了|都|了|的|吗|呢|吧|啊|呀|和|与|跟|及|或|在|里|中|上|下|有|是|个|些|把|被|给|让|从|到|对|就|还|也|又|再"
 )
-_HAN_SPLIT = re.compile(rf"(?:{_HAN_FUNCTION_WORDS})+")
+# The longest function word first: "有没有人改" splits at "有没有人", not at "有没有" leaving "人改".
+_HAN_SPLIT = re.compile(
+    "(?:" + "|".join(sorted(_HAN_FUNCTION_WORDS.split("|"), key=len, reverse=True)) + ")+"
+)
 _CONTENT_TOKEN = re.compile(r"[\u3400-\u9fff]+|[a-z][a-z0-9_.+-]*[a-z0-9+]|[a-z]")
 # The usual English stop words (NLTK's list) and the verbs of asking: never what a question is about.
 _ENGLISH_STOP = frozenset(
@@ -1444,6 +1454,19 @@ _FEW = re.compile(
 )
 
 
+# The newest merges ("最新合并的 PR 是哪个", "最后合并的几个", "the latest PRs", "what was merged most
+# recently"): listed newest first; asked in the singular, the one.
+_LATEST = re.compile(
+    r"最新(?:合并|合入|提交)?的|最后(?:一个|一次)?(?:合并|合入)的|刚刚?(?:合并|合入)的"
+    r"|\b(?:latest|newest|most recent)\s+(?:merged\s+)?(?:prs?|pull requests?|merges?|changes?)\b"
+    r"|\blast\s+(?:merged\s+)?(?:prs?|pull requests?)\b|\bmerged\s+most\s+recently\b|\blast (?:one|pr) merged\b"
+)
+_LATEST_ONE = re.compile(
+    r"是哪(?:个|一个|条)|是什么|\b(?:the|which) (?:latest|newest|most recent|last) (?:merged )?(?:pr|pull request|change)\b(?!s)"
+    r"|\bwhat was (?:the )?(?:last|latest)\b|\bwhich (?:pr|one) was merged most recently\b"
+)
+
+
 def _limit(text: str) -> tuple[int | None, list[tuple[int, int]]]:
     for m in _LIMIT.finditer(text):
         token = next((g for g in m.groups() if g), None)
@@ -1487,6 +1510,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
     window = _window_in_known_years(without_paths, context)
     rest = _without_repo_references(without_paths)
     limit, limit_spans = _limit(_blank_windows(rest))
+    latest = bool(_LATEST.search(rest))
+    if latest and limit is None and _LATEST_ONE.search(rest):
+        limit = 1
     breaking = bool(_BREAKING.search(rest))
     untested = bool(_UNTESTED.search(rest))
     rest = _UNTESTED.sub(_spaces, rest)
@@ -1573,7 +1599,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
             intent = "topic"
         elif "highlights" in matched:
             intent = "highlights"
-        elif repo or window:
+        elif repo or window or latest:
             intent, confidence = "highlights", min(confidence, 0.6)
         else:
             intent, confidence = "unknown", 0.2
@@ -1619,6 +1645,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         understood=understood + paths if intent not in ("pr", "help") else (),
         alternatives=alternatives if intent not in ("pr", "help") else (),
         upgrade=intent == "risks" and bool(_UPGRADE_IMPACT.search(rest)),
+        latest=latest,
         paths=paths,
         limit=limit,
         breaking=breaking,

@@ -120,6 +120,8 @@ class Query:
     # It asks what to watch for on upgrading ("升级到新版本要注意什么", "what should I watch for upgrading"):
     # the breaking changes, dependency changes, changed defaults and removals, and reverts of a span.
     upgrade: bool = False
+    # It asks for the newest merges ("最新合并的 PR", "the latest PRs"): listed newest first.
+    latest: bool = False
     # Only PRs that changed code without adding or changing a test ("哪些没有测试").
     untested: bool = False
     # The question asks who ("谁在改 megatron"): each PR's line names its author.

@@ -82,6 +82,8 @@ class Evidence:
     verdicts: Counter[str] | None = None
     # For a question about reverts, the PR each revert among `records` undid (by the revert's number).
     reverted: dict[int, Reverted] = field(default_factory=dict)
+    # The question asks for the newest merges: `ranked` lists newest first.
+    newest_first: bool = False
 
     @property
     def count(self) -> int:
@@ -98,6 +100,11 @@ class Evidence:
         """The PRs whose titles (or module tags) name more of what the question asks about first, most
         important first among them; the PRs that only discuss it next, best BM25 match first; without
         words or modules, most important first."""
+
+        if self.newest_first:
+            return sorted(
+                records, key=lambda r: (r.pr.header.merged_at or ALL_TIME_START, r.number), reverse=True
+            )
 
         def key(record: AnalyzedPR) -> tuple[float, ...]:
             band = self.titled.get(record.number, 0) + len(set(self.modules) & set(record.analysis.modules))
@@ -869,7 +876,7 @@ def gather(
     repo = index.repo(query.repo or "")
     if repo is None:
         raise LookupError(query.repo)
-    evidence = Evidence(repo.full_name, repo.last_synced_at, modules=query.modules)
+    evidence = Evidence(repo.full_name, repo.last_synced_at, modules=query.modules, newest_first=query.latest)
     corrector = Corrector.load(session, repo.full_name)  # readers' corrections and the repo's calibration
     if query.pr_number is not None:
         row = index.pull_request_row(repo, query.pr_number)
@@ -892,7 +899,7 @@ def gather(
     listed = None
     if (
         match is None
-        and not (query.untested or query.maintainers)
+        and not (query.untested or query.maintainers or query.latest)
         and query.intent in LISTS
         and corrector.changes_nothing
     ):

@@ -321,3 +321,86 @@ def test_an_upgrade_question_with_a_window_keeps_it(bots: dict[str, ChatBot]) ->
     assert answer.query.upgrade and answer.window is not None and answer.window.week is not None
     assert set(answer.cited) == {3455}
     assert say("qa.upgrade.span", "zh", days=TOPIC_DAYS) not in answer.reply.plain_text()
+
+
+# The newest merges: newest first, the one when asked in the singular -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shape", "question", "cited"),
+    [
+        ("kit", "最新合并的 PR 是哪个", (504,)),  # 504 and 503 merged on 06-23; 504 has the higher number
+        ("kit", "what was the last PR merged?", (504,)),
+        ("kit", "最后合并的几个 PR", (504, 503, 502, 501, 505)),
+        ("other", "trl 最新合并的 PR 是哪个", (3463,)),
+        ("other", "the latest PRs in torchtune", (2824, 2821, 2818, 2815, 3433, 2810, 2805, 2801)),
+        ("fresh", "axolotl 最新的三个 PR", (2625, 2622, 2619)),
+        (
+            "fresh",
+            "what were the latest merges in ms-swift?",
+            (4129, 4126, 4123, 4120, 4117, 4114, 4111, 4108),
+        ),
+    ],
+)
+def test_the_latest_prs_are_listed_newest_first(
+    bots: dict[str, ChatBot], shape: str, question: str, cited: tuple[int, ...]
+) -> None:
+    answer = ask(bots, shape, question)
+    assert answer.query.latest
+    assert answer.cited == cited
+    assert say("qa.latest.title", answer.query.language) in answer.reply.plain_text()
+
+
+# People: short logins, "what did X fix", 干嘛 ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shape", "question", "author"),
+    [
+        ("kit", "ivy 最近在干嘛", "ivy"),
+        ("kit", "what did sam change last week?", "sam"),
+        ("kit", "which PRs has lin merged this month", "lin"),
+        ("other", "what did kashif ship in June?", "kashif"),
+        ("fresh", "what has chenyang done this month?", "chenyang"),
+    ],
+)
+def test_a_known_login_asked_about_is_the_author(
+    bots: dict[str, ChatBot], shape: str, question: str, author: str
+) -> None:
+    answer = ask(bots, shape, question)
+    assert answer.query.author == author and not answer.query.terms
+    assert answer.cited
+
+
+# Function words: the longest first; 删掉 is a removal; 几次 counts ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shape", "question"),
+    [
+        ("kit", "有没有人改 dataloader"),
+        ("kit", "最近有没有人动过显存相关的代码"),
+        ("other", "trl 有没有人改 GRPO"),
+    ],
+)
+def test_asking_whether_anyone_changed_something_leaves_no_stray_words(
+    bots: dict[str, ChatBot], shape: str, question: str
+) -> None:
+    answer = ask(bots, shape, question)
+    assert not {t for t in answer.query.terms if "人" in t}
+    assert answer.cited and not answer.query.notes
+
+
+def test_removing_a_parameter_in_plain_words_finds_the_removals(bots: dict[str, ChatBot]) -> None:
+    answer = ask(bots, "kit", "有没有删掉什么参数")
+    assert "cleanup" in answer.query.topics and not answer.query.terms
+    assert 510 in answer.cited  # 旧的 warmup_ratio 参数被移除
+
+
+@pytest.mark.parametrize(
+    ("shape", "question"), [("other", "trl grpo 这个月改了几次"), ("fresh", "axolotl 的 grpo 这个月改了几次")]
+)
+def test_how_many_times_is_a_count(bots: dict[str, ChatBot], shape: str, question: str) -> None:
+    answer = ask(bots, shape, question)
+    assert answer.query.intent == "stats" and "grpo" in (*answer.query.terms, *answer.query.modules)
+    assert answer.count is not None and 0 < answer.count < 10  # the GRPO PRs, not the whole month
