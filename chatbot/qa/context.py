@@ -240,6 +240,9 @@ def follow_up(
         breaking=current.breaking or previous.breaking,
         untested=current.untested or previous.untested,
         limit=current.limit or previous.limit,
+        # what the last question asked for besides its intent, while the intent stays
+        upgrade=current.upgrade or (previous.upgrade and intent == previous.intent),
+        latest=current.latest or (previous.latest and intent == previous.intent),
         confidence=1.0,
         **{name: getattr(subject, name) for name in _SUBJECT},
     )

@@ -1528,6 +1528,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
     ):
         rest = pattern.sub(_spaces, rest)
     modules, module_confidence, module_words = _modules(rest, context, repo_words)
+    if _UPGRADE_IMPACT.search(rest):  # "upgrading to the latest release": no module called "release"
+        modules = tuple(m for m in modules if m not in _UPGRADE_WORDS)
+        module_words = {w for w in module_words if w not in _UPGRADE_WORDS}
     concepts = default_glossary().find(_UPGRADE_IMPACT.sub(_spaces, _BREAKING.sub(_spaces, rest)), repo)
     if _UPGRADE_IMPACT.search(rest):
         # "升级会不会挂", "what breaks when we upgrade": the framing of an upgrade question, not its subject.

@@ -14,6 +14,7 @@ from chatbot.bot import TOPIC_DAYS, BotConfig, ChatBot
 from chatbot.messages import say
 from chatbot.models import Message
 from chatbot.qa.compose import Answer
+from chatbot.qa.parse import KnownRepo, ParseContext, parse_query
 from chatbot.qa.query import COUPLE, FEW
 from chatbot.store.db import Database
 from tests.conftest import POSTGRES_URL
@@ -404,3 +405,41 @@ def test_how_many_times_is_a_count(bots: dict[str, ChatBot], shape: str, questio
     answer = ask(bots, shape, question)
     assert answer.query.intent == "stats" and "grpo" in (*answer.query.terms, *answer.query.modules)
     assert answer.count is not None and 0 < answer.count < 10  # the GRPO PRs, not the whole month
+
+
+# Follow-ups keep what the classes above read --------------------------------------------------------------
+
+THREADS = iter(range(10_000))
+
+
+def converse(bot: ChatBot, *questions: str) -> list[Answer]:
+    thread = f"thread-{next(THREADS)}"
+    return [
+        bot.handle(Message(q, platform="slack", channel="C1", workspace="T1", thread=thread))
+        for q in questions
+    ]
+
+
+def test_a_follow_up_keeps_the_alternatives(bots: dict[str, ChatBot]) -> None:
+    first, then = converse(bots["other"], "trl 六月显存或者性能相关的 PR", "那 llamafactory 呢")
+    assert then.query.alternatives == first.query.alternatives == ("memory", "performance")
+    assert set(then.cited) == {7001, 7025}
+
+
+def test_a_follow_up_keeps_the_upgrade_reading(bots: dict[str, ChatBot]) -> None:
+    _, then = converse(bots["other"], "trl 升级到新版本要注意什么", "那 torchtune 呢")
+    assert then.query.upgrade and then.query.repo == other_repos.TUNE
+    assert {2805, 2824} <= set(then.cited)
+
+
+def test_a_new_intent_in_the_thread_drops_the_upgrade_reading(bots: dict[str, ChatBot]) -> None:
+    _, then = converse(bots["other"], "trl 升级到新版本要注意什么", "那上周值得读的呢")
+    assert then.query.intent == "must_read" and not then.query.upgrade
+
+
+def test_a_module_named_like_an_upgrade_word_is_not_searched(bots: dict[str, ChatBot]) -> None:
+    context = ParseContext(
+        other_repos.NOW, other_repos.SHANGHAI, (KnownRepo(other_repos.TRL),), modules=frozenset({"release"})
+    )
+    query = parse_query("what should I watch for upgrading trl to the latest release", context)
+    assert query.upgrade and not query.modules and not query.terms
