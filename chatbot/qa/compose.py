@@ -27,7 +27,7 @@ from chatbot.models import (
 )
 from chatbot.prose import prose
 from chatbot.qa.query import FEW, LIST_MAX, Query, Window
-from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence
+from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence, asked_patterns
 from chatbot.qa.reverts import Reverted
 from chatbot.reports.builder import AnalyzedPR, clean_title, names_someone
 from chatbot.reports.model import RiskObservation
@@ -106,6 +106,7 @@ class Composer:
         self.query, self.window, self.evidence, self.now, self.tz = query, window, evidence, now, tz
         self.language: Language = query.language
         self.cited: list[int] = []
+        self.asked = asked_patterns(query)
 
     def _cite(self, records: Sequence[AnalyzedPR]) -> None:
         for record in records:
@@ -191,7 +192,9 @@ class Composer:
 
     def understood(self) -> list[Block]:
         """What the question was read as searching for ("按 'PEFT' 搜索…"), when it searched for words."""
-        words = (*self.query.modules, *self.query.understood)
+        # each word once, as the asker wrote it ("CI" rather than the module "ci")
+        written = {w.lower(): w for w in self.query.understood}
+        words = [written.get(w.lower(), w) for w in (*self.query.modules, *self.query.understood)]
         flags = [
             say(f"qa.understood.{flag}", self.language)
             for flag in ("breaking", "untested")
@@ -214,13 +217,22 @@ class Composer:
         a = record.analysis
         texts = a.localized(self.language)
         if kind == "key_point":
-            return texts.key_points[0] if texts.key_points else None
+            # the key point that speaks to most of what the question asks about (the first of those)
+            points = texts.key_points
+            if not points:
+                return None
+            return max(points, key=lambda point: self._speaks_to(point))
         if kind == "author":
             return "@" + record.pr.header.author
         if kind == "verdict":
             separator = "：" if self.language == "zh" else ": "
             return f"{say(f'pr.verdict.{a.verdict}', self.language)}{separator}{texts.verdict_reason}"
         return None
+
+    def _speaks_to(self, point: str) -> int:
+        """How many of the question's concepts, terms and paths `point` mentions."""
+        text = point.lower()
+        return sum(any(pattern.search(text) for pattern in group) for group in self.asked)
 
     def answer(self, blocks: list[Block], count: int | None = None) -> Answer:
         notes = [Paragraph((plain(note),)) for note in self.query.notes]

@@ -1676,6 +1676,8 @@ _MAINTAINERS = re.compile(
 _MAGNITUDE = re.compile(
     r"(?:提升|提高|加速|加快|快|慢|降低|减少|节省|节约|省|下降|涨|增加|优化|改善)了?(?:大概|大约|约|有)?多少"
     r"|(?:效果|收益|幅度)(?:有)?(?:多大|怎么样|如何)"
+    # "升到多少了", "升级到哪个版本": "升到" names the dependency concept, the rest asks for its version
+    r"|(?<=到)了?(?:哪个版本|哪一版|哪版|多少|几)|(?<=\bto) (?:what|which)(?: version)?\b"
     r"|\bhow much (?:faster|slower|better|less|more|memory|speed\w*|improv\w*|gains?|quicker)\b"
     r"|\bby how much\b|\bhow big (?:was |is )?the (?:gain|improvement|speed-?up)\b"
 )

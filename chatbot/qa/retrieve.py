@@ -369,6 +369,12 @@ def text_groups(query: Query) -> list[_Group]:
     return _required_groups(query) + _term_groups(query)
 
 
+def asked_patterns(query: Query) -> tuple[tuple[re.Pattern[str], ...], ...]:
+    """Per concept, term, path and module of the question, the words it may take as patterns over lower-cased
+    text: what tells which of a PR's key points speaks to the question."""
+    return tuple(group.patterns for group in (*text_groups(query), *_module_groups(query)))
+
+
 def _required_groups(query: Query) -> list[_Group]:
     """The glossary concepts and paths of the question, and its alternatives as one group: what even a
     relaxed reading still requires."""

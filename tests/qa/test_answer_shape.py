@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.bot import ChatBot
+from chatbot.analysis.heuristic import HeuristicAnalyzer
+from chatbot.bot import BotConfig, ChatBot
 from chatbot.models import Message
 from chatbot.qa.parse import KnownRepo, ParseContext, parse_query
-from tests.qa.other_repos import FACTORY, NOW, SHANGHAI, TRL, TUNE
+from chatbot.store.db import open_database
+from tests.qa.other_repos import FACTORY, NOW, SHANGHAI, TRL, TUNE, Written, at, clock, store_written
 from tests.qa.test_any_repo import bot, other_db  # noqa: F401  (the shared fixtures)
 
 CONTEXT = ParseContext(NOW, SHANGHAI, (KnownRepo(TRL), KnownRepo(FACTORY), KnownRepo(TUNE)))
@@ -73,3 +75,46 @@ def test_what_makes_us_change_our_code_is_the_breaking_filter(question: str) -> 
 def test_changing_our_code_finds_the_removed_argument(bot: ChatBot) -> None:  # noqa: F811
     answer = bot.handle(Message("trl 最近合并的 PR 里，有需要我们改代码的吗"))
     assert "#3455" in answer.reply.plain_text()  # "Remove deprecated max_length argument from DPOConfig"
+
+
+# A list line shows the key point that speaks to the question ------------------------------------------
+
+WIDGETS = "acme/widgets"
+MIXED = Written(
+    WIDGETS,
+    41,
+    at(6, 22),
+    "dana",
+    "Speed up the exporter",
+    "- Stream rows to the exporter instead of building the whole table in memory.\n"
+    "- Bump pyarrow to 16.1 in requirements.txt, needed for the streaming writer.\n"
+    "- Add a --chunk-size flag to the export command.",
+    ("widgets/export.py", "requirements.txt"),
+)
+
+
+@pytest.fixture(scope="module")
+def widgets_bot(tmp_path_factory: pytest.TempPathFactory) -> ChatBot:
+    db = open_database(f"sqlite:///{tmp_path_factory.mktemp('widgets') / 'prhub.db'}")
+    store_written(db, [MIXED], NOW)
+    return ChatBot(db, BotConfig(SHANGHAI), clock(), HeuristicAnalyzer().analyze, channel_repo=lambda _: None)
+
+
+@pytest.mark.parametrize(
+    ("question", "point"),
+    [
+        ("widgets 最近依赖有变化吗", "pyarrow"),
+        ("any dependency bumps in widgets lately?", "pyarrow"),
+        ("widgets 最近有新的命令行参数吗", "chunk-size"),
+        ("what new CLI flags did widgets add?", "chunk-size"),
+    ],
+)
+def test_a_list_line_shows_the_key_point_that_speaks_to_the_question(
+    widgets_bot: ChatBot, question: str, point: str
+) -> None:
+    line = next(
+        line
+        for line in widgets_bot.handle(Message(question)).reply.plain_text().splitlines()
+        if "#41" in line
+    )
+    assert point in line, line
