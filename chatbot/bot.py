@@ -461,7 +461,13 @@ class ChatBot:
                     query,
                     _paragraph(say("qa.pr.unknown", query.language, repo=query.repo, number=query.pr_number)),
                 )
-            card = pr_card(evidence.pr.pr, evidence.pr.analysis, query.language, tz=self.config.tz)
+            card = pr_card(
+                evidence.pr.pr,
+                evidence.pr.analysis,
+                query.language,
+                tz=self.config.tz,
+                files=query.asks_files,
+            )
             notes = takeaway_blocks(self.db, query.repo or "", evidence.pr.number, query.language)
             return Answer(query, Reply((*card.blocks, *notes), card.more_url), (evidence.pr.number,))
         if not evidence.records and query.intent != "compare":

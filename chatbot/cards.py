@@ -16,7 +16,9 @@ from chatbot.models import (
     Paragraph,
     PullRequest,
     Reply,
+    Span,
     bold,
+    code,
     link,
     plain,
 )
@@ -32,9 +34,11 @@ def pr_card(
     language: Language,
     analyzer: str | None = None,
     tz: ZoneInfo = UTC,
+    files: bool = False,
 ) -> Reply:
     """A PR with its analysis: title, summary, scores and verdict, modules, key points, risks; the merge
-    time in `tz` (PRHUB_TIMEZONE), the zone named."""
+    time in `tz` (PRHUB_TIMEZONE), the zone named. With `files`, the changed files (most lines first)
+    after the key points, for a question that asked which files the PR changed."""
     h = pr.header
     title = f"#{pr.number} {pr.title}"
     merged = local_time(h.merged_at, tz) if h.merged_at else "-"
@@ -105,6 +109,8 @@ def pr_card(
             Heading(say("pr.section.key_points", language), 2),
             BulletList(tuple(prose(p) for p in texts.key_points)),
         ]
+    if files and pr.files:
+        blocks += _files_section(pr, language)
     if analysis.risks:
         blocks += [
             Heading(say("pr.section.risks", language), 2),
@@ -139,3 +145,19 @@ def pr_card(
     if analyzer:
         blocks.append(Context((plain(say("pr.analyzed_by", language, analyzer=analyzer)),)))
     return Reply(tuple(blocks))
+
+
+FILES_SHOWN = 12
+
+
+def _files_section(pr: PullRequest, language: Language) -> list[Block]:
+    """The PR's changed files, most lines changed first, each with its lines added and removed (and its
+    old name when it was renamed), at most FILES_SHOWN and a count of the rest."""
+    ranked = sorted(pr.files, key=lambda f: (-(f.additions + f.deletions), f.filename))
+    items: list[tuple[Span, ...]] = []
+    for f in ranked[:FILES_SHOWN]:
+        renamed = f"{f.previous_filename} → " if f.previous_filename else ""
+        items.append((code(renamed + f.filename), plain(f" +{f.additions}/−{f.deletions}")))
+    if len(ranked) > FILES_SHOWN:
+        items.append((plain(say("qa.more", language, n=len(ranked) - FILES_SHOWN)),))
+    return [Heading(say("pr.section.files", language), 2), BulletList(tuple(items))]

@@ -202,6 +202,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "pr.tests.yes": ("有新增或修改", "added or changed"),
     "pr.tests.no": ("无", "none"),
     "pr.section.key_points": ("要点", "Key points"),
+    "pr.section.files": ("改动的文件（按改动行数）", "Files changed (most lines first)"),
     "pr.section.risks": ("风险", "Risks"),
     "pr.section.follow_ups": ("后续建议", "Follow-ups"),
     "pr.section.reviews": ("评审要点", "Review highlights"),

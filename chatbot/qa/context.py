@@ -148,6 +148,7 @@ def is_follow_up(text: str, current: Query) -> bool:
         and current.intent in ("highlights", "topic")
         and (
             current.window_named
+            or current.maintainers  # "谁写的最多": of the last answer's PRs
             or current.breaking
             or current.limit is not None
             or any(getattr(current, name) for name in _SUBJECT)
@@ -186,7 +187,9 @@ def follow_up(
     if previous.intent == "pr" and current.pr_number is None and not current.repo_named:
         if _ABOUT_IT.search(text.lower()) and not _ORDINAL.search(text):
             # its risks, its tests, who wrote it: the PR's card answers them all
-            return replace(previous, text=text, language=current.language, notes=())
+            return replace(
+                previous, text=text, language=current.language, notes=(), asks_files=current.asks_files
+            )
         if listed is not None and (_ORDINAL.search(text) or is_follow_up(text, current)):
             previous, cited = listed
     position = _position(text) if current.pr_number is None else None
@@ -222,7 +225,7 @@ def follow_up(
     intent = previous.intent
     if current.intent in _EXPLICIT_INTENTS or (current.intent == "highlights" and current.confidence >= 1.0):
         intent = current.intent
-    elif intent in ("help", "unknown", "pr"):
+    elif intent in ("help", "unknown", "pr") or current.maintainers:
         intent = current.intent if current.intent != "unknown" else "highlights"
     subject = current if any(getattr(current, name) for name in _SUBJECT) else previous
     return replace(
@@ -239,6 +242,10 @@ def follow_up(
         pr_number=None,
         breaking=current.breaking or previous.breaking,
         untested=current.untested or previous.untested,
+        # a people question stays one ("谁写的最多" then "那 megatron 呢") until another intent is asked
+        maintainers=current.maintainers or (previous.maintainers and current.intent not in _EXPLICIT_INTENTS),
+        newcomers=current.newcomers or (previous.newcomers and current.intent not in _EXPLICIT_INTENTS),
+        asks_who=current.asks_who or previous.asks_who,
         limit=current.limit or previous.limit,
         # what the last question asked for besides its intent, while the intent stays
         upgrade=current.upgrade or (previous.upgrade and intent == previous.intent),

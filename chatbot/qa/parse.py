@@ -170,7 +170,7 @@ _PR_PATTERNS = (
     re.compile(r"(?:#|\bpr\s*#?|\bpull(?:\s*request)?\s*#?|第\s*)(\d{1,7})(?:\s*号)?"),
     # "6738 这个 PR", "6738 号 PR", "6738 pr"
     re.compile(
-        r"(?<![\w./#-])(\d{3,7})\s*(?:号|这个|那个|这条|这一个)?\s*(?:pr|pull request|合并请求)(?![a-z])"
+        r"(?<![\w./#-])(?:(\d{1,7})\s*(?:号|这个|那个|这条|这一个)|(\d{3,7}))\s*(?:pr|pull request|合并请求)(?![a-z])"
     ),
     # "展开 6512", "expand 6512"
     re.compile(r"(?:展开|详细讲讲|expand|details? (?:of|on))\s*#?(\d{2,7})(?![\w./-])"),
@@ -1602,7 +1602,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
             intent = "topic"
         elif "highlights" in matched:
             intent = "highlights"
-        elif repo or window or latest:
+        elif repo or window or latest or maintainers:  # "谁写的最多": the people of the conversation's repo
             intent, confidence = "highlights", min(confidence, 0.6)
         else:
             intent, confidence = "unknown", 0.2
@@ -1616,7 +1616,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         intent in ("highlights", "topic", "search")
         and not named_repo
         and context.default_repo is None
-        and not (modules or topics or paths or author or subscribed or _DOMAIN.search(rest))
+        and not (modules or topics or paths or author or subscribed or maintainers or _DOMAIN.search(rest))
     ):
         intent, confidence = "unknown", 0.2  # weather, greetings: say what the bot does
 
@@ -1656,6 +1656,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         asks_who=maintainers or bool(_ASKS_WHO.search(norm)),
         maintainers=maintainers,
         newcomers=newcomers,
+        asks_files=bool(_ASKS_FILES.search(norm)),
         subscribed=subscribed,
         every_repo=every_repo and repo is None,
         confidence=confidence,
@@ -1694,12 +1695,18 @@ _CONTRIBUTORS = re.compile(
 # ("谁改 megatron 最多").
 _CONTRIBUTOR_WORDS = re.compile(
     r"贡献者?(?:最多|最大|排行|排名|榜)?|(?:主要|最活跃的|活跃的?)|最(?:多|活跃|勤快|积极)|最活跃的(?:人|作者|开发者|同学)"
+    r"|写的?|提交的?|提的|合并的|\b(?:wrote|written|authored|submitted|opened|merged|landed|sent|made)\b"
     r"|\bcontribut\w*|\bmost (?:active )?(?:authors?|developers?|people)\b|\bmost active\b|\bbusiest\b|\bthe most\b|\btop (?:authors|committers)\b"
 )
 _NEWCOMERS = re.compile(
     r"新人|新面孔|新(?:的)?(?:贡献者|作者|开发者)|(?:第一次|首次|头一次)(?:提交|贡献|提|发|合并)"
     r"|\bfirst[- ]time(?: contributors?| authors?)?\b|\bnew (?:contributors?|authors?|faces|people)\b"
     r"|\bnewcomers?\b|\bfirst (?:prs?|pull requests?|contributions?)\b"
+)
+_ASKS_FILES = re.compile(
+    r"(?:哪些|什么|哪几个|哪个)(?:代码)?文件|文件(?:列表|清单)|改动的文件|改了哪(?:些|里)"
+    r"|\b(?:which|what) (?:source )?files\b|\bfiles? (?:changed|touched|modified|it changed|did it)\b"
+    r"|\bchanged files\b|\btouch(?:ed|es)? which\b|\bwhere (?:in the code|did it change)\b"
 )
 _ASKS_WHO = re.compile(r"谁|哪些人|哪位|哪个人|\bwho\b|\bwhom\b|\bwhich (?:authors|people|contributors)\b")
 

@@ -132,6 +132,8 @@ class Query:
     # It asks who contributed for the first time ("有新人吗", "any first-time contributors"): the people
     # answer, limited to authors whose first merged PR in the repo falls in the window.
     newcomers: bool = False
+    # It asks which files a PR changed ("改了哪些文件", "which files did #12 touch"): the PR's card lists them.
+    asks_files: bool = False
     # Indexed repos that hold `pr_number` when the question named no repo and several do.
     pr_candidates: tuple[str, ...] = ()
     # The question is about the channel's subscribed repos ("我们订阅的仓库", "our repos").

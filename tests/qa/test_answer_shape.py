@@ -10,6 +10,7 @@ import pytest
 
 from chatbot.analysis.heuristic import HeuristicAnalyzer
 from chatbot.bot import BotConfig, ChatBot
+from chatbot.messages import say
 from chatbot.models import Message
 from chatbot.qa.parse import KnownRepo, ParseContext, parse_query
 from chatbot.store.db import open_database
@@ -118,3 +119,26 @@ def test_a_list_line_shows_the_key_point_that_speaks_to_the_question(
         if "#41" in line
     )
     assert point in line, line
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "widgets #41 改了哪些文件",
+        "41 这个 PR 动了哪些文件？",
+        "which files did #41 change?",
+        "widgets PR 41: files changed?",
+    ],
+)
+def test_asking_which_files_a_pr_changed_lists_them(widgets_bot: ChatBot, question: str) -> None:
+    text = widgets_bot.handle(Message(question)).reply.plain_text()
+    heading = say("pr.section.files", "zh" if "改" in question or "动" in question else "en")
+    assert heading in text, text
+    files = text.split(heading, 1)[1]
+    assert "widgets/export.py" in files and "requirements.txt" in files
+
+
+@pytest.mark.parametrize("question", ["widgets #41 讲了什么", "what does #41 do?"])
+def test_a_pr_card_lists_files_only_when_asked(widgets_bot: ChatBot, question: str) -> None:
+    text = widgets_bot.handle(Message(question)).reply.plain_text()
+    assert say("pr.section.files", "zh") not in text and say("pr.section.files", "en") not in text

@@ -6,6 +6,8 @@ tests/qa/other_repos.py (clock: Wednesday 2026-06-24) on SQLite and PostgreSQL."
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from chatbot.bot import ChatBot
@@ -117,3 +119,43 @@ def test_how_large_an_effect_was_lists_the_prs_not_a_count(bot: ChatBot, questio
 def test_counting_questions_are_still_stats(question: str) -> None:
     query = parse_query(question, THREE_REPOS)
     assert query.intent == "stats" and not query.maintainers and not query.newcomers
+
+
+# In a conversation -----------------------------------------------------------------------------------
+
+THREADS = itertools.count(1)
+
+
+def conversation(bot: ChatBot, *questions: str) -> list[Answer]:  # noqa: F811
+    thread = f"people-{next(THREADS)}"
+    return [
+        bot.handle(Message(q, platform="slack", channel="C1", workspace="T1", thread=thread))
+        for q in questions
+    ]
+
+
+@pytest.mark.parametrize(
+    ("opening", "who", "then"),
+    [
+        ("trl 上周有哪些改动", "谁写的最多", "那 DPO 呢"),
+        ("what did trl merge last week?", "who wrote the most?", "what about DPO?"),
+    ],
+)
+def test_who_wrote_most_after_a_list_is_about_that_lists_window_and_stays_a_people_question(
+    bot: ChatBot,  # noqa: F811
+    opening: str,
+    who: str,
+    then: str,
+) -> None:
+    first, people_answer, narrowed = conversation(bot, opening, who, then)
+    assert people_answer.window == first.window
+    assert people(people_answer)[0] == "qgallouedec", people_answer.reply.plain_text()
+    # the DPO PRs of 06-15..06-21 are #3452 and #3455, both by qgallouedec
+    assert narrowed.query.maintainers and people(narrowed) == ["qgallouedec"], narrowed.reply.plain_text()
+
+
+def test_asking_about_tests_after_asking_for_files_shows_no_file_list(bot: ChatBot) -> None:  # noqa: F811
+    files, tests = conversation(bot, "trl #3433 改了哪些文件", "它有测试吗")
+    heading = say("pr.section.files", "zh")
+    assert heading in files.reply.plain_text()
+    assert heading not in tests.reply.plain_text() and tests.query.pr_number == 3433
