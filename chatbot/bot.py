@@ -44,6 +44,7 @@ from chatbot.qa.context import (
     query_from_dict,
     query_to_dict,
 )
+from chatbot.qa.glossary import default_glossary
 from chatbot.qa.parse import KnownRepo, ParseContext, language_of, names_subscribed_repos, parse_query
 from chatbot.qa.query import Query, Window
 from chatbot.qa.retrieve import Evidence, gather, known_authors, known_modules, known_repos
@@ -92,6 +93,8 @@ CONVERSATION_TTL = timedelta(hours=24)
 # When a topical question finds nothing in the window it did not name (this week), these wider windows
 # (days back from now) are tried in turn: "有没有升级 vllm 版本" means lately, not only since Monday.
 WIDER_DAYS = (30, 90, 365)
+# The PRs shown for each side of "A 和 B 哪个改动多".
+VERSUS_SHOWN = 3
 # The default windows of a question about a subject that names none, and of one asking who works on it.
 TOPIC_DAYS = 30
 MAINTAINERS_DAYS = 90
@@ -450,6 +453,8 @@ class ChatBot:
         seen = Window(window.start, min(window.end, now), window.week) if window is not None else None
         if query.upgrade:
             return self._upgrade(query, window, seen, now)
+        if query.versus:
+            return self._versus(query, window, seen, now)
         with self.db.session() as session:
             evidence = gather(
                 session, query, seen, self.fallback, with_previous=query.intent == "compare", until=now
@@ -529,7 +534,9 @@ class ChatBot:
         )
         wider: list[Window | None] = []
         vague = not query.window_named or query.vague_window
-        if window is not None and vague and topical and query.intent != "stats":
+        # "what's new" and "what should I read" in a quiet week: the most recent span that has PRs
+        recent = query.intent in ("highlights", "must_read")
+        if window is not None and vague and (topical or recent) and query.intent != "stats":
             spans = (Window(now - timedelta(days=days), now) for days in WIDER_DAYS)
             wider = [span for span in spans if span.start < window.start]
         # The question's own words are kept as long as a wider window can still find them.
@@ -624,6 +631,32 @@ class ChatBot:
             else Week.containing(self.clock.now(), tz)
         )
         return Window(week.start, week.end, week)
+
+    def _versus(self, query: Query, window: Window | None, seen: Window | None, now: datetime) -> Answer:
+        """Each subject the question sets side by side (modules, concepts, words), with its count of
+        merged PRs in the window and its most important ones, most PRs first."""
+        text = query.text.lower()
+        # each side named as the asker wrote it: a concept by the words that named it, a term as typed
+        written = {
+            name: query.text[spans[0][0] : spans[0][1]] for name, spans in default_glossary().find(text)
+        }
+        for term in query.terms:
+            at = text.find(term.lower())
+            written[term] = query.text[at : at + len(term)] if at >= 0 else term
+        alone = replace(query, alternatives=(), modules=(), topics=(), terms=())
+        subjects = [
+            *((m, replace(alone, modules=(m,))) for m in query.modules),
+            *((written.get(t, t), replace(alone, topics=(t,))) for t in query.topics),
+            *((written.get(t, t), replace(alone, terms=(t,))) for t in query.terms),
+        ]
+        sides: list[tuple[str, Evidence]] = []
+        with self.db.session() as session:
+            for label, asked in subjects:
+                one = replace(asked, intent="topic", versus=False, understood=(label,), limit=VERSUS_SHOWN)
+                sides.append((label, gather(session, one, seen, self.fallback, until=now)))
+        evidence = sides[0][1] if sides else Evidence(query.repo or "", None)
+        composer = Composer(query, window, evidence, now, self.config.tz)
+        return composer.versus(sides)
 
     def _risks(self, query: Query, window: Window | None, composer: Composer) -> Answer:
         """For a complete week without filters, the stored report's risk observations; else the risks

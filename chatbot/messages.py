@@ -272,6 +272,13 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     # Who works on what a question names ("谁在维护 dataloader"), most PRs first.
     "qa.people.title": ("谁在改 {subject}（按 PR 数排序）", "Who works on {subject} (most PRs first)"),
     "qa.people.title.all": ("谁在提交 PR（按 PR 数排序）", "Who is merging PRs (most PRs first)"),
+    "qa.size.title": ("改动最大的 PR（按改动行数）", "The largest PRs (most lines changed)"),
+    "qa.size": ("{files} 个文件，+{added}/−{removed} 行", "{files} files, +{added}/−{removed} lines"),
+    "qa.size.lines": ("+{added}/−{removed} 行", "+{added}/−{removed} lines"),
+    "qa.versus.title": ("{subjects}：各自合并的 PR 数", "{subjects}: merged PRs each"),
+    "qa.versus.more": ("{subject} 更多：{n} 个 PR，对 {m} 个。", "{subject} had more: {n} PRs against {m}."),
+    "qa.versus.tie": ("一样多：各 {n} 个 PR。", "A tie: {n} PRs each."),
+    "qa.versus.count": ("{n} 个 PR", "{n} PRs"),
     "qa.people.title.new": (
         "首次在这个仓库合并 PR 的贡献者",
         "First-time contributors (their first merged PR in this repo)",

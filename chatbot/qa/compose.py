@@ -224,6 +224,16 @@ class Composer:
             return max(points, key=lambda point: self._speaks_to(point))
         if kind == "author":
             return "@" + record.pr.header.author
+        if kind == "size":
+            pr = record.pr
+            files = pr.changed_files or len(pr.files)
+            return say(
+                "qa.size" if files else "qa.size.lines",
+                self.language,
+                files=files,
+                added=f"{pr.additions:,}",
+                removed=f"{pr.deletions:,}",
+            )
         if kind == "verdict":
             separator = "：" if self.language == "zh" else ": "
             return f"{say(f'pr.verdict.{a.verdict}', self.language)}{separator}{texts.verdict_reason}"
@@ -324,13 +334,24 @@ class Composer:
         count = self.evidence.count
         return self.answer(
             [
-                Heading(
-                    say("qa.latest.title" if self.query.latest else "qa.highlights.title", self.language), 2
-                ),
-                *self.listing(records, "author" if self.query.asks_who else "key_point", count),
+                Heading(say(self._highlight_title, self.language), 2),
+                *self.listing(records, self._highlight_extra, count),
             ],
             count,
         )
+
+    @property
+    def _highlight_title(self) -> str:
+        """The message key of a highlights list's heading: by size, newest first, or by importance."""
+        if self.query.by_size:
+            return "qa.size.title"
+        return "qa.latest.title" if self.query.latest else "qa.highlights.title"
+
+    @property
+    def _highlight_extra(self) -> str:
+        """What a highlight line adds: the PR's size when the question ranks by size, its author when it
+        asks who, else the key point that speaks to the question."""
+        return "size" if self.query.by_size else "author" if self.query.asks_who else "key_point"
 
     def upgrade(self, sections: Sequence[tuple[str, Evidence]]) -> Answer:
         """What to check before upgrading, a section a kind (breaking changes, dependency changes,
@@ -405,6 +426,34 @@ class Composer:
         if len(ranked) > LIST_LIMIT:
             items.append((plain(say("qa.more", self.language, n=len(ranked) - LIST_LIMIT)),))
         return self.answer([Heading(title, 2), BulletList(tuple(items))], len(records))
+
+    def versus(self, sides: Sequence[tuple[str, Evidence]]) -> Answer:
+        """Subjects side by side: each with its count of merged PRs and its most important ones, most PRs
+        first, after a sentence saying which had more (or that they tie)."""
+        ranked = sorted(sides, key=lambda side: -side[1].count)
+        counts = [evidence.count for _, evidence in ranked]
+        if len(ranked) >= 2 and counts[0] == counts[1]:
+            verdict = say("qa.versus.tie", self.language, n=counts[0])
+        else:
+            verdict = say("qa.versus.more", self.language, subject=ranked[0][0], n=counts[0], m=counts[1])
+        items: list[Inline] = []
+        separator = "、" if self.language == "zh" else ", "
+        for label, evidence in ranked:
+            shown = evidence.ranked(evidence.records)
+            spans: list[Span] = [
+                bold(label),
+                plain(" — " + say("qa.versus.count", self.language, n=evidence.count)),
+            ]
+            for i, record in enumerate(shown[:3]):
+                spans += [plain(separator if i else ": " if self.language == "en" else "：")]
+                spans.append(pr_span(record))
+            self._cite(shown[:3])
+            items.append(tuple(spans))
+        title = say(
+            "qa.versus.title", self.language, subjects=join([label for label, _ in sides], self.language)
+        )
+        blocks: list[Block] = [Heading(title, 2), Paragraph((plain(verdict),)), BulletList(tuple(items))]
+        return self.answer(blocks)  # a PR about both sides counts on each: no total
 
     def stats(self) -> Answer:
         records = self.evidence.records

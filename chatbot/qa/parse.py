@@ -231,7 +231,8 @@ _PATH_CONTEXT = re.compile(
     r"目录|文件|路径|下的|下面|里的代码|代码|谁改|file|folder|director|path|touch|under|模块下"
     r"|who (?:changed|modified|edited)"
 )
-_RELATED = r"\s*(?:-|\s)?\s*(?:相关|有关|related|specific|support|集成)"
+# "support" as a noun ("vLLM support in trl"), not a verb with an object ("does trl support new models").
+_RELATED = r"\s*(?:-|\s)?\s*(?:相关|有关|related|specific|support(?!\s+(?!(?:in|for|of|on|to|with)\b)[a-z\u4e00-\u9fff])|集成)"
 
 
 def _paths(text: str, context: ParseContext) -> tuple[list[tuple[str, tuple[int, int]]], str | None]:
@@ -406,10 +407,13 @@ _RANGE_JOIN = re.compile(r"\s*(?:到|至|~|～|–|—|-|\.\.|to|until|till|thro
 _RANGE_START = re.compile(r"(?:between|from|从|自)\s*$")
 _DAY_CONTINUATION = re.compile(r"(\d{1,2}|" + _CN + r")\s*[日号]")
 _SINCE_BEFORE = re.compile(r"(?:since|from|after|自从|自|从)\s*$")
+# Before a month alone, English "from" names the month ("the risks from January"); "from January on" and
+# "从一月" start there.
+_SINCE_BEFORE_MONTH = re.compile(r"(?:since|after|自从|自|从)\s*$")
 _SINCE_AFTER = re.compile(r"^\s*(?:以来|开始|起|至今|之后|以后|后|onwards|onward|on)")
 _MONTH_ONLY = re.compile(
     rf"(?:{_YEAR_WORD}\s*)?(?<![\d个])(\d{{1,2}}|{_CN})\s*月(?:份)?(?!\s*(?:\d|{_CN})\s*[日号])"
-    rf"|\b(?:(in|during|since|of|for|last|this|early|mid|late)[\s-]+)?({_MONTH_NAME})\b(?:\s+(\d{{4}}))?"
+    rf"|\b(?:(in|during|since|from|of|for|last|this|early|mid|late)[\s-]+)?({_MONTH_NAME})\b(?:\s+(\d{{4}}))?"
 )
 _WEEKDAYS_EN = {d.lower(): i for i, d in enumerate(calendar.day_name)}
 _WEEKDAYS_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}  # fmt: skip
@@ -588,7 +592,7 @@ def _month_only(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
         window = _month_window(year, month, tz)
         if (
             prefix == "since"
-            or _SINCE_BEFORE.search(text[: m.start()])
+            or _SINCE_BEFORE_MONTH.search(text[: m.start()])
             or _SINCE_AFTER.match(text[m.end() :])
         ):
             return Window(window.start, now)
@@ -1180,7 +1184,7 @@ _ENGLISH_STOP = frozenset(
     summarize summarise summary recap overview happened happen happening ship ships shipped shipping
     done made make added improvement improvements improve improved half around regarding concerning
     related relating touching touched involving mention mentions mentioned mentioning talk talks talking
-    say says said interesting noteworthy exciting cool notable worth knowing fun neat""".split()  # noqa: SIM905
+    say says said interesting noteworthy exciting cool notable worth knowing fun neat support supports supported""".split()  # noqa: SIM905
 )
 _CONTENT_STOP = (
     _STOP
@@ -1436,7 +1440,7 @@ _EVERY = re.compile(
 # "最大的改动是什么", "最重要的 PR 是哪个", "哪个 PR 最重要", "which trl PR was the most important"; not
 # "the biggest changes", "最重要的 PR 有哪些", "which PRs were the most important".
 _THE_ONE = re.compile(
-    r"\bthe (?:single )?(?:biggest|largest|riskiest|most (?:important|significant|risky|dangerous|interesting))"
+    r"\b(?:the|its|their|[\w-]+'s) (?:single )?(?:biggest|largest|riskiest|top|most (?:important|significant|risky|dangerous|interesting))"
     r" (?:change|pr|pull request|thing|risk|update|fix|feature)\b(?!s)"
     r"|最(?:大|重要|关键|危险|值得(?:关注|一读|读))的\s*(?:一个)?\s*(?:改动|变更|pr|风险|修复|功能|更新)?"
     r"(?=\s*(?:是(?:什么|哪个|哪一个|哪条)|是啥)|\s*[?？]?\s*$)"
@@ -1541,10 +1545,17 @@ def parse_query(text: str, context: ParseContext) -> Query:
         change_types = tuple(dict.fromkeys((*change_types, *_IMPROVEMENT_TYPES)))
     author = _author(rest, context, repo_words, module_words)
 
+    by_size = bool(_BY_SIZE.search(rest))
+    rest = _BY_SIZE.sub(_spaces, rest)
+    versus = bool(_WHICH_MORE.search(rest))
+    if versus:
+        rest = _WHICH_MORE.sub(_spaces, rest)
     intent: Intent | None = None
     confidence = min(repo_confidence, module_confidence)
-    # "最重要的几个" asks for a few, not how many: the words that asked for a count ask for no statistics.
-    asked = _blank(rest, limit_spans) if limit is not None and _FEW.search(_blank_windows(rest)) else rest
+    # "最重要的几个" (or "改动最大的几个") asks for a few, not how many: the words that asked for a count ask
+    # for no statistics.
+    few = limit is not None and (by_size or _FEW.search(_blank_windows(rest)))
+    asked = _blank(rest, limit_spans) if few else rest
     matched = {name for name, pattern in _INTENT_RULES if pattern.search(asked)}
     if "help" in matched and len(norm) <= 40:
         intent = "help"
@@ -1602,7 +1613,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
             intent = "topic"
         elif "highlights" in matched:
             intent = "highlights"
-        elif repo or window or latest or maintainers:  # "谁写的最多": the people of the conversation's repo
+        elif (
+            repo or window or latest or maintainers or by_size
+        ):  # "谁写的最多", "改动最大的": of the repo in mind
             intent, confidence = "highlights", min(confidence, 0.6)
         else:
             intent, confidence = "unknown", 0.2
@@ -1616,7 +1629,16 @@ def parse_query(text: str, context: ParseContext) -> Query:
         intent in ("highlights", "topic", "search")
         and not named_repo
         and context.default_repo is None
-        and not (modules or topics or paths or author or subscribed or maintainers or _DOMAIN.search(rest))
+        and not (
+            modules
+            or topics
+            or paths
+            or author
+            or subscribed
+            or maintainers
+            or by_size
+            or _DOMAIN.search(rest)
+        )
     ):
         intent, confidence = "unknown", 0.2  # weather, greetings: say what the bot does
 
@@ -1657,6 +1679,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
         maintainers=maintainers,
         newcomers=newcomers,
         asks_files=bool(_ASKS_FILES.search(norm)),
+        by_size=by_size,
+        versus=versus and len(modules) + len(topics) + len(terms) >= 2,
         subscribed=subscribed,
         every_repo=every_repo and repo is None,
         confidence=confidence,
@@ -1702,6 +1726,21 @@ _NEWCOMERS = re.compile(
     r"新人|新面孔|新(?:的)?(?:贡献者|作者|开发者)|(?:第一次|首次|头一次)(?:提交|贡献|提|发|合并)"
     r"|\bfirst[- ]time(?: contributors?| authors?)?\b|\bnew (?:contributors?|authors?|faces|people)\b"
     r"|\bnewcomers?\b|\bfirst (?:prs?|pull requests?|contributions?)\b"
+)
+# Asking for the largest PRs by lines changed, not the most important: "改动最大的 PR", "哪些 PR 改动最大",
+# "改了多少行", "代码量最大", "biggest PRs", "largest diffs", "most lines changed".
+_BY_SIZE = re.compile(
+    r"改动(?:量|行数)?最(?:大|多)|(?:改动|代码)(?:量|行数)(?:最大|最多)?|改了多少行|多少行(?:代码)?|行数最多|最大的\s*pr"
+    r"|\b(?:biggest|largest|huge|hugest) (?:prs?|pull requests?|diffs?)\b|\b(?:most|how many) lines\b"
+    r"|\blines? (?:changed|of code)\b|\bby (?:size|lines changed|diff size)\b|\bdiff size\b"
+)
+# "A 和 B 哪个改动多", "which had more PRs, A or B?": counts side by side (with two subjects or more).
+_WHICH_MORE = re.compile(
+    r"哪(?:个|一个|边|方面)(?:的)?(?:改动|变化|变更|pr|提交|更新)?(?:更|比较)?(?:多|活跃|频繁|忙)"
+    r"|谁(?:的)?(?:改动|pr|提交)?(?:更|比较)多|(?:改动|pr|提交)(?:哪个|谁)(?:更)?多"
+    r"|\bwhich (?:one |of (?:them|the two|these) )?(?:has|had|got|saw|gets|sees|received) (?:more|the most)\b"
+    r"|\bwhich (?:one |of (?:them|the two|these) )?(?:is|was) (?:more active|busier|changing more)\b"
+    r"|\bmore (?:changes|prs|activity|work)(?: in)?\b[^?]{0,30}\bor\b"
 )
 _ASKS_FILES = re.compile(
     r"(?:哪些|什么|哪几个|哪个)(?:代码)?文件|文件(?:列表|清单)|改动的文件|改了哪(?:些|里)"

@@ -132,6 +132,12 @@ class Query:
     # It asks who contributed for the first time ("有新人吗", "any first-time contributors"): the people
     # answer, limited to authors whose first merged PR in the repo falls in the window.
     newcomers: bool = False
+    # It asks for the largest PRs ("改动最大的 PR", "biggest PRs", "改了多少行"): ranked by lines changed,
+    # each line saying its size.
+    by_size: bool = False
+    # It asks which of two or more subjects saw more ("megatron 和 fsdp 哪个改动多", "which had more PRs,
+    # sglang or vllm?"): each subject's count of merged PRs, side by side.
+    versus: bool = False
     # It asks which files a PR changed ("改了哪些文件", "which files did #12 touch"): the PR's card lists them.
     asks_files: bool = False
     # Indexed repos that hold `pr_number` when the question named no repo and several do.

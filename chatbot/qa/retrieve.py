@@ -84,6 +84,8 @@ class Evidence:
     reverted: dict[int, Reverted] = field(default_factory=dict)
     # The question asks for the newest merges: `ranked` lists newest first.
     newest_first: bool = False
+    # It asks for the largest PRs ("改动最大的 PR"): `ranked` lists most lines changed first.
+    by_size: bool = False
 
     @property
     def count(self) -> int:
@@ -99,14 +101,15 @@ class Evidence:
     def ranked(self, records: Collection[AnalyzedPR]) -> list[AnalyzedPR]:
         """The PRs whose titles (or module tags) name more of what the question asks about first, most
         important first among them; the PRs that only discuss it next, best BM25 match first; without
-        words or modules, most important first."""
-
+        words or modules, most important first. Newest first or largest first when the question asks."""
         if self.newest_first:
             return sorted(
                 records, key=lambda r: (r.pr.header.merged_at or ALL_TIME_START, r.number), reverse=True
             )
 
         def key(record: AnalyzedPR) -> tuple[float, ...]:
+            if self.by_size:
+                return (-(record.pr.additions + record.pr.deletions), *importance_rank(record))
             band = self.titled.get(record.number, 0) + len(set(self.modules) & set(record.analysis.modules))
             match = 0.0 if band else self.scores.get(record.number, 0.0)
             return (-band, -match, *importance_rank(record))
@@ -750,8 +753,8 @@ def score_records(
     author: str | None = None,
     numbers: Collection[int] | None = None,
 ) -> list[AnalyzedPR]:
-    """The PRs merged in [start, end) (optionally only `numbers`, only by `author`) with the scores,
-    verdict, change type and modules of their current
+    """The PRs merged in [start, end) (optionally only `numbers`, only by `author`) with their size and
+    the scores, verdict, change type and modules of their current
     analysis, from the analysis table's own columns: enough to count and compare windows without
     decoding each analysis. A PR not analysed yet is read in full and analysed by `fallback`."""
     pr, analysis = PullRequestRow, AnalysisRow
@@ -771,6 +774,9 @@ def score_records(
             pr.merged_at,
             pr.html_url,
             pr.content_hash,
+            pr.additions,
+            pr.deletions,
+            pr.changed_files,
             analysis.importance,
             analysis.insight,
             analysis.verdict,
@@ -807,7 +813,14 @@ def score_records(
             verdict=row.verdict,
             verdict_reason="",
         )
-        records.append(AnalyzedPR(PullRequest(header, content_hash=row.content_hash), scores))
+        pull = PullRequest(
+            header,
+            additions=row.additions,
+            deletions=row.deletions,
+            changed_files=row.changed_files,
+            content_hash=row.content_hash,
+        )
+        records.append(AnalyzedPR(pull, scores))
     return records
 
 
@@ -882,7 +895,13 @@ def gather(
     repo = index.repo(query.repo or "")
     if repo is None:
         raise LookupError(query.repo)
-    evidence = Evidence(repo.full_name, repo.last_synced_at, modules=query.modules, newest_first=query.latest)
+    evidence = Evidence(
+        repo.full_name,
+        repo.last_synced_at,
+        modules=query.modules,
+        newest_first=query.latest,
+        by_size=query.by_size,
+    )
     corrector = Corrector.load(session, repo.full_name)  # readers' corrections and the repo's calibration
     if query.pr_number is not None:
         row = index.pull_request_row(repo, query.pr_number)
@@ -905,7 +924,7 @@ def gather(
     listed = None
     if (
         match is None
-        and not (query.untested or query.maintainers or query.latest)
+        and not (query.untested or query.maintainers or query.latest or query.by_size)
         and query.intent in LISTS
         and corrector.changes_nothing
     ):

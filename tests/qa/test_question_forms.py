@@ -1,0 +1,298 @@
+"""Forms of question the parser or the answer used to get wrong, each with several phrasings in both
+languages on repos of other shapes (tests/qa/other_repos.py, clock: Wednesday 2026-06-24; a one-PR repo
+for what needs a richer PR), on SQLite and PostgreSQL:
+- words about the answer's shape ("in 3 bullets", "用三句话总结", "briefly", "tl;dr") are never searched,
+  and a number of bullets caps the list;
+- asking whether we must change our code is asking for the breaking changes;
+- a list line shows the key point that speaks to the question; a PR card lists its files when asked;
+- "new models" is a concept (model families are its narrower terms); "does trl support X" names trl;
+- "what's new" in a quiet week answers from the most recent span that has PRs, and says so."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from chatbot.analysis.heuristic import HeuristicAnalyzer
+from chatbot.bot import BotConfig, ChatBot
+from chatbot.clock import FixedClock
+from chatbot.messages import say
+from chatbot.models import Message
+from chatbot.qa.parse import KnownRepo, ParseContext, parse_query
+from chatbot.store.db import open_database
+from tests.qa.other_repos import BY_KEY, FACTORY, NOW, SHANGHAI, TRL, TUNE, Written, at, clock, store_written
+from tests.qa.test_any_repo import bot, other_db  # noqa: F401  (the shared fixtures)
+
+CONTEXT = ParseContext(NOW, SHANGHAI, (KnownRepo(TRL), KnownRepo(FACTORY), KnownRepo(TUNE)))
+
+
+@pytest.mark.parametrize(
+    ("question", "limit"),
+    [
+        ("summarize trl's last two weeks in 3 bullets", 3),
+        ("what happened in torchtune this month, in two sentences", 2),
+        ("用三句话总结一下 trl 上周", 3),
+        ("llamafactory 上周的改动，列 5 点", 5),
+        ("briefly, what happened in trl last week?", None),
+        ("trl 上周简单说说", None),
+        ("tl;dr of torchtune last week", None),
+        ("llamafactory 这周一句话概括", None),
+    ],
+)
+def test_the_answers_shape_is_no_search_word(question: str, limit: int | None) -> None:
+    query = parse_query(question, CONTEXT)
+    assert query.intent == "highlights", query
+    assert not query.terms, query
+    assert query.limit == limit
+
+
+@pytest.mark.parametrize(
+    "question", ["summarize trl's last two weeks in 3 bullets", "用三句话总结一下 trl 最近两周"]
+)
+def test_a_number_of_bullets_caps_the_list(bot: ChatBot, question: str) -> None:  # noqa: F811
+    answer = bot.handle(Message(question))
+    assert 1 <= len(answer.cited) <= 3, answer.reply.plain_text()
+
+
+def test_a_topic_keeps_its_words_beside_a_shape(bot: ChatBot) -> None:  # noqa: F811
+    answer = bot.handle(Message("briefly: what changed about PEFT in trl this month?"))
+    assert "peft" in {t.lower() for t in (*answer.query.terms, *answer.query.topics)}
+    assert answer.cited and "#3450" in answer.reply.plain_text()
+
+
+# What makes users change their code is the breaking filter, and those words are not searched -------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "trl 最近合并的 PR 里，有需要我们改代码的吗",
+        "torchtune 这周的改动需要用户跟着修改调用吗",
+        "anything in trl this month that means we have to change our code?",
+        "will torchtune's changes this month force us to update our scripts?",
+        "do we need to migrate our code after llamafactory's last two weeks?",
+    ],
+)
+def test_what_makes_us_change_our_code_is_the_breaking_filter(question: str) -> None:
+    query = parse_query(question, CONTEXT)
+    assert query.breaking, query
+    assert not {"change", "code", "scripts", "update", "means", "改代码", "代码"} & set(query.terms), query
+
+
+def test_changing_our_code_finds_the_removed_argument(bot: ChatBot) -> None:  # noqa: F811
+    answer = bot.handle(Message("trl 最近合并的 PR 里，有需要我们改代码的吗"))
+    assert "#3455" in answer.reply.plain_text()  # "Remove deprecated max_length argument from DPOConfig"
+
+
+# A list line shows the key point that speaks to the question ------------------------------------------
+
+WIDGETS = "acme/widgets"
+MIXED = Written(
+    WIDGETS,
+    41,
+    at(6, 22),
+    "dana",
+    "Speed up the exporter",
+    "- Stream rows to the exporter instead of building the whole table in memory.\n"
+    "- Bump pyarrow to 16.1 in requirements.txt, needed for the streaming writer.\n"
+    "- Add a --chunk-size flag to the export command.",
+    ("widgets/export.py", "requirements.txt"),
+)
+
+
+@pytest.fixture(scope="module")
+def widgets_bot(tmp_path_factory: pytest.TempPathFactory) -> ChatBot:
+    db = open_database(f"sqlite:///{tmp_path_factory.mktemp('widgets') / 'prhub.db'}")
+    store_written(db, [MIXED], NOW)
+    return ChatBot(db, BotConfig(SHANGHAI), clock(), HeuristicAnalyzer().analyze, channel_repo=lambda _: None)
+
+
+@pytest.mark.parametrize(
+    ("question", "point"),
+    [
+        ("widgets 最近依赖有变化吗", "pyarrow"),
+        ("any dependency bumps in widgets lately?", "pyarrow"),
+        ("widgets 最近有新的命令行参数吗", "chunk-size"),
+        ("what new CLI flags did widgets add?", "chunk-size"),
+    ],
+)
+def test_a_list_line_shows_the_key_point_that_speaks_to_the_question(
+    widgets_bot: ChatBot, question: str, point: str
+) -> None:
+    line = next(
+        line
+        for line in widgets_bot.handle(Message(question)).reply.plain_text().splitlines()
+        if "#41" in line
+    )
+    assert point in line, line
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "widgets #41 改了哪些文件",
+        "41 这个 PR 动了哪些文件？",
+        "which files did #41 change?",
+        "widgets PR 41: files changed?",
+    ],
+)
+def test_asking_which_files_a_pr_changed_lists_them(widgets_bot: ChatBot, question: str) -> None:
+    text = widgets_bot.handle(Message(question)).reply.plain_text()
+    heading = say("pr.section.files", "zh" if "改" in question or "动" in question else "en")
+    assert heading in text, text
+    files = text.split(heading, 1)[1]
+    assert "widgets/export.py" in files and "requirements.txt" in files
+
+
+@pytest.mark.parametrize("question", ["widgets #41 讲了什么", "what does #41 do?"])
+def test_a_pr_card_lists_files_only_when_asked(widgets_bot: ChatBot, question: str) -> None:
+    text = widgets_bot.handle(Message(question)).reply.plain_text()
+    assert say("pr.section.files", "zh") not in text and say("pr.section.files", "en") not in text
+
+
+@pytest.mark.parametrize(
+    ("question", "cited"),
+    [
+        ("torchtune 最近有没有新模型支持", {2805, 2824}),
+        ("any new models in torchtune lately?", {2805, 2824}),
+        ("llamafactory 最近支持了哪些新模型", {7004, 7016}),
+        (
+            "does trl support any new models lately?",
+            set(),
+        ),  # "Fix GRPO loss scaling with PEFT models" is none
+    ],
+)
+def test_new_models_are_prs_adding_a_model_family(bot: ChatBot, question: str, cited: set[int]) -> None:  # noqa: F811
+    answer = bot.handle(Message(question))
+    assert "new_models" in answer.query.topics, answer.query
+    assert set(answer.cited) == cited, answer.reply.plain_text()
+
+
+@pytest.mark.parametrize(
+    ("question", "repo"),
+    [
+        ("does trl support DPO with PEFT?", TRL),
+        ("does torchtune support Qwen3 yet?", TUNE),
+        ("vLLM support in trl?", TRL),
+    ],
+)
+def test_support_as_a_verb_after_a_repo_name_keeps_the_repo(question: str, repo: str) -> None:
+    query = parse_query(question, CONTEXT)
+    assert query.repo == repo and "support" not in query.terms, query
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what's new in trl?", "trl 有什么新东西", "trl 有什么值得看的", "anything worth reading in trl?"],
+)
+def test_a_quiet_week_answers_from_the_most_recent_span_with_prs(bot: ChatBot, question: str) -> None:  # noqa: F811
+    """At Monday 06-22 08:00 trl's week has no PR yet (#3461 and #3463 come later that week)."""
+    early = ChatBot(
+        bot.db,
+        BotConfig(SHANGHAI),
+        FixedClock(datetime(2026, 6, 22, 8, tzinfo=SHANGHAI)),
+        HeuristicAnalyzer().analyze,
+        channel_repo=lambda _: None,
+    )
+    answer = early.handle(Message(question))
+    assert answer.cited, answer.reply.plain_text()
+    assert answer.window is not None and answer.window.start < datetime(2026, 6, 15, tzinfo=SHANGHAI)
+    assert not {3461, 3463} & set(answer.cited)  # merged after that clock
+
+
+# Which of two subjects saw more -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "single", "subjects"),
+    [
+        ("trl 六月 GRPO 和 PEFT 哪个改动多", "trl 六月 {} 相关的 PR", ("GRPO", "PEFT")),
+        ("which had more PRs in trl in June, GRPO or PEFT?", "trl PRs about {} in June", ("GRPO", "PEFT")),
+        ("torchtune 六月 recipes 和 models 哪边更活跃", "torchtune 六月 {} 的改动", ("recipes", "models")),
+    ],
+)
+def test_which_subject_saw_more_counts_each_side_as_its_own_question_would(
+    bot: ChatBot,  # noqa: F811
+    question: str,
+    single: str,
+    subjects: tuple[str, str],
+) -> None:
+    answer = bot.handle(Message(question))
+    assert answer.query.versus, answer.query
+    text = answer.reply.plain_text()
+    lines = [line for line in text.splitlines() if line.startswith("• ")]
+    assert len(lines) == 2, text
+    counts = {}
+    for subject in subjects:
+        alone = bot.handle(Message(single.format(subject)))
+        assert alone.count, alone.reply.plain_text()
+        counts[subject] = alone.count
+        line = next(line for line in lines if subject.lower() in line.lower())
+        assert f" {alone.count} " in line, (line, alone.count)
+    first = max(counts, key=lambda s: counts[s])
+    assert subjects[0 if counts[subjects[0]] >= counts[subjects[1]] else 1].lower() in lines[0].lower()
+    assert first.lower() in text.splitlines()[2].lower() or "tie" in text.lower() or "一样多" in text
+
+
+@pytest.mark.parametrize(
+    "question", ["trl 六月 GRPO 的改动多吗", "which trl PRs about GRPO had more reviews?"]
+)
+def test_one_subject_is_no_comparison(question: str) -> None:
+    assert not parse_query(question, CONTEXT).versus
+
+
+@pytest.mark.parametrize(
+    ("question", "since"),
+    [
+        ("the risks in trl from May", False),
+        ("trl PRs from May onwards", True),
+        ("trl 从五月开始的改动", True),
+        ("since May, what changed in trl?", True),
+    ],
+)
+def test_from_a_month_names_that_month_unless_it_says_onwards(question: str, since: bool) -> None:
+    window = parse_query(question, CONTEXT).window
+    assert window is not None and window.start == datetime(2026, 5, 1, tzinfo=SHANGHAI)
+    assert (window.end == NOW) is since, window
+
+
+# The largest PRs, by lines changed ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "trl 六月改动最大的几个 PR",
+        "trl 六月哪些 PR 改动最大",
+        "biggest PRs in trl in June",
+        "trl 六月的 PR 按改动行数排一下",
+        "which trl PRs changed the most lines in June?",
+    ],
+)
+def test_the_largest_prs_are_ranked_by_lines_changed_and_say_their_size(bot: ChatBot, question: str) -> None:  # noqa: F811
+    answer = bot.handle(Message(question))
+    assert answer.query.by_size and not answer.query.terms, answer.query
+    sizes = [
+        BY_KEY[(TRL, n)].pull_request().additions + BY_KEY[(TRL, n)].pull_request().deletions
+        for n in answer.cited
+    ]
+    assert len(sizes) >= 3 and sizes == sorted(sizes, reverse=True), (answer.cited, sizes)
+    first = next(line for line in answer.reply.plain_text().splitlines() if line.startswith("• "))
+    assert f"+{BY_KEY[(TRL, answer.cited[0])].pull_request().additions}" in first, first
+
+
+def test_the_largest_pr_alone_is_the_one_with_most_lines(bot: ChatBot) -> None:  # noqa: F811
+    answer = bot.handle(Message("trl 六月改动最大的 PR 是哪个"))
+    sizes = {
+        n: w.pull_request().additions + w.pull_request().deletions
+        for (r, n), w in BY_KEY.items()
+        if r == TRL and w.merged.month == 6 and w.merged <= NOW
+    }
+    assert len(answer.cited) == 1 and sizes[answer.cited[0]] == max(sizes.values()), answer.cited
+
+
+@pytest.mark.parametrize("question", ["trl 六月最大的改动是什么", "what was trl's biggest change in June?"])
+def test_the_biggest_change_is_still_the_most_important_one(question: str) -> None:
+    query = parse_query(question, CONTEXT)
+    assert not query.by_size and query.limit == 1, query
