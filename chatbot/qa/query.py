@@ -26,11 +26,18 @@ Intent = Literal[
 INTENTS: tuple[Intent, ...] = get_args(Intent)
 
 
+def _month_after(start: datetime) -> datetime | None:
+    """The start of the month after `start`, when `start` is a month's first midnight (with a zone)."""
+    if start.day != 1 or start.time() != time() or start.tzinfo is None:
+        return None
+    return (start.replace(day=28) + timedelta(days=4)).replace(day=1)
+
+
 def is_calendar_month(start: datetime, end: datetime) -> bool:
     """Whether [start, end) is one whole calendar month, midnight to midnight in start's timezone."""
-    if start.day != 1 or start.time() != time() or start.tzinfo is None:
+    following = _month_after(start)
+    if following is None:
         return False
-    following = (start.replace(day=28) + timedelta(days=4)).replace(day=1)
     local_end = end.astimezone(start.tzinfo)
     return (local_end.date(), local_end.time()) == (following.date(), time())
 
@@ -61,10 +68,16 @@ class Window:
     def comparable_previous(self) -> Window:
         """The window to compare this one with: `previous()`, cut to this one's length when this one is a
         week cut short at now (Monday to Tuesday 10:36 is compared with the same days and hours of the
-        week before, not with all of it)."""
+        week before, not with all of it); a month cut short at now likewise with the same part of the
+        month before (October 1 to the 29th 10:00 with September 1 to the 29th 10:00)."""
         before = self.previous()
         if self.week is not None and self.end < self.week.end:
             return Window(before.start, before.start + (self.end - self.start))
+        month_end = _month_after(self.start)
+        if month_end is not None and self.end < month_end:
+            last_day = self.start - timedelta(days=1)
+            start = self.start.replace(year=last_day.year, month=last_day.month)
+            return Window(start, min(start + (self.end - self.start), self.start))
         return before
 
     @property

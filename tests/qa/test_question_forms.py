@@ -20,6 +20,7 @@ from chatbot.clock import FixedClock
 from chatbot.messages import say
 from chatbot.models import Message
 from chatbot.qa.parse import KnownRepo, ParseContext, parse_query
+from chatbot.qa.query import Window
 from chatbot.store.db import open_database
 from tests.qa.other_repos import BY_KEY, FACTORY, NOW, SHANGHAI, TRL, TUNE, Written, at, clock, store_written
 from tests.qa.test_any_repo import bot, other_db  # noqa: F401  (the shared fixtures)
@@ -296,3 +297,29 @@ def test_the_largest_pr_alone_is_the_one_with_most_lines(bot: ChatBot) -> None: 
 def test_the_biggest_change_is_still_the_most_important_one(question: str) -> None:
     query = parse_query(question, CONTEXT)
     assert not query.by_size and query.limit == 1, query
+
+
+# Comparisons: "多了还是少了" compares, and a month cut short at now is compared with the same part -------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "trl 最近一个月合并了多少 PR，和之前比是多了还是少了",
+        "trl 这个月的 PR 变多了还是变少了",
+        "trl 本月 PR 数量跟上个月比是增加还是减少",
+    ],
+)
+def test_more_or_fewer_than_before_is_a_comparison(question: str) -> None:
+    assert parse_query(question, CONTEXT).intent == "compare"
+
+
+def test_a_month_cut_short_at_now_is_compared_with_the_same_part_of_the_month_before() -> None:
+    june = Window(datetime(2026, 6, 1, tzinfo=SHANGHAI), NOW)
+    before = june.comparable_previous()
+    assert before.start == datetime(2026, 5, 1, tzinfo=SHANGHAI)
+    assert before.end - before.start == NOW - june.start
+    march = Window(datetime(2026, 3, 1, tzinfo=SHANGHAI), datetime(2026, 3, 31, 9, tzinfo=SHANGHAI))
+    assert march.comparable_previous().end == datetime(2026, 3, 1, tzinfo=SHANGHAI)  # February is shorter
+    whole = Window(datetime(2026, 5, 1, tzinfo=SHANGHAI), datetime(2026, 6, 1, tzinfo=SHANGHAI))
+    assert whole.comparable_previous() == Window(datetime(2026, 4, 1, tzinfo=SHANGHAI), whole.start)
