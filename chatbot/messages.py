@@ -272,6 +272,11 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     # Who works on what a question names ("谁在维护 dataloader"), most PRs first.
     "qa.people.title": ("谁在改 {subject}（按 PR 数排序）", "Who works on {subject} (most PRs first)"),
     "qa.people.title.all": ("谁在提交 PR（按 PR 数排序）", "Who is merging PRs (most PRs first)"),
+    "qa.open.title": ("合并前开得最久的 PR", "PRs open longest before merging"),
+    "qa.open": ("开了 {time} 才合并", "open {time} before merging"),
+    "qa.hours": ("{n} 小时", "{n} h"),
+    "qa.days": ("{n} 天", "{n} days"),
+    "qa.stats.open": ("从创建到合并（中位数 / 最长）", "Open before merging (median / longest)"),
     "qa.size.title": ("改动最大的 PR（按改动行数）", "The largest PRs (most lines changed)"),
     "qa.size": ("{files} 个文件，+{added}/−{removed} 行", "{files} files, +{added}/−{removed} lines"),
     "qa.size.lines": ("+{added}/−{removed} 行", "+{added}/−{removed} lines"),

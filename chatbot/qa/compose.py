@@ -27,7 +27,7 @@ from chatbot.models import (
 )
 from chatbot.prose import prose
 from chatbot.qa.query import FEW, LIST_MAX, Query, Window
-from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence, asked_patterns
+from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence, asked_patterns, open_days
 from chatbot.qa.reverts import Reverted
 from chatbot.reports.builder import AnalyzedPR, clean_title, names_someone
 from chatbot.reports.model import RiskObservation
@@ -76,6 +76,13 @@ def _where(risk: Risk) -> str:
         return ""
     place, _, shown = evidence.partition(": ")
     return f" ({place if shown and shown in risk.text else evidence})"
+
+
+def duration_text(days: float, language: Language) -> str:
+    """`days` as people say it: hours under a day ("5 小时", "5 h"), else days to one decimal."""
+    if days < 1:
+        return say("qa.hours", language, n=max(round(days * 24), 1))
+    return say("qa.days", language, n=f"{days:.1f}".removesuffix(".0"))
 
 
 def pr_span(record: AnalyzedPR) -> Span:
@@ -234,6 +241,8 @@ class Composer:
                 added=f"{pr.additions:,}",
                 removed=f"{pr.deletions:,}",
             )
+        if kind == "open":
+            return say("qa.open", self.language, time=duration_text(open_days(record), self.language))
         if kind == "verdict":
             separator = "：" if self.language == "zh" else ": "
             return f"{say(f'pr.verdict.{a.verdict}', self.language)}{separator}{texts.verdict_reason}"
@@ -342,16 +351,17 @@ class Composer:
 
     @property
     def _highlight_title(self) -> str:
-        """The message key of a highlights list's heading: by size, newest first, or by importance."""
-        if self.query.by_size:
-            return "qa.size.title"
+        """The message key of a highlights list's heading: by size, by time open, newest first, or by
+        importance."""
+        if self.query.order is not None:
+            return f"qa.{self.query.order}.title"
         return "qa.latest.title" if self.query.latest else "qa.highlights.title"
 
     @property
     def _highlight_extra(self) -> str:
-        """What a highlight line adds: the PR's size when the question ranks by size, its author when it
-        asks who, else the key point that speaks to the question."""
-        return "size" if self.query.by_size else "author" if self.query.asks_who else "key_point"
+        """What a highlight line adds: the PR's size or time open when the question ranks by it, its
+        author when it asks who, else the key point that speaks to the question."""
+        return self.query.order or ("author" if self.query.asks_who else "key_point")
 
     def upgrade(self, sections: Sequence[tuple[str, Evidence]]) -> Answer:
         """What to check before upgrading, a section a kind (breaking changes, dependency changes,
@@ -463,7 +473,11 @@ class Composer:
         avg_i = sum(r.analysis.importance for r in records) / len(records)
         avg_n = sum(r.analysis.insight for r in records) / len(records)
         language = self.language
-        pairs = (
+        opened = sorted(
+            ((open_days(r), r) for r in records if r.pr.header.created_at and r.pr.header.merged_at),
+            key=lambda pair: (pair[0], pair[1].number),
+        )
+        pairs: tuple[tuple[str, tuple[Span, ...]], ...] = (
             (say("qa.stats.total", language), (bold(str(len(records))),)),
             (say("qa.stats.authors", language), (plain(str(len(authors))),)),
             (say("qa.stats.avg", language), (plain(f"{avg_i:.1f} / {avg_n:.1f}"),)),
@@ -480,6 +494,18 @@ class Composer:
                 (plain(join((f"{t} ({n})" for t, n in types.most_common()), language)),),
             ),
         )
+        if opened:  # how long PRs stayed open before merging: the median, and the longest with its PR
+            median, (longest, slowest) = opened[len(opened) // 2][0], opened[-1]
+            pairs += (
+                (
+                    say("qa.stats.open", language),
+                    (
+                        plain(f"{duration_text(median, language)} / {duration_text(longest, language)} ("),
+                        pr_span(slowest),
+                        plain(")"),
+                    ),
+                ),
+            )
         return self.answer([Heading(say("qa.stats.title", language), 2), Fields(pairs)], len(records))
 
     def compare(self) -> Answer:

@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 from chatbot.messages import Language, join_either
 from chatbot.qa.glossary import default_glossary
-from chatbot.qa.query import COUPLE, FEW, LIST_MAX, Intent, Query, Window, is_calendar_month
+from chatbot.qa.query import COUPLE, FEW, LIST_MAX, Intent, Order, Query, Window, is_calendar_month
 from chatbot.weeks import FIRST_YEAR, LAST_YEAR, Week, parse_week
 
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -1122,6 +1122,10 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         re.compile(
             r"多少|几个|几条|几次|数量|统计|最活跃|最多|排行|排名|how many|number of|\bcount\b|most active|busiest|statistic|\bstats\b|top (?:modules|authors|contributors)"
             r"|\b(?:merged|landed|had|has|with) the most\b|\bthe most (?:prs|pull requests|merges|commits)\b"
+            # how long PRs wait: "平均 review 时间", "合并要多久", "time to merge", "how long do PRs stay open"
+            r"|(?:平均|中位数?的?)?\s*(?:review|评审|审核|合并)\s*(?:时间|耗时|周期)|(?:要|需要|得)?多久(?:才)?(?:能)?(?:被)?合并"
+            r"|\b(?:average|median|mean)? ?(?:time to (?:merge|review)|review time|cycle time|merge time)\b"
+            r"|\bhow long\b[^?.!]{0,40}?\b(?:to (?:merge|land|get merged|be reviewed)|stay(?:ed)? open|(?:in|under) review|before (?:merging|they merge|it merges))\b"
         ),
     ),
     (
@@ -1545,8 +1549,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
         change_types = tuple(dict.fromkeys((*change_types, *_IMPROVEMENT_TYPES)))
     author = _author(rest, context, repo_words, module_words)
 
-    by_size = bool(_BY_SIZE.search(rest))
-    rest = _BY_SIZE.sub(_spaces, rest)
+    order: Order | None = "size" if _BY_SIZE.search(rest) else "open" if _LONGEST_OPEN.search(rest) else None
+    rest = _LONGEST_OPEN.sub(_spaces, _BY_SIZE.sub(_spaces, rest))
     versus = bool(_WHICH_MORE.search(rest))
     if versus:
         rest = _WHICH_MORE.sub(_spaces, rest)
@@ -1554,7 +1558,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
     confidence = min(repo_confidence, module_confidence)
     # "最重要的几个" (or "改动最大的几个") asks for a few, not how many: the words that asked for a count ask
     # for no statistics.
-    few = limit is not None and (by_size or _FEW.search(_blank_windows(rest)))
+    few = limit is not None and (order is not None or _FEW.search(_blank_windows(rest)))
     asked = _blank(rest, limit_spans) if few else rest
     matched = {name for name, pattern in _INTENT_RULES if pattern.search(asked)}
     if "help" in matched and len(norm) <= 40:
@@ -1614,7 +1618,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         elif "highlights" in matched:
             intent = "highlights"
         elif (
-            repo or window or latest or maintainers or by_size
+            repo or window or latest or maintainers or order
         ):  # "谁写的最多", "改动最大的": of the repo in mind
             intent, confidence = "highlights", min(confidence, 0.6)
         else:
@@ -1630,14 +1634,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         and not named_repo
         and context.default_repo is None
         and not (
-            modules
-            or topics
-            or paths
-            or author
-            or subscribed
-            or maintainers
-            or by_size
-            or _DOMAIN.search(rest)
+            modules or topics or paths or author or subscribed or maintainers or order or _DOMAIN.search(rest)
         )
     ):
         intent, confidence = "unknown", 0.2  # weather, greetings: say what the bot does
@@ -1679,7 +1676,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         maintainers=maintainers,
         newcomers=newcomers,
         asks_files=bool(_ASKS_FILES.search(norm)),
-        by_size=by_size,
+        order=order,
         versus=versus and len(modules) + len(topics) + len(terms) >= 2,
         subscribed=subscribed,
         every_repo=every_repo and repo is None,
@@ -1733,6 +1730,12 @@ _BY_SIZE = re.compile(
     r"改动(?:量|行数)?最(?:大|多)|(?:改动|代码)(?:量|行数)(?:最大|最多)?|改了多少行|多少行(?:代码)?|行数最多|最大的\s*pr"
     r"|\b(?:biggest|largest|huge|hugest) (?:prs?|pull requests?|diffs?)\b|\b(?:most|how many) lines\b"
     r"|\blines? (?:changed|of code)\b|\bby (?:size|lines changed|diff size)\b|\bdiff size\b"
+)
+# Asking for the PRs open longest before they merged: "等了最久的 PR", "拖得最久", "open the longest".
+_LONGEST_OPEN = re.compile(
+    r"(?:等|拖|挂|开|放|review|评审)了?(?:得)?最久|最久(?:才)?(?:被)?合并|(?:等待|评审|review)时间最长"
+    r"|\b(?:open|opened|waiting|pending|in review)(?: for)? the longest\b|\blongest[- ](?:open|running|waiting|lived)\b"
+    r"|\btook the longest to (?:merge|land|review)\b|\boldest (?:prs?|pull requests?)\b"
 )
 # "A 和 B 哪个改动多", "which had more PRs, A or B?": counts side by side (with two subjects or more).
 _WHICH_MORE = re.compile(

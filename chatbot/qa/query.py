@@ -85,6 +85,9 @@ class Window:
         return self.end - timedelta(microseconds=1)
 
 
+# An order a question asks its list in, other than by importance.
+Order = Literal["size", "open"]
+
 # The most PRs one answer lists: asked for a count ("top 15") or for all of them ("列出所有修复").
 LIST_MAX = 20
 # How many a list shows when the question asks for "a few" ("最重要的几个", "a few important PRs"), and
@@ -145,9 +148,10 @@ class Query:
     # It asks who contributed for the first time ("有新人吗", "any first-time contributors"): the people
     # answer, limited to authors whose first merged PR in the repo falls in the window.
     newcomers: bool = False
-    # It asks for the largest PRs ("改动最大的 PR", "biggest PRs", "改了多少行"): ranked by lines changed,
-    # each line saying its size.
-    by_size: bool = False
+    # It asks for the largest PRs ("改动最大的 PR", "biggest PRs", "改了多少行": "size", ranked by lines
+    # changed) or those open longest before merging ("等了最久的 PR", "open the longest": "open"), each
+    # line saying its size or how long it was open.
+    order: Order | None = None
     # It asks which of two or more subjects saw more ("megatron 和 fsdp 哪个改动多", "which had more PRs,
     # sglang or vllm?"): each subject's count of merged PRs, side by side.
     versus: bool = False

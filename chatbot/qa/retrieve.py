@@ -18,7 +18,7 @@ from chatbot.analysis.types import Analysis
 from chatbot.models import PullHeader, PullRequest
 from chatbot.qa.glossary import default_glossary, term_pattern
 from chatbot.qa.parse import KnownRepo
-from chatbot.qa.query import LIST_MAX, Intent, Query, Window
+from chatbot.qa.query import LIST_MAX, Intent, Order, Query, Window
 from chatbot.qa.reverts import Reverted, reverted_prs
 from chatbot.reports.builder import AnalyzedPR
 from chatbot.store.analyses import ANALYSIS_MARK, current_analysis
@@ -84,8 +84,8 @@ class Evidence:
     reverted: dict[int, Reverted] = field(default_factory=dict)
     # The question asks for the newest merges: `ranked` lists newest first.
     newest_first: bool = False
-    # It asks for the largest PRs ("改动最大的 PR"): `ranked` lists most lines changed first.
-    by_size: bool = False
+    # It asks for the largest PRs or those open longest (`Query.order`): `ranked` lists them first.
+    order: Order | None = None
 
     @property
     def count(self) -> int:
@@ -108,13 +108,23 @@ class Evidence:
             )
 
         def key(record: AnalyzedPR) -> tuple[float, ...]:
-            if self.by_size:
+            if self.order == "size":
                 return (-(record.pr.additions + record.pr.deletions), *importance_rank(record))
+            if self.order == "open":
+                return (-open_days(record), *importance_rank(record))
             band = self.titled.get(record.number, 0) + len(set(self.modules) & set(record.analysis.modules))
             match = 0.0 if band else self.scores.get(record.number, 0.0)
             return (-band, -match, *importance_rank(record))
 
         return sorted(records, key=key)
+
+
+def open_days(record: AnalyzedPR) -> float:
+    """How long the PR was open before it merged, in days (0 when either time is unknown)."""
+    header = record.pr.header
+    if header.merged_at is None or header.created_at is None:
+        return 0.0
+    return max((header.merged_at - header.created_at).total_seconds() / 86400, 0.0)
 
 
 def importance_rank(record: AnalyzedPR) -> tuple[float, float, int]:
@@ -900,7 +910,7 @@ def gather(
         repo.last_synced_at,
         modules=query.modules,
         newest_first=query.latest,
-        by_size=query.by_size,
+        order=query.order,
     )
     corrector = Corrector.load(session, repo.full_name)  # readers' corrections and the repo's calibration
     if query.pr_number is not None:
@@ -924,7 +934,7 @@ def gather(
     listed = None
     if (
         match is None
-        and not (query.untested or query.maintainers or query.latest or query.by_size)
+        and not (query.untested or query.maintainers or query.latest or query.order)
         and query.intent in LISTS
         and corrector.changes_nothing
     ):

@@ -51,6 +51,7 @@ class Written:
     body: str
     files: tuple[str, ...]
     review: str = ""
+    open_days: float = 1.0  # how long the PR was open before it merged
     merge_commit_sha: str | None = None
 
     @property
@@ -65,7 +66,7 @@ class Written:
             title=self.title,
             body=self.body,
             author=self.author,
-            created_at=self.merged - timedelta(days=1),
+            created_at=self.merged - timedelta(days=self.open_days),
             updated_at=self.merged,
             merged_at=self.merged,
             html_url=f"https://github.com/{self.repo}/pull/{self.number}",

@@ -102,10 +102,29 @@ MIXED = Written(
 )
 
 
+# Three more PRs of the same week, open 12 days, 3 hours and 2.5 days before they merged.
+WAITED = (
+    Written(
+        WIDGETS,
+        42,
+        at(6, 23),
+        "eli",
+        "Fix the CSV quoting",
+        "Quote fields with commas.",
+        ("widgets/csv.py",),
+        open_days=12,
+    ),
+    Written(WIDGETS, 43, at(6, 23), "dana", "Typo in the README", "", ("README.md",), open_days=0.125),
+    Written(
+        WIDGETS, 44, at(6, 22), "fay", "Retry uploads", "Retry on 503.", ("widgets/upload.py",), open_days=2.5
+    ),
+)
+
+
 @pytest.fixture(scope="module")
 def widgets_bot(tmp_path_factory: pytest.TempPathFactory) -> ChatBot:
     db = open_database(f"sqlite:///{tmp_path_factory.mktemp('widgets') / 'prhub.db'}")
-    store_written(db, [MIXED], NOW)
+    store_written(db, [MIXED, *WAITED], NOW)
     return ChatBot(db, BotConfig(SHANGHAI), clock(), HeuristicAnalyzer().analyze, channel_repo=lambda _: None)
 
 
@@ -273,7 +292,7 @@ def test_from_a_month_names_that_month_unless_it_says_onwards(question: str, sin
 )
 def test_the_largest_prs_are_ranked_by_lines_changed_and_say_their_size(bot: ChatBot, question: str) -> None:  # noqa: F811
     answer = bot.handle(Message(question))
-    assert answer.query.by_size and not answer.query.terms, answer.query
+    assert answer.query.order == "size" and not answer.query.terms, answer.query
     sizes = [
         BY_KEY[(TRL, n)].pull_request().additions + BY_KEY[(TRL, n)].pull_request().deletions
         for n in answer.cited
@@ -296,7 +315,7 @@ def test_the_largest_pr_alone_is_the_one_with_most_lines(bot: ChatBot) -> None: 
 @pytest.mark.parametrize("question", ["trl 六月最大的改动是什么", "what was trl's biggest change in June?"])
 def test_the_biggest_change_is_still_the_most_important_one(question: str) -> None:
     query = parse_query(question, CONTEXT)
-    assert not query.by_size and query.limit == 1, query
+    assert query.order is None and query.limit == 1, query
 
 
 # Comparisons: "多了还是少了" compares, and a month cut short at now is compared with the same part -------
@@ -323,3 +342,39 @@ def test_a_month_cut_short_at_now_is_compared_with_the_same_part_of_the_month_be
     assert march.comparable_previous().end == datetime(2026, 3, 1, tzinfo=SHANGHAI)  # February is shorter
     whole = Window(datetime(2026, 5, 1, tzinfo=SHANGHAI), datetime(2026, 6, 1, tzinfo=SHANGHAI))
     assert whole.comparable_previous() == Window(datetime(2026, 4, 1, tzinfo=SHANGHAI), whole.start)
+
+
+# How long PRs were open before merging ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "widgets 本周哪些 PR 等了最久才合并",
+        "which widgets PRs were open the longest this week?",
+        "widgets 这周拖得最久的 PR",
+    ],
+)
+def test_prs_open_longest_are_ranked_by_time_open(widgets_bot: ChatBot, question: str) -> None:
+    answer = widgets_bot.handle(Message(question))
+    assert answer.query.order == "open" and not answer.query.terms, answer.query
+    assert answer.cited[:2] == (42, 44), answer.reply.plain_text()
+    first = next(line for line in answer.reply.plain_text().splitlines() if line.startswith("• "))
+    assert "12" in first, first
+
+
+@pytest.mark.parametrize(
+    "question", ["widgets 本周 PR 的平均 review 时间", "how long do widgets PRs take to merge this week?"]
+)
+def test_time_to_merge_is_a_statistic_with_the_median_and_the_longest(
+    widgets_bot: ChatBot, question: str
+) -> None:
+    answer = widgets_bot.handle(Message(question))
+    assert answer.query.intent == "stats" and not answer.query.terms, answer.query
+    line = next(
+        line
+        for line in answer.reply.plain_text().splitlines()
+        if say("qa.stats.open", answer.query.language) in line
+    )
+    # open 12 days, 2.5 days, 1 day (#41) and 3 hours: the median (upper) is 2.5 days, the longest #42
+    assert "2.5" in line and "12" in line and "#42" in line, line
