@@ -378,3 +378,17 @@ def test_time_to_merge_is_a_statistic_with_the_median_and_the_longest(
     )
     # open 12 days, 2.5 days, 1 day (#41) and 3 hours: the median (upper) is 2.5 days, the longest #42
     assert "2.5" in line and "12" in line and "#42" in line, line
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("trl 上周有哪些改动可能影响 PEFT 用户", "peft"),
+        ("torchtune 的 recipes 后端最近有 bug 修复吗", "recipes"),
+        ("trl 最近的改动会不会影响 GRPO 的使用者", "grpo"),
+    ],
+)
+def test_generic_words_around_a_subject_are_not_searched(question: str, subject: str) -> None:
+    query = parse_query(question, CONTEXT)
+    searched = {w.lower() for w in (*query.terms, *query.modules, *query.topics)}
+    assert subject in searched and not {"影响", "用户", "后端", "使用者", "会不会"} & searched, query
