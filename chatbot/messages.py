@@ -261,6 +261,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "来自 {week} 周报（第 {version} 版）",
         "From the {week} weekly report (version {version})",
     ),
+    "qa.merged_on": ("{date} 合并", "merged {date}"),
     "qa.latest.title": ("最新合并（按合并时间）", "Latest merges (newest first)"),
     "qa.highlights.title": ("主要改动（按重要性）", "Main changes (by importance)"),
     "qa.must_read.title": ("值得精读", "Worth a close read"),

@@ -223,6 +223,9 @@ class Composer:
         """The line's addition in the asker's language: a key point, the verdict, or the author."""
         a = record.analysis
         texts = a.localized(self.language)
+        merged = record.pr.header.merged_at
+        if self.query.asks_when and merged is not None:
+            return say("qa.merged_on", self.language, date=f"{merged.astimezone(self.tz):%Y-%m-%d}")
         if kind == "key_point":
             # the key point that speaks to most of what the question asks about (the first of those)
             points = texts.key_points

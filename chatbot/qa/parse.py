@@ -286,15 +286,8 @@ def _repo(text: str, context: ParseContext, url_repo: str | None) -> tuple[str |
             return candidate, None, 1.0
         if not _looks_like_a_date(candidate):
             return None, candidate, 1.0
-    # A repo name said as a topic ("vLLM-related changes in trl", "verl 里 sglang 相关") is not the repo.
-    named: list[tuple[int, KnownRepo]] = []
-    for repo in context.repos:
-        for name in repo.names:
-            for m in _word(name.lower()).finditer(text):
-                if not re.match(_RELATED, text[m.end() :]):
-                    named.append((m.start(), repo))
-    if named:
-        ordered = [repo for _, repo in sorted(named, key=lambda pair: pair[0])]
+    ordered = _repos_named(text, context)
+    if ordered:
         # "verl 里 vllm 相关的改动": a repo name that is also a module name is the module here.
         plain = [r for r in ordered if not any(name.lower() in context.modules for name in r.names)]
         return (plain or ordered)[0].full_name, None, 1.0
@@ -305,6 +298,30 @@ def _repo(text: str, context: ParseContext, url_repo: str | None) -> tuple[str |
             if any(edit_distance(word, name.lower(), 1) <= 1 for name in repo.names if len(name) >= 4):
                 return repo.full_name, None, 0.8
     return None, None, 1.0
+
+
+def _repos_named(text: str, context: ParseContext) -> list[KnownRepo]:
+    """The indexed repos `text` names by a short name, in order of first mention; a repo name said as a
+    topic ("vLLM-related changes in trl", "verl 里 sglang 相关") is not the repo."""
+    named: list[tuple[int, KnownRepo]] = []
+    for repo in context.repos:
+        for name in repo.names:
+            for m in _word(name.lower()).finditer(text):
+                if not re.match(_RELATED, text[m.end() :]):
+                    named.append((m.start(), repo))
+    return list(dict.fromkeys(repo for _, repo in sorted(named, key=lambda pair: pair[0])))
+
+
+_NAMES_JOIN = r"(?:和|与|跟|及|、|,|，|\band\b|&|\bvs\.?|versus|\bor\b|还是)"
+
+
+def _joined_name(name: str) -> re.Pattern[str]:
+    """`name` joined to another name ("trl 和 torchtune", "llamafactory and trl"): a repo, even where the
+    index also has a module of that name."""
+    word = re.escape(name)
+    return re.compile(
+        rf"{_NAMES_JOIN}\s*(?<![\w-]){word}(?![\w-])|(?<![\w-]){word}(?![\w-])\s*{_NAMES_JOIN}\s*[a-z]"
+    )
 
 
 def _looks_like_a_date(candidate: str) -> bool:
@@ -819,7 +836,7 @@ def _recently(now: datetime) -> Window:
 # Filters -------------------------------------------------------------------------------------------
 
 _CHANGE_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("fix", re.compile(r"修复|修了|bug|\bfix(es|ed)?\b")),
+    ("fix", re.compile(r"修复|修了|修好|修掉|bug|\bfix(es|ed)?\b")),
     ("feat", re.compile(r"新功能|新特性|新增|\bfeat(ure)?s?\b")),
     ("refactor", re.compile(r"重构|refactor")),
 )
@@ -1120,7 +1137,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "stats",
         re.compile(
-            r"多少|几个|几条|几次|数量|统计|最活跃|最多|排行|排名|how many|number of|\bcount\b|most active|busiest|statistic|\bstats\b|top (?:modules|authors|contributors)"
+            r"多少|几个|几条|几次|数量|统计|最活跃|更活跃|最多|排行|排名|how many|number of|\bcount\b|most active|more active|busiest|busier|statistic|\bstats\b|top (?:modules|authors|contributors)"
             r"|\b(?:merged|landed|had|has|with) the most\b|\bthe most (?:prs|pull requests|merges|commits)\b"
             # how long PRs wait: "平均 review 时间", "合并要多久", "time to merge", "how long do PRs stay open"
             r"|(?:平均|中位数?的?)?\s*(?:review|评审|审核|合并)\s*(?:时间|耗时|周期)|(?:要|需要|得)?多久(?:才)?(?:能)?(?:被)?合并"
@@ -1165,7 +1182,7 @@ _HAN_FUNCTION_WORDS = (
     "|只看|只要|仅看|只|仅|麻烦|谢谢|多谢|感谢|您好|你好|能不能|能否|可以|能|帮|作者|提交的|写的|发的|合并的"
     "|支持|一共|总共|共|合计|目前|现在|已经|所有|全部|整体|具体|详细|大概|本身|一般|通常"
     "|需要|注意|关注|留意|在意|值得一看|一看|了解|知道|看的|读的|啥|咋|进度|状态|现状|新版本|最新版本?|新版|要|时"
-    "|干嘛|干啥|忙啥|忙什么|最新|最后|刚刚|刚"
+    "|干嘛|干啥|忙啥|忙什么|最新|最后|刚刚|刚|是什么时候|什么时候|啥时候|何时|时候|哪天|几号"
     "|有人|有没有人|动过|动了|碰过|碰了|弄了|搞了|学习|借鉴|参考|部分|这块|那块|这一块|那一块|板块"
     "|提到|提及|说到|讲到|谈到|变动|改进|改善"
     "|那边|这边|动静|新东西|新鲜事|有意思|有趣|意思|值得一提|好玩|好看|新鲜|可能|会不会|影响到?|用户们?|使用者|后端"
@@ -1456,7 +1473,7 @@ _THE_ONE = re.compile(
 # "最重要的几个 PR", "挑几个值得看的", "a few important PRs", "a couple of PRs worth reading": a short ranked
 # list (FEW, COUPLE), not a count ("合并了几个 PR" asks how many).
 _FEW = re.compile(
-    r"(?:最[^，。？?！!\s]{0,8}?的|挑|选|推荐|列|给我|说说?|来|看看?|讲讲?)\s*(?:一)?(?:几|一些|两三|三五)\s*(?:个|条|篇|项)"
+    r"(?:最近的?|最新的?|最后的?|最[^，。？?！!\s]{0,8}?的|挑|选|推荐|列|给我|说说?|来|看看?|讲讲?)\s*(?:一)?(?:几|一些|两三|三五)\s*(?:个|条|篇|项)"
     r"|(?<![有了共少多])几\s*(?:个|条|篇|项)\s*(?=(?:最|比较|特别|很|挺|真正)?(?:值得|重要|关键|主要|核心|有意思|有趣|大的|好的|典型|亮点))"
     r"|\b(a few|a couple(?: of)?|several|a handful of)\b(?!\s*(?:more\s+)?(?:days?|weeks?|months?|hours?)\b)"
 )
@@ -1465,7 +1482,7 @@ _FEW = re.compile(
 # The newest merges ("最新合并的 PR 是哪个", "最后合并的几个", "the latest PRs", "what was merged most
 # recently"): listed newest first; asked in the singular, the one.
 _LATEST = re.compile(
-    r"最新(?:合并|合入|提交)?的|最后(?:一个|一次)?(?:合并|合入)的|刚刚?(?:合并|合入)的"
+    r"最新(?:合并|合入|提交)?的|最后(?:一个|一次)?(?:合并|合入)的|刚刚?(?:合并|合入)的|(?:最近|最新|最后)的?几(?:个|条)"
     r"|\b(?:latest|newest|most recent)\s+(?:merged\s+)?(?:prs?|pull requests?|merges?|changes?)\b"
     r"|\blast\s+(?:merged\s+)?(?:prs?|pull requests?)\b|\bmerged\s+most\s+recently\b|\blast (?:one|pr) merged\b"
 )
@@ -1512,6 +1529,19 @@ def parse_query(text: str, context: ParseContext) -> Query:
     path_spans, path_repo = _paths(norm, context)
     without_paths = _blank(norm, (span for _, span in path_spans))
     repo, unknown_repo, repo_confidence = _repo(without_paths, context, url_repo)
+    # Several repos named ("openrlhf vs axolotl 谁更活跃", "trl 和 torchtune 本周的风险"): answered across
+    # them; a repo name that is also a module name ("verl 的 sglang rollout") is the module.
+    plain_text = _without_repo_references(without_paths)
+    compared = [
+        r
+        for r in _repos_named(plain_text, context)
+        if not any(name.lower() in context.modules for name in r.names)
+        or any(_joined_name(name.lower()).search(plain_text) for name in r.names)
+    ]
+    if len(compared) >= 2 and url_repo is None:
+        repo, every_repo = None, True
+    else:
+        compared = []
     if repo is None and unknown_repo is None and path_repo is not None:
         repo = path_repo.lower()
     repo_words = _repo_words(context, repo, without_paths)
@@ -1519,7 +1549,10 @@ def parse_query(text: str, context: ParseContext) -> Query:
     rest = _without_repo_references(without_paths)
     limit, limit_spans = _limit(_blank_windows(rest))
     latest = bool(_LATEST.search(rest))
-    if latest and limit is None and _LATEST_ONE.search(rest):
+    few = _FEW.search(rest)
+    if latest and limit is None and few:  # "最近几个 PR": the window word is also the few's
+        limit, limit_spans = FEW, [few.span()]
+    elif latest and limit is None and _LATEST_ONE.search(rest):
         limit = 1
     breaking = bool(_BREAKING.search(rest))
     untested = bool(_UNTESTED.search(rest))
@@ -1556,10 +1589,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
         rest = _WHICH_MORE.sub(_spaces, rest)
     intent: Intent | None = None
     confidence = min(repo_confidence, module_confidence)
-    # "最重要的几个" (or "改动最大的几个") asks for a few, not how many: the words that asked for a count ask
-    # for no statistics.
-    few = limit is not None and (order is not None or _FEW.search(_blank_windows(rest)))
-    asked = _blank(rest, limit_spans) if few else rest
+    # "最重要的几个" (or "改动最大的几个", "最近几个") asks for a few, not how many: the words that asked for a
+    # count ask for no statistics.
+    asked = _blank(rest, limit_spans) if limit is not None and (order is not None or few) else rest
     matched = {name for name, pattern in _INTENT_RULES if pattern.search(asked)}
     if "help" in matched and len(norm) <= 40:
         intent = "help"
@@ -1572,7 +1604,12 @@ def parse_query(text: str, context: ParseContext) -> Query:
             intent = "risks" if "risks" in matched else "must_read"  # "周报里的风险" asks for the risks
 
     # What no slot placed is searched: blank every slot out and keep the content words.
-    own_repo = {n.lower() for r in context.repos if r.full_name == repo for n in (*r.names, r.full_name)}
+    own_repo = {
+        n.lower()
+        for r in context.repos
+        if r.full_name == repo or r in compared
+        for n in (*r.names, r.full_name)
+    }
     slots = _blank_windows(_blank(rest, limit_spans))
     slots = _blank(slots, (span for _, spans in concepts for span in spans))
     if author:
@@ -1643,7 +1680,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         repo = None if every_repo and len(context.repos) > 1 else context.default_repo
         if repo is None and len(context.repos) == 1:
             repo = context.repos[0].full_name
-    candidates = tuple(r.full_name for r in context.repos) if repo is None else ()
+    candidates = tuple(r.full_name for r in (compared or context.repos)) if repo is None else ()
     return Query(
         text=raw,
         language=language,
@@ -1668,6 +1705,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         alternatives=alternatives if intent not in ("pr", "help") else (),
         upgrade=intent == "risks" and bool(_UPGRADE_IMPACT.search(rest)),
         latest=latest,
+        asks_when=bool(_ASKS_WHEN.search(norm)),
         paths=paths,
         limit=limit,
         breaking=breaking,
@@ -1750,6 +1788,8 @@ _ASKS_FILES = re.compile(
     r"|\b(?:which|what) (?:source )?files\b|\bfiles? (?:changed|touched|modified|it changed|did it)\b"
     r"|\bchanged files\b|\btouch(?:ed|es)? which\b|\bwhere (?:in the code|did it change)\b"
 )
+# "REINFORCE++ 是什么时候加的", "when was ring attention added": each PR's line says when it was merged.
+_ASKS_WHEN = re.compile(r"什么时候|啥时候|何时|哪天|几号|\bwhen (?:was|were|did|has|have)\b|\bwhat date\b")
 _ASKS_WHO = re.compile(r"谁|哪些人|哪位|哪个人|\bwho\b|\bwhom\b|\bwhich (?:authors|people|contributors)\b")
 
 

@@ -138,6 +138,8 @@ class Query:
     upgrade: bool = False
     # It asks for the newest merges ("最新合并的 PR", "the latest PRs"): listed newest first.
     latest: bool = False
+    # It asks when ("什么时候加的", "when was X added"): each PR's line says when it was merged.
+    asks_when: bool = False
     # Only PRs that changed code without adding or changing a test ("哪些没有测试").
     untested: bool = False
     # The question asks who ("谁在改 megatron"): each PR's line names its author.

@@ -443,3 +443,81 @@ def test_a_module_named_like_an_upgrade_word_is_not_searched(bots: dict[str, Cha
     )
     query = parse_query("what should I watch for upgrading trl to the latest release", context)
     assert query.upgrade and not query.modules and not query.terms
+
+
+# Several repos named: one answer across them ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shape", "question", "repos"),
+    [
+        ("fresh", "openrlhf vs axolotl 这个月谁更活跃", (fresh_repos.RLHF, fresh_repos.AXOLOTL)),
+        ("fresh", "compare openrlhf and ms-swift this month", (fresh_repos.RLHF, fresh_repos.SWIFT)),
+        ("fresh", "openrlhf 和 axolotl 本月的风险", (fresh_repos.RLHF, fresh_repos.AXOLOTL)),
+        ("other", "trl 和 torchtune 上周合并了什么", (other_repos.TRL, other_repos.TUNE)),
+        (
+            "other",
+            "which of llamafactory and torchtune was busier last week?",
+            (other_repos.FACTORY, other_repos.TUNE),
+        ),
+    ],
+)
+def test_a_question_naming_several_repos_is_answered_across_them(
+    bots: dict[str, ChatBot], shape: str, question: str, repos: tuple[str, ...]
+) -> None:
+    answer = ask(bots, shape, question)
+    assert set(answer.query.repo_candidates) == set(repos)
+    assert not answer.query.terms
+    text = answer.reply.plain_text()
+    assert all(repo in text for repo in repos)
+    assert answer.cited or answer.query.intent == "stats"  # statistics cite no PR
+
+
+def test_comparing_repos_ranks_them_by_prs_merged(bots: dict[str, ChatBot]) -> None:
+    answer = ask(bots, "fresh", "openrlhf vs axolotl 这个月谁更活跃")
+    counts = (
+        say("qa.across.count", "zh", repo=fresh_repos.RLHF, n=11),
+        say("qa.across.count", "zh", repo=fresh_repos.AXOLOTL, n=9),
+    )
+    assert say("qa.across.ranking", "zh", repos="、".join(counts)) in answer.reply.plain_text()
+
+
+# When: each line says when it was merged; "最近几个 PR" are the latest few -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shape", "question", "number", "date"),
+    [
+        ("fresh", "openrlhf REINFORCE++ 是什么时候加的", 1279, "2026-03-04"),
+        ("fresh", "when was ring attention added to openrlhf?", 1270, "2026-02-24"),
+        ("other", "trl 的 NPU 支持是哪天合并的", 3447, "2026-06-16"),
+    ],
+)
+def test_asking_when_dates_each_pr(
+    bots: dict[str, ChatBot], shape: str, question: str, number: int, date: str
+) -> None:
+    answer = ask(bots, shape, question)
+    assert answer.query.asks_when and not {t for t in answer.query.terms if "候" in t or "天" in t}
+    line = next(line for line in answer.reply.plain_text().splitlines() if f"#{number}" in line)
+    assert say("qa.merged_on", answer.query.language, date=date) in line
+
+
+@pytest.mark.parametrize(
+    ("shape", "question", "cited"),
+    [
+        ("fresh", "axolotl 最近几个 PR 都是谁提的", (2625, 2622, 2619, 2616, 2613)),
+        ("fresh", "ms-swift 最近的几个 PR", (4129, 4126, 4123, 4120, 4117)),
+        ("kit", "最近几个PR", (504, 503, 502, 501, 505)),
+    ],
+)
+def test_the_latest_few_are_the_newest_five(
+    bots: dict[str, ChatBot], shape: str, question: str, cited: tuple[int, ...]
+) -> None:
+    answer = ask(bots, shape, question)
+    assert answer.query.intent != "stats" and answer.cited == cited
+
+
+def test_fixed_yet_is_a_fix(bots: dict[str, ChatBot]) -> None:
+    answer = ask(bots, "fresh", "axolotl 的 lora 合并 OOM 修好了吗")
+    assert answer.query.change_types == ("fix",) and not answer.query.terms
+    assert answer.cited == (2604,)
