@@ -497,7 +497,16 @@ class ChatBot:
         if query.intent == "compare":
             return composer.compare()
         if query.intent == "author" and query.author:
-            return composer.filtered(say("qa.author.title", query.language, author=query.author))
+            # the login as GitHub spells it ("Chi-Zhang"), not as the question's lower-cased reading
+            login = next(
+                (
+                    r.pr.header.author
+                    for r in evidence.records
+                    if r.pr.header.author.lower() == query.author.lower()
+                ),
+                query.author,
+            )
+            return composer.filtered(say("qa.author.title", query.language, author=login))
         if query.intent == "search" and query.search_text:
             return composer.filtered(say("qa.search.title", query.language, text=query.search_text))
         if query.intent in ("topic", "search"):

@@ -108,7 +108,7 @@ WAITED = (
         WIDGETS,
         42,
         at(6, 23),
-        "eli",
+        "Eli-M",
         "Fix the CSV quoting",
         "Quote fields with commas.",
         ("widgets/csv.py",),
@@ -392,3 +392,18 @@ def test_generic_words_around_a_subject_are_not_searched(question: str, subject:
     query = parse_query(question, CONTEXT)
     searched = {w.lower() for w in (*query.terms, *query.modules, *query.topics)}
     assert subject in searched and not {"影响", "用户", "后端", "使用者", "会不会"} & searched, query
+
+
+@pytest.mark.parametrize("question", ["PRs by eli-m this week", "eli-m 这周的 PR"])
+def test_an_authors_list_names_the_login_as_github_spells_it(widgets_bot: ChatBot, question: str) -> None:
+    answer = widgets_bot.handle(Message(question))
+    assert answer.cited == (42,), answer.reply.plain_text()
+    assert "Eli-M" in answer.reply.plain_text().splitlines()[1], answer.reply.plain_text()
+
+
+@pytest.mark.parametrize(
+    "question", ["what config keys were removed in trl this month?", "trl 这个月删了哪些配置项"]
+)
+def test_config_keys_are_the_config_concept(question: str) -> None:
+    query = parse_query(question, CONTEXT)
+    assert "config" in query.topics and not {"keys", "配置项"} & set(query.terms), query
