@@ -531,6 +531,14 @@ def focus_function(patch: str) -> str | None:
     return best[1]
 
 
+def _leaf(key: str) -> str:
+    """`Args.lr` -> `lr`, `generate(temperature)` -> `temperature`, `--max-len` -> `max_len`."""
+    leaf = key.rsplit(".", 1)[-1]
+    if leaf.endswith(")"):
+        leaf = leaf[leaf.index("(") + 1 : -1]
+    return leaf.lstrip("-").replace("-", "_")
+
+
 def _strip_value(value: str) -> str:
     """A config value without its trailing comment; a value that is only a comment is no value."""
     return "" if value.startswith("#") else _COMMENT.sub("", value).strip().strip(",")
@@ -594,6 +602,160 @@ def _config_changes(f: FileFacts, patch: str) -> list[ConfigChange]:
         for c in changes
         if (c.old is not None and c.new is not None) or c.key.rsplit(".", 1)[-1] not in moved
     ]
+
+
+# Python defaults a user of the code relies on: dataclass and pydantic fields (`name: T = 0.9`,
+# `name: T = field(default=0.9, …)`), argparse options (`add_argument("--x", …, default=0.9)`, on one
+# line or spread over several), keyword defaults of a function (`def f(x=0.9)`, one parameter a line or
+# all on the `def` line) and module constants in UPPER_CASE.
+_PY_SCOPE = re.compile(r"^[+ -]?(\s*)(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)")
+_PY_ANNOTATED = re.compile(r"^(\s+)([A-Za-z_]\w*)\s*:\s*[^=\n]+?=\s*(.+?)\s*$")
+_PY_PARAM = re.compile(r"^(\s+)([A-Za-z_]\w*)\s*(?::\s*[^=\n]+?)?=\s*(.+?)\s*$")
+_PY_CONSTANT = re.compile(r"^([A-Z][A-Z0-9_]*[A-Z0-9])\s*(?::\s*[^=\n]+?)?=\s*(.+?)\s*$")
+_PY_FACTORY = re.compile(r"^(?:dataclasses\.)?(?:field|Field)\(\s*(?:default\s*=\s*)?(.*)$")
+_PY_KWARG_DEFAULT = re.compile(r"\bdefault\s*=\s*([^,)\n]+)")
+_PY_FLAG = re.compile(r"[\"'](--[\w-]+)[\"']")
+_PY_DEF_PARAMS = re.compile(r"^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\((.*)\)\s*(?:->[^:]*)?:\s*(?:#.*)?$")
+_PY_PARAM_DEFAULT = re.compile(r"([A-Za-z_]\w*)\s*(?::\s*[^=,()\[\]]+)?=\s*([^,()\[\]]+|\[\]|\(\)|\{\})")
+# A default worth naming is a literal or a dotted name (`0.9`, `"bf16"`, `None`, `torch.float32`), not a
+# call or an expression a reader would have to evaluate.
+_PY_LITERAL = re.compile(
+    r"""^(?:[-+]?\d[\d_]*(?:\.\d*)?(?:e[-+]?\d+)?|"[^"\n]{0,40}"|'[^'\n]{0,40}'|True|False|None|"""
+    r"""[A-Za-z_][\w.]{0,40}|\[\]|\(\)|\{\})$""",
+    re.I,
+)
+
+
+def _py_value(text: str) -> str | None:
+    """The default in `text` (a trailing comma, closing parenthesis or comment dropped) when it is a
+    literal or a dotted name, else None; strings in double quotes, so a change of quotes is no change."""
+    value = _COMMENT.sub("", text).strip().rstrip(",").strip()
+    if value.endswith(")") and value.count("(") < value.count(")"):
+        value = value[:-1].rstrip().rstrip(",").strip()
+    if not _PY_LITERAL.match(value) or value.endswith("."):
+        return None
+    return f'"{value[1:-1]}"' if value.startswith("'") else value
+
+
+def python_defaults(path: str, patch: str) -> list[ConfigChange]:
+    """Defaults of Python settings whose value the patch changes (see above), named with where they are
+    set: `VllmArguments.gpu_memory_utilization`, `--gpu-memory-utilization`, `generate(temperature)`,
+    `MAX_RETRIES`. A removed and an added line are paired within one run of changed lines, so a default
+    is only ever compared with its own old value."""
+    changes: list[ConfigChange] = []
+    for hunk in patch.split("\n@@"):
+        if not _assigned(hunk, "\n-") & _assigned(hunk, "\n+"):
+            continue  # no removed line sets what an added line sets: no default changed here
+        lines = hunk.split("\n")
+        header = _PY_SCOPE.match(lines[0].rpartition("@@")[2].lstrip()) if "@@" in lines[0] else None
+        scopes: list[tuple[int, str, str]] = []  # enclosing (indent, "def"/"class", name), innermost last
+        if header:
+            scopes.append((-1, header.group(2), header.group(3)))
+        signature: str | None = None  # the function whose parameters are being listed, one a line
+        call: str | None = None  # the flag or field of an open argparse call / field(...), and its
+        depth = 0  # parentheses still open
+        old: dict[str, str] = {}
+        for line in lines[1:]:
+            sign, text = (line[:1], line[1:]) if line[:1] in ("+", "-") else (" ", line[1:])
+            if sign == " " and old:
+                old = {}  # a context line ends the run: an old value pairs only within it
+            stripped = text.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            indent = len(text) - len(text.lstrip())
+            scope = _PY_SCOPE.match(text)
+            if scope:
+                while scopes and scopes[-1][0] >= indent:
+                    scopes.pop()
+                scopes.append((indent, scope.group(2), scope.group(3)))
+                single = _PY_DEF_PARAMS.match(text) if scope.group(2) == "def" else None
+                signature = _callable(scopes) if scope.group(2) == "def" and not single else None
+                if single and sign != " ":
+                    for name, written in _PY_PARAM_DEFAULT.findall(single.group(2)):
+                        _pair(changes, old, sign, path, f"{_callable(scopes)}({name})", _py_value(written))
+                continue
+            while scopes and scopes[-1][0] >= indent and scopes[-1][0] >= 0 and stripped[0] not in ")]}":
+                scopes.pop()  # a closing bracket at the def's indentation is still the def's
+            if "add_argument(" in text:
+                flag = _PY_FLAG.search(text)
+                call, depth = (flag.group(1) if flag else "add_argument"), 0
+            elif call == "add_argument":
+                flag = _PY_FLAG.search(text)
+                call = flag.group(1) if flag else call
+            key: str | None = None
+            value: str | None = None
+            owner = scopes[-1] if scopes else None
+            annotated = _PY_ANNOTATED.match(text)
+            kwarg = _PY_KWARG_DEFAULT.search(text) if "default" in text else None
+            if signature:
+                param = _PY_PARAM.match(text)
+                if param:
+                    key, value = f"{signature}({param.group(2)})", _py_value(param.group(3))
+                if stripped.startswith(")") or stripped.endswith(":"):
+                    signature = None  # the parameter list has closed
+            elif annotated and owner is not None and owner[1] == "class":
+                factory = _PY_FACTORY.match(annotated.group(3))
+                name = f"{owner[2]}.{annotated.group(2)}"
+                if factory:
+                    call, depth = name, 0
+                    inner = _PY_KWARG_DEFAULT.search(annotated.group(3))
+                    value = _py_value(inner.group(1)) if inner else None
+                    key = name if value is not None else None
+                else:
+                    key, value = name, _py_value(annotated.group(3))
+            elif kwarg and call and call != "add_argument":
+                key, value = call, _py_value(kwarg.group(1))
+            elif indent == 0:
+                constant = _PY_CONSTANT.match(text)
+                if constant and not constant.group(1).endswith("VERSION"):
+                    key, value = constant.group(1), _py_value(constant.group(2))
+            if key is not None and sign != " ":
+                _pair(changes, old, sign, path, key, value)
+            if call:
+                depth += text.count("(") - text.count(")")
+                call = call if depth > 0 else None
+    return changes
+
+
+def _assigned(hunk: str, marker: str) -> set[str]:
+    """What the changed lines of one sign set to a literal (the text before their `=`), or "default" for
+    a line naming one: a default changed in a hunk is set on a removed and on an added line."""
+    found = set()
+    for piece in hunk.split(marker)[1:]:
+        line = piece[: piece.find("\n")] if "\n" in piece else piece
+        if "default" in line:
+            found.add("default")
+        elif "=" in line and line.lstrip().startswith(("def ", "async def ")):
+            found.add(line[: line.find("(")].strip())
+        elif "=" in line:
+            at = line.index("=")
+            if _PY_LITERAL.match(line[at + 1 :].strip().rstrip(",)").strip()):
+                found.add(line[:at].strip())
+    return found
+
+
+def _callable(scopes: list[tuple[int, str, str]]) -> str:
+    """How a reader calls the innermost function: `generate`, `Engine.generate`, or `Engine` for its
+    `__init__`."""
+    name = scopes[-1][2]
+    owner = scopes[-2] if len(scopes) > 1 and scopes[-2][1] == "class" else None
+    if owner is None:
+        return name
+    return owner[2] if name == "__init__" else f"{owner[2]}.{name}"
+
+
+def _pair(
+    changes: list[ConfigChange], old: dict[str, str], sign: str, path: str, key: str, value: str | None
+) -> None:
+    """A removed default waits in `old` for the added line that sets the same key to another value."""
+    if value is None:
+        return
+    if sign == "-":
+        old[key] = value
+    elif key in old:
+        before = old.pop(key)
+        if before != value:
+            changes.append(ConfigChange(path, key, before, value))
 
 
 def canonical_package(name: str) -> str:
@@ -814,6 +976,7 @@ class PRFeatures:
     config_changes: tuple[ConfigChange, ...]
     cli_args: tuple[LineHit, ...]
     api_changed: tuple[LineHit, ...]
+    api_resigned: tuple[Rename, ...]  # the same definitions, each with its old and new signature
     api_removed: tuple[LineHit, ...]
     api_added: tuple[LineHit, ...]
     api_renamed: tuple[Rename, ...]
@@ -992,8 +1155,18 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
             continue
         if f.kind in ("config", "source") and f.tier != "peripheral":
             is_config = f.kind == "config" and f.path.endswith((".yaml", ".yml"))
-            if is_config or (f.kind == "source" and w.CONFIG_SOURCE.search(f.path)):
-                config += _config_changes(f, patch)
+            found = (
+                _config_changes(f, patch)
+                if is_config or (f.kind == "source" and w.CONFIG_SOURCE.search(f.path))
+                else []
+            )
+            if f.kind == "source" and f.path.endswith(".py") and not _NOT_SHIPPED.search(f.path):
+                # Defaults anywhere in shipped Python, named where they are set (`Args.lr`); a pair the
+                # settings-file reading found too counts once, under that name.
+                defaults = python_defaults(f.path, patch)
+                named = {(_leaf(c.key), c.old, c.new) for c in defaults}
+                found = [c for c in found if (_leaf(c.key), c.old, c.new) not in named] + defaults
+            config += found
         reads_dependencies = f.kind in ("deps", "docker", "ci", "script") or (
             f.kind == "config" and "docker" in f.path.lower()
         )
@@ -1015,7 +1188,8 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
             hits = [LineHit(f.path, "")]
         platform += hits
         if f.is_code:
-            code_patches.append((f.lines, f.path, patch))
+            if f.status != "removed":  # a reading guide never starts in a deleted file
+                code_patches.append((f.lines, f.path, patch))
             memory += [LineHit(f.path, _first_line(m.group(0))) for m in _MEMORY_SIGNAL.matches(patch)]
             concurrency += [
                 LineHit(f.path, _first_line(m.group(0))) for m in _CONCURRENCY_SIGNAL.matches(patch)
@@ -1031,6 +1205,11 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         LineHit(defs_new[name][0], f"{name}{defs_new[name][1]}")
         for name in sorted(defs_old.keys() & defs_new.keys())
         if defs_old[name][1] != defs_new[name][1]
+    )
+    api_resigned = tuple(
+        Rename(hit.path, f"{name}{defs_old[name][1]}", hit.line)
+        for hit in api_changed
+        for name in (hit.line.split("(")[0],)
     )
     gone = sorted(defs_old.keys() - defs_new.keys())
     new_names = sorted(defs_new.keys() - defs_old.keys())
@@ -1082,6 +1261,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         config_changes=tuple(config),
         cli_args=tuple(cli),
         api_changed=api_changed,
+        api_resigned=api_resigned,
         api_removed=api_removed,
         api_added=api_added,
         api_renamed=tuple(renamed),

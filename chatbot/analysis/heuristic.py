@@ -27,6 +27,7 @@ from chatbot.analysis.features import (
 from chatbot.analysis.lead import (
     AuthorText,
     balanced,
+    breaking_statement,
     join_unbalanced,
     measured_figures,
     names_unchanged_file,
@@ -200,6 +201,23 @@ TEXT: dict[str, dict[Language, str]] = {
         "zh": "破坏性变更，下游的配置、命令行或调用代码可能需要修改",
         "en": "breaking change: downstream configs, command lines or callers may need updating",
     },
+    "risk.breaking_said": {"zh": "破坏性变更：{said}", "en": "breaking change: {said}"},
+    "risk.breaking_said_diff": {
+        "zh": "破坏性变更：{said}（{changes}）",
+        "en": "breaking change: {said} ({changes})",
+    },
+    "risk.breaking_diff": {
+        "zh": "破坏性变更：{changes}，下游的配置、命令行或调用代码需随之修改",
+        "en": "breaking change: {changes}; downstream configs, command lines and callers must follow",
+    },
+    "risk.breaking_unsaid": {
+        "zh": "破坏性变更；描述中写道：{opening}",
+        "en": "breaking change; the description says: {opening}",
+    },
+    "brk.renamed": {"zh": "{old} 改名为 {new}", "en": "{old} renamed to {new}"},
+    "brk.removed": {"zh": "删除 {name}", "en": "{name} removed"},
+    "brk.default": {"zh": "{key} 默认值 {old} → {new}", "en": "{key} defaults to {new} (was {old})"},
+    "brk.signature": {"zh": "签名 {old} 改为 {new}", "en": "signature {old} becomes {new}"},
     "risk.api_removed": {
         "zh": "删除了公共接口 {names}，外部调用方会失效",
         "en": "public definitions removed ({names}); external callers will break",
@@ -209,8 +227,8 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "config keys removed ({keys}); old config files may fail",
     },
     "risk.config_default": {
-        "zh": "配置默认值被修改：{changes}，未显式设置的用户行为会改变",
-        "en": "config defaults changed ({changes}); users relying on defaults get new behaviour",
+        "zh": "默认值被修改：{changes}，未显式设置的用户和调用方行为会改变",
+        "en": "defaults changed ({changes}); users and callers relying on them get new behaviour",
     },
     "risk.memory": {
         "zh": "大范围改动显存/内存敏感代码（{lines} 行），需关注 OOM 与泄漏",
@@ -477,8 +495,10 @@ def _dependency_text(d: DependencyChange, language: Language) -> str:
 
 
 def _missing_tests(f: PRFeatures, change_type: ChangeType, language: Language, out: _Findings) -> None:
-    top = _largest(f.code_files)
-    lines = f.code_lines
+    # Only code that is still there after the PR wants a test: deleting a file or lines adds nothing to test.
+    kept = [x for x in f.code_files if x.status != "removed" and x.additions]
+    top = _largest(kept)
+    lines = sum(x.lines for x in kept)
     if top is None or lines < w.MISSING_TESTS_MIN_LINES or f.tests_changed or change_type in ("doc", "test"):
         return
     is_fix = change_type == "fix"
@@ -494,8 +514,7 @@ def _missing_tests(f: PRFeatures, change_type: ChangeType, language: Language, o
 
 def _compatibility(f: PRFeatures, language: Language, out: _Findings) -> None:
     if f.breaking:
-        evidence = _breaking_evidence(f)
-        text = say("risk.breaking", language)
+        text, evidence = _breaking(f, language)
         out.add(
             Risk("breaking-change", "high", text, _clip(evidence, POINT_CHARS)), say("fu.migration", language)
         )
@@ -522,18 +541,56 @@ def _compatibility(f: PRFeatures, language: Language, out: _Findings) -> None:
         out.add(None, say("fu.doc_config", language, keys=_join(added, language)))
 
 
-def _breaking_evidence(f: PRFeatures) -> str:
-    """What shows the break: the author's BREAKING CHANGE note, else what the diff renames or removes
-    (definitions, config keys, command-line options), else the title that announces it."""
-    note = f.breaking_note
-    if note and note != "BREAKING CHANGE":
-        return f"BREAKING CHANGE: {note}"
-    renamed = [f"{r.path}: {r.old} → {r.new}" for r in f.api_renamed]
-    removed = [f"{h.path}: -{h.line}" for h in (*f.api_removed, *f.cli_removed)]
-    removed += [f"{c.path}: -{c.key}" for c in f.config_changes if c.new is None]
-    changed = [_hit(h) for h in f.api_changed]
-    found = renamed or removed or changed
-    return found[0] if found else f"title: {f.title.text}"
+def _breaking(f: PRFeatures, language: Language) -> tuple[str, str]:
+    """A breaking change in the words that say what breaks, and its evidence: the author's BREAKING CHANGE
+    note or a sentence of the description about what breaks, and what the diff renames, removes or
+    re-defaults (definitions, config keys and defaults, command-line options). Without either, the
+    description's opening is quoted; only a PR with neither cites its title."""
+    note = f.breaking_note if f.breaking_note != "BREAKING CHANGE" else None
+    said = note or breaking_statement(f.body, tuple(x.path for x in f.files))
+    if said and (not _reads(said, language) or _restates(said, f.title.text)):
+        said = None
+    changes, evidence = _breaking_changes(f, language)
+    if said and changes:
+        text = say("risk.breaking_said_diff", language, said=_clip(said, POINT_CHARS), changes=changes)
+    elif said:
+        text = say("risk.breaking_said", language, said=_clip(said, POINT_CHARS))
+    elif changes:
+        text = say("risk.breaking_diff", language, changes=changes)
+    else:
+        author = read_author_text(f.body, tuple(x.path for x in f.files))
+        opening = author.opening if author.opening and _reads(author.opening, language) else None
+        if opening:
+            return say("risk.breaking_unsaid", language, opening=_clip(opening, POINT_CHARS)), opening
+        # Nothing but the tag says it breaks: the title is the only evidence there is.
+        return say("risk.breaking", language), f"title: {f.title.text}"
+    if not evidence:
+        evidence = f"BREAKING CHANGE: {note}" if note else said or ""
+    return text, evidence
+
+
+def _breaking_changes(f: PRFeatures, language: Language) -> tuple[str, str]:
+    """What the diff renames, removes or re-defaults, worded for a breaking change (up to three), and the
+    first of them as evidence (`path: old → new`)."""
+    worded: list[str] = []
+    evidence: list[str] = []
+    for r in f.api_renamed:
+        worded.append(say("brk.renamed", language, old=r.old, new=r.new))
+        evidence.append(f"{r.path}: {r.old} → {r.new}")
+    for h in (*f.api_removed, *f.cli_removed):
+        worded.append(say("brk.removed", language, name=h.line))
+        evidence.append(f"{h.path}: -{h.line}")
+    for c in f.config_changes:
+        if c.new is None:
+            worded.append(say("brk.removed", language, name=c.key))
+            evidence.append(f"{c.path}: -{c.key}")
+        elif c.old is not None:
+            worded.append(say("brk.default", language, key=c.key, old=c.old, new=c.new))
+            evidence.append(f"{c.path}: {c.key}: {c.old} → {c.new}")
+    for r in f.api_resigned:
+        worded.append(say("brk.signature", language, old=r.old, new=r.new))
+        evidence.append(f"{r.path}: {r.old} → {r.new}")
+    return (_join(worded, language) if worded else ""), (evidence[0] if evidence else "")
 
 
 def _dependencies(f: PRFeatures, language: Language, out: _Findings) -> None:
@@ -814,18 +871,11 @@ def _key_points(f: PRFeatures, author: AuthorText, reviews: list[str], language:
     # What breaks, when the author says it; a title tag alone ("[BREAKING]") would only restate the
     # title here, while the diff points below name what was removed or renamed.
     note = f.breaking_note
-    if (
-        note
-        and note != "BREAKING CHANGE"
-        and not _restates(note, f.title.description)
-        and _reads(note, language)
-    ):
+    if note and note != "BREAKING CHANGE" and not _restates(note, f.title.text) and _reads(note, language):
         points.append(say("kp.breaking", language, note=_clip(note, POINT_CHARS)))
     opening = author.opening if author.opening and not _opening_is_gist(author.opening, language) else None
     lead = [
-        t
-        for t in (opening, *author.items)
-        if t and not _restates(t, f.title.description) and _reads(t, language)
+        t for t in (opening, *author.items) if t and not _restates(t, f.title.text) and _reads(t, language)
     ]
     points += [_clip(t, POINT_CHARS) for t in lead[: w.MAX_LEAD_POINTS]]
     measured = [m if _reads(m, language) else "; ".join(measured_figures(m)) for m in author.measured]
@@ -942,7 +992,8 @@ def _reading_guide(
     if f.focus:
         guide.append(say("guide.start", language, path=f.focus[0].path, name=f.focus[0].line))
     else:
-        largest = _largest(f.code_files) or _largest(f.files)
+        kept = [x for x in f.files if x.status != "removed"]
+        largest = _largest(x for x in kept if x.is_code) or _largest(kept)
         if largest is not None:
             guide.append(say("guide.start_file", language, path=largest.path))
     if design and _reads(design, language):

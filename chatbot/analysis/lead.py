@@ -360,3 +360,42 @@ def code_identifiers(text: str) -> list[str]:
     spans = _CODE_SPAN.findall(text)
     tokens = [m.group(0) for m in _CODE_TOKEN.finditer(_CODE_SPAN.sub(" ", text))]
     return [t for t in spans + tokens if not _FILE_SUFFIX.search(t) and "/" not in t]
+
+
+# What an author writes when they say what a breaking change breaks: the break itself, removals,
+# renames and migrations first; then what is done differently from now on.
+_BREAKS = re.compile(
+    r"\bbreak(?:s|ing)?\b|\bincompatib\w*|\bno longer\b|\bdeprecat\w*|"
+    r"\b(?:removed?|renamed?|dropped|replaced)\b|\bmigrat\w*|\bmust (?:now )?(?:set|use|pass|update|change)\b|"
+    r"不再|不兼容|破坏|改名|重命名|弃用|废弃|移除|删除|需要修改|需修改",
+    re.I,
+)
+_FROM_NOW_ON = re.compile(
+    r"\binstead of\b|\bnow (?:defaults?|requires?|uses?|returns?|follows?)\b|\bdefaults? (?:to|is now)\b|"
+    r"\bby default\b|\balways\b|默认|改为|替换为|取代",
+    re.I,
+)
+# The PR template's own explanation of the `[BREAKING]` tag, wherever a body kept it.
+_TAG_HELP = re.compile(r"\[BREAKING\]|breaks any API", re.I)
+
+
+def breaking_statement(body: CleanBody, changed_paths: Collection[str]) -> str | None:
+    """The author's sentence about what a breaking change breaks ("This change breaks almost all recipes
+    using verl GRPO as submodules", "micro_batch_size 不再按 GPU 数归一化"), else one saying what is done
+    differently from now on; None when the description says neither. Quoted, markup removed."""
+    found: dict[bool, str] = {}
+    for section in body.sections:
+        for block in section.blocks:
+            if block.kind not in ("para", "list", "quote"):
+                continue
+            for sentence in _sentences(plain_text([block])):
+                if len(sentence) < ITEM_MIN_CHARS or _TAG_HELP.search(sentence):
+                    continue
+                strong = bool(_BREAKS.search(sentence))
+                if strong in found or not (strong or _FROM_NOW_ON.search(sentence)):
+                    continue
+                if _substantive(sentence) and not names_unchanged_file(sentence, changed_paths):
+                    found[strong] = sentence
+            if True in found:
+                return found[True]
+    return found.get(False)

@@ -1,0 +1,230 @@
+"""Changed defaults in Python code, breaking changes in the author's words, and PRs that only delete:
+each class on bodies of several shapes (no template, Chinese, bullets only, empty). Assertions are on
+where a sentence comes from (the diff, the description), not on its exact words."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatbot.analysis import HeuristicAnalyzer
+from chatbot.analysis.features import python_defaults
+from chatbot.analysis.types import Analysis
+from chatbot.models import PRFile, PullRequest
+
+from .builders import changed, code, make_pr
+from .claims import ungrounded
+
+ANALYZER = HeuristicAnalyzer()
+BODIES = {
+    "no template": "Lower the vLLM memory share so the trainer fits beside it on 24 GB cards.",
+    "chinese": "降低 vLLM 的显存占比，让训练进程在 24GB 显卡上也能同时运行。",
+    "bullets only": "- lower the vLLM memory share\n- the trainer now fits on 24 GB cards",
+    "empty": "",
+}
+
+
+def analyze(pr: PullRequest, language: str = "en") -> Analysis:
+    return ANALYZER.analyze(pr, language=language)  # type: ignore[arg-type]
+
+
+def patched(path: str, patch: str) -> PRFile:
+    plus = sum(1 for line in patch.split("\n") if line.startswith("+"))
+    minus = sum(1 for line in patch.split("\n") if line.startswith("-"))
+    return PRFile(path, "modified", plus, minus, patch)
+
+
+DATACLASS = """@@ -40,7 +40,7 @@ class VllmArguments:
+     vllm_maxlen: int = 4096
+-    gpu_memory_utilization: float = 0.9
++    gpu_memory_utilization: float = 0.7
+     enforce_eager: bool = False"""
+FIELD = """@@ -50,7 +50,7 @@ class VllmArguments:
+     vllm_gpu_util: float = field(
+-        default=0.9,
++        default=0.7,
+         metadata={"help": "The share of GPU memory vLLM may use."},
+     )"""
+ARGPARSE = """@@ -80,8 +80,8 @@ def build_parser():
+     parser.add_argument(
+         "--gpu-memory-utilization",
+         type=float,
+-        default=0.9,
++        default=0.7,
+     )"""
+ARGPARSE_ONE_LINE = """@@ -90,3 +90,3 @@ def build_parser():
+-    parser.add_argument("--gpu-memory-utilization", type=float, default=0.9)
++    parser.add_argument("--gpu-memory-utilization", type=float, default=0.7)
+     return parser"""
+KEYWORD = """@@ -10,8 +10,8 @@ class LLMEngine:
+     def __init__(
+         self,
+         model: str,
+-        gpu_memory_utilization: float = 0.9,
++        gpu_memory_utilization: float = 0.7,
+     ):
+         self.model = model"""
+KEYWORD_ONE_LINE = """@@ -20,3 +20,3 @@ import torch
+-def init_engine(model, gpu_memory_utilization=0.9, seed=0):
++def init_engine(model, gpu_memory_utilization=0.7, seed=0):
+     return LLMEngine(model)"""
+CONSTANT = """@@ -1,4 +1,4 @@ import os
+-GPU_MEMORY_UTILIZATION = 0.9
++GPU_MEMORY_UTILIZATION = 0.7
+ MAX_MODEL_LEN = 4096"""
+
+DEFAULTS = {
+    "dataclass field": (DATACLASS, "VllmArguments.gpu_memory_utilization"),
+    "field(default=…)": (FIELD, "VllmArguments.vllm_gpu_util"),
+    "argparse over lines": (ARGPARSE, "--gpu-memory-utilization"),
+    "argparse on one line": (ARGPARSE_ONE_LINE, "--gpu-memory-utilization"),
+    "keyword of __init__": (KEYWORD, "LLMEngine(gpu_memory_utilization)"),
+    "keyword on the def line": (KEYWORD_ONE_LINE, "init_engine(gpu_memory_utilization)"),
+    "module constant": (CONSTANT, "GPU_MEMORY_UTILIZATION"),
+}
+
+
+@pytest.mark.parametrize("shape", list(DEFAULTS))
+def test_a_python_default_change_is_read_with_its_key_and_values(shape: str) -> None:
+    patch, key = DEFAULTS[shape]
+    [change] = python_defaults("src/engine/args.py", patch)
+    assert (change.key, change.old, change.new) == (key, "0.9", "0.7")
+
+
+@pytest.mark.parametrize("body", list(BODIES))
+@pytest.mark.parametrize("shape", list(DEFAULTS))
+def test_a_changed_python_default_is_a_key_point_and_a_behaviour_risk(shape: str, body: str) -> None:
+    patch, key = DEFAULTS[shape]
+    pr = make_pr(
+        "Lower the default GPU memory share",
+        BODIES[body],
+        files=[patched("src/engine/args.py", patch), code("src/engine/runner.py", 12)],
+        repo="hiyouga/llamafactory",
+    )
+    for language in ("en", "zh"):
+        analysis = analyze(pr, language)
+        points = [p for p in analysis.key_points if key in p]
+        assert points and "0.9" in points[0] and "0.7" in points[0]
+        config = [r for r in analysis.risks if r.category == "config"]
+        assert config and key in config[0].text and "0.7" in config[0].text
+        assert not ungrounded(pr, [*analysis.key_points, *(r.text for r in analysis.risks)], analysis.modules)
+
+
+@pytest.mark.parametrize(
+    "patch",
+    [
+        # a local variable, a call's keyword, a re-quoted string, a computed value: no default changed
+        "@@ -5,3 +5,3 @@ def step(self):\n-        total: int = 0\n+        total: int = 1\n         return total",
+        "@@ -5,3 +5,3 @@ def step(self):\n-    run(retries=3)\n+    run(retries=5)\n     return",
+        "@@ -5,3 +5,3 @@ class Args:\n-    name: str = 'vllm'\n+    name: str = \"vllm\"\n     seed: int = 0",
+        "@@ -5,3 +5,3 @@ class Args:\n-    lr: float = base_lr() * 2\n+    lr: float = base_lr() * 3\n     seed: int = 0",
+        "@@ -1,2 +1,2 @@ import os\n-__version__ = '0.1'\n+__version__ = '0.2'\n-VERSION = '0.1'\n+VERSION = '0.2'",
+    ],
+)
+def test_what_is_not_a_default_is_not_read_as_one(patch: str) -> None:
+    assert python_defaults("src/engine/args.py", patch) == []
+
+
+def test_a_default_changed_in_a_test_or_an_example_is_not_the_products() -> None:
+    for path in ("tests/test_args.py", "examples/run_vllm.py"):
+        pr = make_pr("Lower the default GPU memory share", files=[patched(path, DATACLASS)])
+        assert not [r for r in analyze(pr).risks if r.category == "config"]
+
+
+# --- breaking changes in the author's words --------------------------------------------------------------
+
+RENAME = changed(
+    "verl/trainer/ckpt.py",
+    ["def load_checkpoint(actor_wg, path):", *[f"    step_{i} = read(path, {i})" for i in range(40)]],
+    ["def load_checkpoint(trainer, path):"],
+)
+DEFAULT_YAML = changed(
+    "verl/trainer/config/engine/megatron.yaml",
+    ["expert_tensor_parallel_size: null"],
+    ["expert_tensor_parallel_size: 1"],
+)
+REMOVED = changed(
+    "verl/workers/sharding_manager/fsdp_sglang.py",
+    [],
+    ["class FSDPSGLangShardingManager(ShardingManager):", *[f"    x_{i} = {i}" for i in range(60)]],
+)
+SAID = {
+    "english sentence": "Repeat the batch in the driver. This change breaks every recipe that repeats it "
+    "in its own rollout worker.",
+    "chinese sentence": "在 driver 中重复数据。此改动不兼容所有在 rollout worker 中自行重复数据的 recipe。",
+    "bullets": "- repeat the batch in the driver\n- recipes that repeat it in their rollout workers no longer work",
+    "breaking note": "Repeat the batch in the driver.\n\nBREAKING CHANGE: recipes must stop repeating it in workers.",
+}
+
+
+def breaking_risk(analysis: Analysis) -> tuple[str, str]:
+    [risk] = [r for r in analysis.risks if r.category == "breaking-change"]
+    return risk.text, risk.evidence
+
+
+@pytest.mark.parametrize("body", list(SAID))
+def test_a_breaking_risk_says_what_the_author_wrote_breaks(body: str) -> None:
+    title = "[BREAKING][rollout] feat: repeat DataProto in the driver"
+    pr = make_pr(title, SAID[body], files=[code("verl/trainer/ppo/ray_trainer.py", 40)])
+    text, evidence = breaking_risk(analyze(pr, "zh"))
+    assert "recipe" in text and "title:" not in evidence and title not in text
+    if body != "chinese sentence":
+        english, _ = breaking_risk(analyze(pr, "en"))
+        assert "recipe" in english
+    else:  # an English reader gets no Chinese quote: the generic sentence, never the Chinese one
+        english, _ = breaking_risk(analyze(pr, "en"))
+        assert "不兼容" not in english
+
+
+@pytest.mark.parametrize("body", ["", "Cleaner names.", "- cleaner names", "更清楚的命名。"])
+@pytest.mark.parametrize(
+    ("files", "names"),
+    [
+        ([RENAME], ("trainer", "actor_wg")),
+        ([DEFAULT_YAML], ("expert_tensor_parallel_size", "null")),
+        ([REMOVED, code("verl/workers/rollout.py", 20)], ("FSDPSGLangShardingManager",)),
+    ],
+)
+def test_a_breaking_risk_known_from_the_tag_names_what_the_diff_renames_removes_or_re_defaults(
+    body: str, files: list[PRFile], names: tuple[str, ...]
+) -> None:
+    pr = make_pr("[BREAKING][misc] chore: tidy up", body, files=files)
+    for language in ("zh", "en"):
+        text, evidence = breaking_risk(analyze(pr, language))
+        assert all(name in text for name in names)
+        assert not evidence.startswith("title:")
+        assert not ungrounded(pr, [text])
+
+
+def test_a_tag_without_a_word_or_a_diff_fact_quotes_the_description_not_the_title() -> None:
+    body = "The way to launch multi-node jobs with ray has changed, see the new guide."
+    pr = make_pr("[BREAKING] ray: rewrite multi-node doc", body, files=[code("verl/ray/launch.py", 20)])
+    text, evidence = breaking_risk(analyze(pr))
+    assert "launch multi-node jobs" in text and evidence == body
+
+
+# --- PRs that only delete ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body", ["", "Clean up the unused sharding manager.", "- 删除未使用的 sharding manager"]
+)
+def test_deleting_code_is_no_missing_test_and_no_reading_starts_in_a_deleted_file(body: str) -> None:
+    gone = changed(
+        "verl/workers/sharding_manager/fsdp_sglang.py",
+        [],
+        ["class FSDPSGLangShardingManager(ShardingManager):", *[f"    x_{i} = {i}" for i in range(220)]],
+        status="removed",
+    )
+    pr = make_pr("[misc] refactor: clean up unused sharding manager", body, files=[gone])
+    for language in ("zh", "en"):
+        analysis = analyze(pr, language)
+        assert "missing-tests" not in {r.category for r in analysis.risks}
+        guide = analysis.texts[language].reading_guide
+        assert not any("fsdp_sglang.py" in g for g in guide if g.startswith(("Start", "从")))
+        assert not any("fsdp_sglang.py" in u for u in analysis.follow_ups)
+
+
+def test_a_squash_list_that_repeats_the_title_with_its_tags_is_no_key_point() -> None:
+    body = "* [distro] feat: add docker support\n* update docker tag to the vllm image"
+    pr = make_pr("[distro] feat: add docker support", body, files=[code("docker/build.py", 30)])
+    assert not any("add docker support" in p for p in analyze(pr).key_points)
