@@ -455,6 +455,8 @@ class ChatBot:
             return self._upgrade(query, window, seen, now)
         if query.versus:
             return self._versus(query, window, seen, now)
+        if len(query.authors) > 1 and query.intent in ("author", "topic", "highlights", "search"):
+            return self._people_side_by_side(query, window, seen, now)
         with self.db.session() as session:
             evidence = gather(
                 session, query, seen, self.fallback, with_previous=query.intent == "compare", until=now
@@ -666,6 +668,18 @@ class ChatBot:
         evidence = sides[0][1] if sides else Evidence(query.repo or "", None)
         composer = Composer(query, window, evidence, now, self.config.tz)
         return composer.versus(sides)
+
+    def _people_side_by_side(
+        self, query: Query, window: Window | None, seen: Window | None, now: datetime
+    ) -> Answer:
+        """Each person the question names, with their PRs of the window that match the rest of it."""
+        sides: list[tuple[str, Evidence]] = []
+        with self.db.session() as session:
+            for person in query.authors:
+                one = replace(query, author=person, authors=())
+                sides.append((person, gather(session, one, seen, self.fallback, until=now)))
+        composer = Composer(query, window, sides[0][1], now, self.config.tz)
+        return composer.per_person(sides)
 
     def _risks(self, query: Query, window: Window | None, composer: Composer) -> Answer:
         """For a complete week without filters, the stored report's risk observations; else the risks

@@ -261,6 +261,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "来自 {week} 周报（第 {version} 版）",
         "From the {week} weekly report (version {version})",
     ),
+    "qa.person.none": ("这段时间没有 TA 的 PR。", "No PRs by them in this span."),
     "qa.merged_on": ("{date} 合并", "merged {date}"),
     "qa.latest.title": ("最新合并（按合并时间）", "Latest merges (newest first)"),
     "qa.highlights.title": ("主要改动（按重要性）", "Main changes (by importance)"),

@@ -384,6 +384,22 @@ class Composer:
             blocks.append(Paragraph((plain(say("qa.upgrade.none", self.language)),)))
         return self.answer(blocks, len(about))
 
+    def per_person(self, sides: Sequence[tuple[str, Evidence]]) -> Answer:
+        """Each person's PRs, most important first, at most FEW each, under their name."""
+        blocks: list[Block] = []
+        total = 0
+        for person, evidence in sides:
+            total += evidence.count
+            blocks.append(Heading(say("qa.author.title", self.language, author=person), 3))
+            records = evidence.ranked(evidence.records)
+            if not records:
+                blocks.append(Paragraph((plain(say("qa.person.none", self.language)),)))
+                continue
+            blocks += self.listing(
+                records[: min(self.query.limit or FEW, self.limit)], "key_point", evidence.count
+            )
+        return self.answer(blocks, total)
+
     def must_read(self) -> Answer:
         records = self.evidence.ranked(self.evidence.records)
         chosen = [r for r in records if r.analysis.verdict == "must-read"] + [

@@ -1086,6 +1086,22 @@ def _author(
     return None
 
 
+def _people(text: str, context: ParseContext, excluded: set[str]) -> tuple[str, ...]:
+    """Two or more known logins the question joins ("ivy 和 lin 最近在做什么", "what did kashif and
+    qgallouedec ship"): each one's PRs are asked about. Empty unless at least two are joined."""
+    found = [
+        (m.start(), m.end(), m.group(1))
+        for m in _STANDALONE_LOGIN.finditer(text)
+        if m.group(1) in context.authors and m.group(1) not in excluded and m.group(1) not in _STOP
+    ]
+    joined: list[str] = []
+    for (_, end, first), (start, _, second) in pairwise(found):
+        if _PEOPLE_JOIN.fullmatch(text[end:start]):
+            joined += [name for name in (first, second) if name not in joined]
+    return tuple(joined) if len(joined) >= 2 else ()
+
+
+_PEOPLE_JOIN = re.compile(r"\s*(?:和|与|跟|及|以及|、|,|，|\band\b|&|\bor\b|还有)\s*")
 MIN_STANDALONE_LOGIN = 4
 _STANDALONE_LOGIN = re.compile(r"(?<![\w@/.-])([a-z0-9][a-z0-9-]*(?:\[bot\])?)(?![\w/-])")
 
@@ -1581,6 +1597,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
     if _IMPROVEMENT.search(rest):
         change_types = tuple(dict.fromkeys((*change_types, *_IMPROVEMENT_TYPES)))
     author = _author(rest, context, repo_words, module_words)
+    people = _people(rest, context, repo_words | module_words | set(context.modules))
+    if people:
+        author = people[0]
 
     order: Order | None = "size" if _BY_SIZE.search(rest) else "open" if _LONGEST_OPEN.search(rest) else None
     rest = _LONGEST_OPEN.sub(_spaces, _BY_SIZE.sub(_spaces, rest))
@@ -1612,8 +1631,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
     }
     slots = _blank_windows(_blank(rest, limit_spans))
     slots = _blank(slots, (span for _, spans in concepts for span in spans))
-    if author:
-        slots = _blank_pattern(slots, re.compile(rf"(?<![a-z0-9_-]){re.escape(author)}"))
+    for person in people or ((author,) if author else ()):
+        slots = _blank_pattern(slots, re.compile(rf"(?<![a-z0-9_-]){re.escape(person)}"))
     for pattern in (_PR_REFERENCES, _BREAKING, _CHANGE_TYPE_WORDS, *(p for _, p in _INTENT_RULES)):
         slots = _blank_pattern(slots, pattern)
     skip = own_repo | module_words | set(modules) | {author or ""} | _INTENT_WORDS
@@ -1705,6 +1724,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         alternatives=alternatives if intent not in ("pr", "help") else (),
         upgrade=intent == "risks" and bool(_UPGRADE_IMPACT.search(rest)),
         latest=latest,
+        authors=people if intent in _AUTHOR_FILTERED else (),
         asks_when=bool(_ASKS_WHEN.search(norm)),
         paths=paths,
         limit=limit,

@@ -117,6 +117,9 @@ class Query:
     topics: tuple[str, ...] = ()
     change_types: tuple[str, ...] = ()
     author: str | None = None
+    # Several people asked about together ("ivy 和 lin 最近在做什么"): each one's PRs side by side;
+    # `author` is the first of them.
+    authors: tuple[str, ...] = ()
     search_text: str | None = None
     # Content words the question asks about that no other slot placed: each is searched in the PRs'
     # texts (title, description, file paths, review text, analysis), never dropped.

@@ -521,3 +521,39 @@ def test_fixed_yet_is_a_fix(bots: dict[str, ChatBot]) -> None:
     answer = ask(bots, "fresh", "axolotl 的 lora 合并 OOM 修好了吗")
     assert answer.query.change_types == ("fix",) and not answer.query.terms
     assert answer.cited == (2604,)
+
+
+# Several people: each one's PRs ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shape", "question", "people"),
+    [
+        ("kit", "ivy 和 lin 最近在干嘛", {"ivy": {501, 504, 505, 512}, "lin": {506, 507, 511}}),
+        ("kit", "what did sam and mei work on this month?", {"sam": {502, 503, 509}, "mei": {508, 510}}),
+        (
+            "other",
+            "qgallouedec 和 kashif 最近在做什么",
+            {"qgallouedec": {3410, 3425, 3436, 3444, 3452, 3455}, "kashif": {3433, 3450, 3461}},
+        ),
+        (
+            "fresh",
+            "zhuzilin、hijkzzz 这个月的 PR",
+            {"zhuzilin": {1275, 1285, 1294, 1306}, "hijkzzz": {1279, 1288, 1297}},
+        ),
+    ],
+)
+def test_several_people_get_each_ones_prs(
+    bots: dict[str, ChatBot], shape: str, question: str, people: dict[str, set[int]]
+) -> None:
+    answer = ask(bots, shape, question)
+    assert answer.query.authors == tuple(people) and not answer.query.terms
+    text = answer.reply.plain_text()
+    headings = [text.index(say("qa.author.title", answer.query.language, author=p)) for p in people]
+    assert headings == sorted(headings)
+    for person, numbers in people.items():
+        start = text.index(say("qa.author.title", answer.query.language, author=person))
+        section = text[start:]
+        shown = {n for n in numbers if f"#{n}" in section}
+        assert shown == numbers or len(shown) == 5  # at most five each
+    assert set(answer.cited) <= set().union(*people.values())
