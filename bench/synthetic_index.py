@@ -180,7 +180,7 @@ def rows(
             ),
         }
         text = search_document(title, analysis, body=pr["body"], paths=[f["filename"] for f in pr["files"]])
-        document = {"pr_id": pr_id, "repo_id": repo_id, "document": text}
+        document = {"pr_id": pr_id, "repo_id": repo_id, "document": text.lower(), "merged_at": merged}
         yield pr, stored, document
 
 

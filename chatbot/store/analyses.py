@@ -117,23 +117,29 @@ def save_analyses(
         insert(_table(AnalysisRow)), [analysis_row_values(i, analyzer, version, language, now) for i in items]
     )
     latest = {i.pr_id: i for i in items}  # the same PR twice in a batch: its last analysis wins
-    current: dict[int, str] = {
-        pr_id: document
-        for pr_id, document in session.execute(
-            select(SearchDocumentRow.pr_id, SearchDocumentRow.document).where(
-                SearchDocumentRow.pr_id.in_(list(latest))
-            )
+    # Documents are stored lower-case (PostgreSQL matches them with LIKE), with the PR's merge time.
+    wanted: dict[int, dict[str, Any]] = {}
+    stored: dict[int, tuple[str, datetime | None]] = {}
+    for pr_id, merged_at, document, stored_merged_at in session.execute(
+        select(
+            PullRequestRow.id,
+            PullRequestRow.merged_at,
+            SearchDocumentRow.document,
+            SearchDocumentRow.merged_at,
         )
-    }
+        .outerjoin(SearchDocumentRow, SearchDocumentRow.pr_id == PullRequestRow.id)
+        .where(PullRequestRow.id.in_(list(latest)))
+    ):
+        wanted[pr_id] = {"pr_id": pr_id, "document": latest[pr_id].document.lower(), "merged_at": merged_at}
+        if document is not None:
+            stored[pr_id] = (document, stored_merged_at)
     added = [
-        {"pr_id": i.pr_id, "repo_id": i.repo_id, "document": i.document}
-        for i in latest.values()
-        if i.pr_id not in current
+        {**row, "repo_id": latest[pr_id].repo_id} for pr_id, row in wanted.items() if pr_id not in stored
     ]
     changed = [
-        {"pr_id": i.pr_id, "document": i.document}
-        for i in latest.values()
-        if i.pr_id in current and current[i.pr_id] != i.document
+        row
+        for pr_id, row in wanted.items()
+        if pr_id in stored and stored[pr_id] != (row["document"], row["merged_at"])
     ]
     if added:
         session.execute(insert(_table(SearchDocumentRow)), added)

@@ -172,14 +172,18 @@ class AnalysisRow(Base):
 
 
 class SearchDocumentRow(Base):
-    """The searchable text of a PR (title, Chinese title, summary, key points, risks, modules), indexed
-    by SQLite FTS5 trigram or PostgreSQL pg_trgm; see migration 0002 and `chatbot/store/search.py`."""
+    """The searchable text of a PR (title, Chinese title, summary, key points, risks, modules), stored
+    lower-case and indexed by SQLite FTS5 trigram or PostgreSQL pg_trgm, with the PR's merge time (a
+    search orders and windows its matches without reading `pull_requests`); see migrations 0002 and 0016
+    and `chatbot/store/search.py`."""
 
     __tablename__ = "pr_search"
 
     pr_id: Mapped[int] = mapped_column(ForeignKey("pull_requests.id", ondelete="CASCADE"), primary_key=True)
     repo_id: Mapped[int] = mapped_column(ForeignKey("repos.id", ondelete="CASCADE"), index=True)
     document: Mapped[str] = mapped_column(Text)
+    # Written with the document (a merged PR's merge time does not change); NULL only before 0016 ran.
+    merged_at: Mapped[datetime | None]
 
 
 class WeeklyReportRow(Base):

@@ -35,7 +35,7 @@ def test_an_upgrade_keeps_every_pull_request_and_search_document(database_url: s
                     {"n": number},
                 )
                 connection.execute(
-                    text("INSERT INTO pr_search (pr_id, repo_id, document) VALUES (:n, 1, 'fix widget')"),
+                    text("INSERT INTO pr_search (pr_id, repo_id, document) VALUES (:n, 1, 'Fix Widget')"),
                     {"n": number},
                 )
 
@@ -46,6 +46,9 @@ def test_an_upgrade_keeps_every_pull_request_and_search_document(database_url: s
             assert connection.scalar(text("SELECT count(*) FROM repos")) == 1
             assert connection.scalar(text("SELECT count(*) FROM pull_requests")) == ROWS
             assert connection.scalar(text("SELECT count(*) FROM pr_search")) == ROWS
+            # 0016: documents lower-case, with their PR's merge time
+            documents = connection.execute(text("SELECT DISTINCT document, merged_at FROM pr_search")).all()
+            assert [(d, str(m)[:10]) for d, m in documents] == [("fix widget", "2026-06-02")]
             if engine.dialect.name == "sqlite":
                 assert connection.scalar(text("PRAGMA foreign_keys")) == 1  # enforced again afterwards
     finally:
