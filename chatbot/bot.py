@@ -662,6 +662,12 @@ class ChatBot:
         ]
         sides: list[tuple[str, Evidence]] = []
         with self.db.session() as session:
+            # a login among the words is a person: their PRs ("sam 和 ivy 谁的 PR 更多")
+            authors = known_authors(session)
+            subjects = [
+                (label, replace(alone, author=label) if label.lower() in authors and asked.terms else asked)
+                for label, asked in subjects
+            ]
             for label, asked in subjects:
                 one = replace(asked, intent="topic", versus=False, understood=(label,), limit=VERSUS_SHOWN)
                 sides.append((label, gather(session, one, seen, self.fallback, until=now)))

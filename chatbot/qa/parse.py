@@ -1136,6 +1136,14 @@ _UPGRADE_WORDS = frozenset(
     )
 )
 
+# Which module changed most ("哪个模块变化最大", "变动最多的模块", "which module changed the most"): the
+# statistics' (or a comparison's) module counts.
+_MODULE_MOST = re.compile(
+    r"(?:变化|变动|改动)最(?:大|多)的?模块|模块(?:的)?(?:变化|变动|改动)最(?:大|多)"
+    r"|哪(?:个|些)模块(?:的)?(?:变化|变动|改动)?(?:最|比较)?(?:大|多|活跃)"
+    r"|\bwhich modules? (?:changed|moved|grew|saw the most)(?: the)?(?: most)?\b"
+)
+
 _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "help",
@@ -1158,7 +1166,8 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
             # how long PRs wait: "平均 review 时间", "合并要多久", "time to merge", "how long do PRs stay open"
             r"|(?:平均|中位数?的?)?\s*(?:review|评审|审核|合并)\s*(?:时间|耗时|周期)|(?:要|需要|得)?多久(?:才)?(?:能)?(?:被)?合并"
             r"|\b(?:average|median|mean)? ?(?:time to (?:merge|review)|review time|cycle time|merge time)\b"
-            r"|\bhow long\b[^?.!]{0,40}?\b(?:to (?:merge|land|get merged|be reviewed)|stay(?:ed)? open|(?:in|under) review|before (?:merging|they merge|it merges))\b"
+            r"|\bhow long\b[^?.!]{0,40}?\b(?:to (?:merge|land|get merged|be reviewed)|stay(?:ed)? open|(?:in|under) review|before (?:merging|they merge|it merges))\b|"
+            + _MODULE_MOST.pattern
         ),
     ),
     (
@@ -1601,8 +1610,12 @@ def parse_query(text: str, context: ParseContext) -> Query:
     if people:
         author = people[0]
 
-    order: Order | None = "size" if _BY_SIZE.search(rest) else "open" if _LONGEST_OPEN.search(rest) else None
-    rest = _LONGEST_OPEN.sub(_spaces, _BY_SIZE.sub(_spaces, rest))
+    # "哪个模块改动最大" asks for the busiest module (statistics), not the largest PRs
+    ordered = _MODULE_MOST.sub(_spaces, rest)
+    order: Order | None = (
+        "size" if _BY_SIZE.search(ordered) else "open" if _LONGEST_OPEN.search(ordered) else None
+    )
+    rest = _LONGEST_OPEN.sub(_spaces, _BY_SIZE.sub(_spaces, ordered) if order else rest)
     versus = bool(_WHICH_MORE.search(rest))
     if versus:
         rest = _WHICH_MORE.sub(_spaces, rest)
@@ -1700,6 +1713,10 @@ def parse_query(text: str, context: ParseContext) -> Query:
         if repo is None and len(context.repos) == 1:
             repo = context.repos[0].full_name
     candidates = tuple(r.full_name for r in (compared or context.repos)) if repo is None else ()
+    # A comparison sets two subjects or more side by side; a person named among them is one of them.
+    if versus and author and intent not in ("pr", "help"):
+        terms, author = (author, *terms), None
+    versus = versus and len(modules) + len(topics) + len(terms) >= 2
     return Query(
         text=raw,
         language=language,
@@ -1735,7 +1752,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         newcomers=newcomers,
         asks_files=bool(_ASKS_FILES.search(norm)),
         order=order,
-        versus=versus and len(modules) + len(topics) + len(terms) >= 2,
+        versus=versus,
         subscribed=subscribed,
         every_repo=every_repo and repo is None,
         confidence=confidence,
@@ -1798,10 +1815,11 @@ _LONGEST_OPEN = re.compile(
 # "A 和 B 哪个改动多", "which had more PRs, A or B?": counts side by side (with two subjects or more).
 _WHICH_MORE = re.compile(
     r"哪(?:个|一个|边|方面)(?:的)?(?:改动|变化|变更|pr|提交|更新)?(?:更|比较)?(?:多|活跃|频繁|忙)"
-    r"|谁(?:的)?(?:改动|pr|提交)?(?:更|比较)多|(?:改动|pr|提交)(?:哪个|谁)(?:更)?多"
+    r"|谁(?:的)?\s*(?:改动|pr|提交)?\s*(?:更|比较)多|(?:改动|pr|提交)\s*(?:哪个|谁)(?:更)?多"
     r"|\bwhich (?:one |of (?:them|the two|these) )?(?:has|had|got|saw|gets|sees|received) (?:more|the most)\b"
     r"|\bwhich (?:one |of (?:them|the two|these) )?(?:is|was) (?:more active|busier|changing more)\b"
     r"|\bmore (?:changes|prs|activity|work)(?: in)?\b[^?]{0,30}\bor\b"
+    r"|\bwho (?:has |had )?(?:merged|landed|contributed|wrote|authored|made|did|sent|opened|shipped) more\b"
 )
 _ASKS_FILES = re.compile(
     r"(?:哪些|什么|哪几个|哪个)(?:代码)?文件|文件(?:列表|清单)|改动的文件|改了哪(?:些|里)"

@@ -407,3 +407,35 @@ def test_an_authors_list_names_the_login_as_github_spells_it(widgets_bot: ChatBo
 def test_config_keys_are_the_config_concept(question: str) -> None:
     query = parse_query(question, CONTEXT)
     assert "config" in query.topics and not {"keys", "配置项"} & set(query.terms), query
+
+
+@pytest.mark.parametrize(
+    ("question", "counts"),
+    [
+        ("trl 六月 kashif 和 qgallouedec 谁的 PR 更多", {"qgallouedec": 5, "kashif": 3}),
+        ("who merged more in trl in June, kashif or qgallouedec?", {"qgallouedec": 5, "kashif": 3}),
+    ],
+)
+def test_which_person_merged_more_counts_each_persons_prs(
+    bot: ChatBot,  # noqa: F811
+    question: str,
+    counts: dict[str, int],
+) -> None:
+    answer = bot.handle(Message(question))
+    assert answer.query.versus, answer.query
+    lines = [line for line in answer.reply.plain_text().splitlines() if line.startswith("• ")]
+    for (login, n), line in zip(sorted(counts.items(), key=lambda kv: -kv[1]), lines, strict=True):
+        assert line.startswith(f"• {login}") and f" {n} " in line, lines
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "trl 上周哪个模块改动最多",
+        "trl 这周和上周比哪个模块变化最大",
+        "which module changed the most in trl last week?",
+    ],
+)
+def test_which_module_changed_most_is_about_modules_not_the_largest_prs(question: str) -> None:
+    query = parse_query(question, CONTEXT)
+    assert query.order is None and query.intent in ("stats", "compare") and not query.terms, query
