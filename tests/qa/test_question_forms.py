@@ -439,3 +439,16 @@ def test_which_person_merged_more_counts_each_persons_prs(
 def test_which_module_changed_most_is_about_modules_not_the_largest_prs(question: str) -> None:
     query = parse_query(question, CONTEXT)
     assert query.order is None and query.intent in ("stats", "compare") and not query.terms, query
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "trl 过去两周有哪些值得我们团队跟进的改动",
+        "torchtune 最近有什么值得跟进的 PR",
+        "llamafactory 有哪些值得我们留意的改动",
+    ],
+)
+def test_worth_following_up_is_a_reading_list_question(question: str) -> None:
+    query = parse_query(question, CONTEXT)
+    assert query.intent == "must_read" and not query.terms, query
