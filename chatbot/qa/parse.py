@@ -1715,7 +1715,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
     candidates = tuple(r.full_name for r in (compared or context.repos)) if repo is None else ()
     # A comparison sets two subjects or more side by side; a person named among them is one of them.
     if versus and author and intent not in ("pr", "help"):
-        terms, author = (author, *terms), None
+        terms, author, people = (*(people or (author,)), *terms), None, ()
     versus = versus and len(modules) + len(topics) + len(terms) >= 2
     return Query(
         text=raw,
