@@ -500,6 +500,17 @@ def _focus(code_patches: list[tuple[int, str, str]]) -> tuple[LineHit, ...]:
     return ()
 
 
+def _tests_of(focus: LineHit, test_patches: list[tuple[str, str]]) -> tuple[str, ...]:
+    """The changed test files about the focus: their patch names its function, or their file name its
+    module (`test_core_algos.py` for `core_algos.py`)."""
+    stem = focus.path.rsplit("/", 1)[-1].removesuffix(".py")
+    return tuple(
+        path
+        for path, patch in test_patches
+        if focus.line in patch or (len(stem) > 3 and stem in path.rsplit("/", 1)[-1])
+    )
+
+
 def focus_function(patch: str) -> str | None:
     """The function or class where a file's change concentrates: in the hunk with the most changed lines,
     the first definition added or changed there, else the one the hunk header names as its context."""
@@ -984,6 +995,7 @@ class PRFeatures:
     env_added: tuple[LineHit, ...]
     env_removed: tuple[LineHit, ...]
     focus: tuple[LineHit, ...]  # the most changed code file with the function its change centres on
+    focus_tests: tuple[str, ...]  # changed test files that name the focus function or its file
     dependency_changes: tuple[DependencyChange, ...]
     todos: tuple[LineHit, ...]
     platform_hits: tuple[LineHit, ...]
@@ -1122,6 +1134,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
     cli_removed: list[LineHit] = []
     env: dict[str, dict[str, str]] = {"+": {}, "-": {}}  # sign -> variable -> file
     code_patches: list[tuple[int, str, str]] = []  # (lines, path, patch) of code files
+    test_patches: list[tuple[str, str]] = []  # (path, patch) of test files the PR keeps
     defs_old: dict[str, tuple[str, str]] = {}
     defs_new: dict[str, tuple[str, str]] = {}
     deps: list[DependencyChange] = []
@@ -1149,6 +1162,8 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
             and f.deletions > f.additions
         ):
             tests_removed.append(f.path)
+        if f.kind == "test" and f.status != "removed" and patch:
+            test_patches.append((f.path, patch))
         if not patch:
             if _PLATFORM_PATH.search(f.path) and f.kind == "source" and f.tier != "peripheral":
                 platform.append(LineHit(f.path, ""))
@@ -1231,6 +1246,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
     cli = [h for h in cli if h.line not in cli_removed_names]
     cli_removed = [h for h in cli_removed if h.line not in cli_added_names]
 
+    focus = _focus(code_patches)
     prose = body.prose
     lowered = prose.lower()
     text_for_keywords = f"{pr.header.title}\n{prose}"
@@ -1268,7 +1284,8 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         cli_removed=tuple(dict.fromkeys(cli_removed)),
         env_added=env_added,
         env_removed=env_removed,
-        focus=_focus(code_patches),
+        focus=focus,
+        focus_tests=_tests_of(focus[0], test_patches) if focus else (),
         dependency_changes=tuple(deps),
         todos=tuple(todos),
         platform_hits=tuple(platform),

@@ -176,7 +176,31 @@ TEXT: dict[str, dict[Language, str]] = {
         "zh": "验证：{test} 是否覆盖了 {name} 的新行为",
         "en": "Verify: that {test} covers the new behaviour of {name}",
     },
+    "guide.verify.unrelated_tests": {
+        "zh": "验证：本 PR 改动的测试（{test}）没有提到 {name}，需确认其新行为有测试覆盖",
+        "en": "Verify: the tests changed here ({test}) never name {name}; make sure its new behaviour is exercised",
+    },
+    "guide.verify.claim": {
+        "zh": "验证：{name} 是否做到了描述所说的“{claim}”（目前没有测试覆盖）",
+        "en": "Verify: that {name} does what the description says (“{claim}”); nothing tests it yet",
+    },
+    "guide.verify.measured": {
+        "zh": "验证：在自己的配置上复现作者报告的结果（{figure}）",
+        "en": "Verify: reproduce the reported result on your own setup ({figure})",
+    },
+    "guide.verify.symptom": {
+        "zh": "验证：{name} 修复后不再出现 {symptom}",
+        "en": "Verify: {symptom} no longer occurs with the fixed {name}",
+    },
+    "guide.verify.symptom_bare": {
+        "zh": "验证：修复后不再出现 {symptom}",
+        "en": "Verify: {symptom} no longer occurs",
+    },
     "guide.follow_up": {"zh": "后续：{text}", "en": "Follow-up: {text}"},
+    "guide.follow_up_test": {
+        "zh": "后续：为 {path} 的 {name} 补充单元测试",
+        "en": "Follow-up: add a unit test of {name} in {path}",
+    },
     "dep.change": {"zh": "{name} {old} → {new}", "en": "{name} {old} → {new}"},
     "dep.added": {"zh": "新增 {name} {new}", "en": "added {name} {new}"},
     "dep.removed": {"zh": "移除 {name}", "en": "removed {name}"},
@@ -947,9 +971,12 @@ def _design_sentence(f: PRFeatures) -> str | None:
     return None
 
 
-def _verify(f: PRFeatures, risks: list[Risk], language: Language) -> str | None:
-    """What a reader should check, from the most serious risk's mechanism (or, without one, whether the
-    changed function is tested)."""
+def _verify(
+    f: PRFeatures, change_type: ChangeType, author: AuthorText, risks: list[Risk], language: Language
+) -> str | None:
+    """What a reader should check: the most serious risk's mechanism; else, for a fix, that the failure
+    it names is gone; else the result the author measured; else whether the changed tests cover the
+    function the change centres on."""
     focus = f.focus[0] if f.focus else None
     for risk in risks:
         if risk.category in ("memory", "concurrency") and risk.evidence:
@@ -968,17 +995,48 @@ def _verify(f: PRFeatures, risks: list[Risk], language: Language) -> str | None:
             and _reads(risk.evidence, language)
         ):
             return say("guide.verify.compatibility", language, evidence=_clip(risk.evidence, 80))
+    symptom = _symptom(f, language) if change_type == "fix" else None
+    if symptom:
+        if focus is None:
+            return say("guide.verify.symptom_bare", language, symptom=symptom)
+        return say("guide.verify.symptom", language, symptom=symptom, name=focus.line)
+    figures = [m if _reads(m, language) else "; ".join(measured_figures(m)) for m in author.measured]
+    figures = [m for m in figures if m]
+    if figures:
+        return say("guide.verify.measured", language, figure=_clip(figures[0], 100))
     if focus is None:
         return None
+    if f.focus_tests:
+        return say("guide.verify.tested", language, test=f.focus_tests[0], name=focus.line)
     tests = [x.path for x in f.files if x.kind == "test" and x.status != "removed"]
     if tests:
-        return say("guide.verify.tested", language, test=tests[0], name=focus.line)
+        return say(
+            "guide.verify.unrelated_tests", language, test=_join(tests, language, limit=2), name=focus.line
+        )
+    claims = [t for t in (author.opening, *author.items) if t and _reads(t, language)]
+    if claims:
+        return say("guide.verify.claim", language, name=focus.line, claim=_clip(claims[0], 90).rstrip("。."))
     return say("guide.verify.untested", language, name=focus.line)
+
+
+_EXCEPTION = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b")
+
+
+def _symptom(f: PRFeatures, language: Language) -> str | None:
+    """The failure a fix names: an exception its description or title quotes (`GraphRecursionError`),
+    else a severe keyword of its title (OOM, a hang)."""
+    quoted = _EXCEPTION.search(f"{f.title.text}\n{f.body.prose}")
+    if quoted:
+        return quoted.group(0)
+    severe = [k for k in f.title_keywords if k in w.SEVERE_KEYWORDS]
+    return say(f"kw.{severe[0]}", language) if severe else None
 
 
 def _reading_guide(
     f: PRFeatures,
+    change_type: ChangeType,
     verdict: Verdict,
+    author: AuthorText,
     design: str | None,
     risks: list[Risk],
     follow_ups: list[str],
@@ -989,8 +1047,9 @@ def _reading_guide(
     if verdict == "skim":
         return ()
     guide: list[str] = []
-    if f.focus:
-        guide.append(say("guide.start", language, path=f.focus[0].path, name=f.focus[0].line))
+    focus = f.focus[0] if f.focus else None
+    if focus is not None:
+        guide.append(say("guide.start", language, path=focus.path, name=focus.line))
     else:
         kept = [x for x in f.files if x.status != "removed"]
         largest = _largest(x for x in kept if x.is_code) or _largest(kept)
@@ -998,11 +1057,19 @@ def _reading_guide(
             guide.append(say("guide.start_file", language, path=largest.path))
     if design and _reads(design, language):
         guide.append(say("guide.design", language, text=design))
-    check = _verify(f, risks, language)
+    check = _verify(f, change_type, author, risks, language)
     if check:
         guide.append(check)
     if follow_ups:
-        guide.append(say("guide.follow_up", language, text=follow_ups[0]))
+        # A test for the file the reading starts in is a test of its function: named, not the file alone.
+        tests_for_focus = focus is not None and follow_ups[0] in (
+            say("fu.add_test", language, path=focus.path),
+            say("fu.regression_test", language, path=focus.path),
+        )
+        if focus is not None and tests_for_focus:
+            guide.append(say("guide.follow_up_test", language, path=focus.path, name=focus.line))
+        else:
+            guide.append(say("guide.follow_up", language, text=follow_ups[0]))
     return tuple(guide)
 
 
@@ -1088,7 +1155,14 @@ class HeuristicAnalyzer:
                 risks=tuple(r.text for r in worded[language][0]),
                 follow_ups=tuple(worded[language][1]),
                 reading_guide=_reading_guide(
-                    f, verdict, design, worded[language][0], worded[language][1], language
+                    f,
+                    change_type,
+                    verdict,
+                    author,
+                    design,
+                    worded[language][0],
+                    worded[language][1],
+                    language,
                 ),
             )
             for language in LANGUAGES

@@ -228,3 +228,73 @@ def test_a_squash_list_that_repeats_the_title_with_its_tags_is_no_key_point() ->
     body = "* [distro] feat: add docker support\n* update docker tag to the vllm image"
     pr = make_pr("[distro] feat: add docker support", body, files=[code("docker/build.py", 30)])
     assert not any("add docker support" in p for p in analyze(pr).key_points)
+
+
+# --- reading guides: what to verify is the PR's own ---------------------------------------------------------
+
+WORKER = changed(
+    "verl/workers/rollout/server.py",
+    [
+        "def resize_context(self, prompt_len, response_len):",
+        *[f"    part_{i} = split(prompt_len, {i})" for i in range(400)],
+    ],
+    ["def resize_context(self, prompt_len):"],
+)
+
+
+def guide(title: str, body: str, files: list[PRFile], language: str = "en") -> tuple[str, ...]:
+    analysis = analyze(make_pr(title, body, files=files), language)
+    assert analysis.verdict != "skim"
+    return analysis.texts[language].reading_guide
+
+
+def verify_line(lines: tuple[str, ...]) -> str:
+    [line] = [g for g in lines if g.startswith(("Verify", "验证"))]
+    return line
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "The server crashed with `ValueError: context too long` when the response length was set.",
+        "- fix ValueError raised by the rollout server for long responses",
+        "修复 rollout server 在长回复时抛出 ValueError 的问题。",
+    ],
+)
+def test_a_fix_is_verified_by_the_failure_it_names(body: str) -> None:
+    lines = guide("[rollout] fix: context length of the rollout server", body, [WORKER])
+    assert "ValueError" in verify_line(lines) and "resize_context" in verify_line(lines)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Split the context.\n\nStep time 12.4 s → 7.9 s.",
+        "- split the context\n- 12.4 s → 7.9 s",
+        "分块处理上下文。\n\n耗时由 12.4秒 降至 7.9秒。",
+    ],
+)
+def test_a_measured_change_is_verified_by_reproducing_its_figure(body: str) -> None:
+    for language in ("en", "zh"):
+        lines = guide("[rollout] feat: split the rollout context", body, [WORKER], language)
+        assert "12.4" in verify_line(lines) and "7.9" in verify_line(lines)
+
+
+def test_a_changed_test_is_named_only_when_it_is_about_the_function() -> None:
+    body = "Split the rollout context into parts so long prompts fit."
+    about = changed(
+        "tests/workers/test_server.py", ["def test_resize_context():", "    resize_context(1, 2)"]
+    )
+    other = changed("tests/special_sanity/check_docstrings.py", ["    'verl.workers'"])
+    assert "test_server.py" in verify_line(guide("[rollout] feat: split context", body, [WORKER, about]))
+    unrelated = verify_line(guide("[rollout] feat: split context", body, [WORKER, other]))
+    assert "check_docstrings.py" in unrelated and "never name" in unrelated
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_an_untested_change_is_verified_against_what_the_description_claims(language: str) -> None:
+    body = "Split the rollout context into parts so long prompts fit on one engine."
+    lines = guide("[rollout] feat: split context", body, [WORKER], language)
+    assert "long prompts fit" in verify_line(lines) and "resize_context" in verify_line(lines)
+    follow_up = lines[-1]
+    assert "resize_context" in follow_up and "server.py" in follow_up
