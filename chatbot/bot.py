@@ -696,6 +696,7 @@ class ChatBot:
             or query.terms
             or query.paths
             or query.breaking
+            or query.untested
             or query.change_types
             or query.author
         )

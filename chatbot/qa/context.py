@@ -21,6 +21,8 @@ from chatbot.weeks import Week
 _FOLLOW_UP = re.compile(
     r"^\s*(?:那|那么|那如果|还有|再看看?|换成|改成|只看|只要|仅看|and\b|what about|how about|only\b|just\b|same for)"
     r"|(?:呢|怎么样|如何)\s*[?？。!！]?\s*$|\bthe (?:same|ones?)\b|只看|只要"
+    # "which of those have no tests", "其中哪些是破坏性的": the last answer's PRs, narrowed
+    r"|\b(?:of|among) (?:those|these|them)\b|其中|这些(?:里|中|当中|里面)|它们(?:中|里|当中)|里面哪些"
 )
 # "the week before" in a follow-up is the week before the last question's window, not before now.
 _WINDOW_BEFORE = re.compile(
@@ -150,6 +152,7 @@ def is_follow_up(text: str, current: Query) -> bool:
             current.window_named
             or current.maintainers  # "谁写的最多": of the last answer's PRs
             or current.breaking
+            or current.untested
             or current.limit is not None
             or any(getattr(current, name) for name in _SUBJECT)
         )

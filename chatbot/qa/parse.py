@@ -1703,7 +1703,16 @@ def parse_query(text: str, context: ParseContext) -> Query:
         and not named_repo
         and context.default_repo is None
         and not (
-            modules or topics or paths or author or subscribed or maintainers or order or _DOMAIN.search(rest)
+            modules
+            or topics
+            or paths
+            or author
+            or subscribed
+            or maintainers
+            or order
+            or breaking
+            or untested
+            or _DOMAIN.search(rest)
         )
     ):
         intent, confidence = "unknown", 0.2  # weather, greetings: say what the bot does

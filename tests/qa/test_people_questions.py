@@ -159,3 +159,20 @@ def test_asking_about_tests_after_asking_for_files_shows_no_file_list(bot: ChatB
     heading = say("pr.section.files", "zh")
     assert heading in files.reply.plain_text()
     assert heading not in tests.reply.plain_text() and tests.query.pr_number == 3433
+
+
+@pytest.mark.parametrize(
+    ("then", "flag"),
+    [
+        ("which of those have no tests?", "untested"),
+        ("其中哪些没有测试", "untested"),
+        ("其中哪些是破坏性的", "breaking"),
+        ("which of them are breaking?", "breaking"),
+    ],
+)
+def test_narrowing_the_last_answer_keeps_its_week_and_intent(bot: ChatBot, then: str, flag: str) -> None:  # noqa: F811
+    first, narrowed = conversation(bot, "trl 上周有哪些风险", then)
+    assert narrowed.query.intent == "risks" and getattr(narrowed.query, flag), narrowed.query
+    assert narrowed.window == first.window
+    # not the stored report's list: the risks of the PRs the filter keeps
+    assert set(narrowed.cited) <= set(first.cited) | {3455}, (first.cited, narrowed.cited)
