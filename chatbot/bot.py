@@ -620,7 +620,7 @@ class ChatBot:
             query.topics or query.terms or query.paths or query.modules
         )
         now = self.clock.now()
-        if (query.upgrade or query.latest) and (query.window is None or query.vague_window):
+        if (query.upgrade or query.order == "newest") and (query.window is None or query.vague_window):
             # No release tags in the index to count from: what an upgrade brings is the past TOPIC_DAYS,
             # and the newest merges are looked for there too.
             return Window(now - timedelta(days=TOPIC_DAYS), now)

@@ -263,7 +263,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "qa.person.none": ("这段时间没有 TA 的 PR。", "No PRs by them in this span."),
     "qa.merged_on": ("{date} 合并", "merged {date}"),
-    "qa.latest.title": ("最新合并（按合并时间）", "Latest merges (newest first)"),
+    "qa.newest.title": ("最新合并（按合并时间）", "Latest merges (newest first)"),
     "qa.highlights.title": ("主要改动（按重要性）", "Main changes (by importance)"),
     "qa.must_read.title": ("值得精读", "Worth a close read"),
     "qa.must_read.none": (

@@ -356,15 +356,15 @@ class Composer:
     def _highlight_title(self) -> str:
         """The message key of a highlights list's heading: by size, by time open, newest first, or by
         importance."""
-        if self.query.order is not None:
-            return f"qa.{self.query.order}.title"
-        return "qa.latest.title" if self.query.latest else "qa.highlights.title"
+        return f"qa.{self.query.order}.title" if self.query.order else "qa.highlights.title"
 
     @property
     def _highlight_extra(self) -> str:
         """What a highlight line adds: the PR's size or time open when the question ranks by it, its
         author when it asks who, else the key point that speaks to the question."""
-        return self.query.order or ("author" if self.query.asks_who else "key_point")
+        if self.query.order in ("size", "open"):
+            return self.query.order
+        return "author" if self.query.asks_who else "key_point"
 
     def upgrade(self, sections: Sequence[tuple[str, Evidence]]) -> Answer:
         """What to check before upgrading, a section a kind (breaking changes, dependency changes,

@@ -252,7 +252,7 @@ def follow_up(
         limit=current.limit or previous.limit,
         # what the last question asked for besides its intent, while the intent stays
         upgrade=current.upgrade or (previous.upgrade and intent == previous.intent),
-        latest=current.latest or (previous.latest and intent == previous.intent),
+        order=current.order or (previous.order if intent == previous.intent else None),
         confidence=1.0,
         **{name: getattr(subject, name) for name in _SUBJECT},
     )

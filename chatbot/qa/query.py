@@ -86,7 +86,7 @@ class Window:
 
 
 # An order a question asks its list in, other than by importance.
-Order = Literal["size", "open"]
+Order = Literal["size", "open", "newest"]
 
 # The most PRs one answer lists: asked for a count ("top 15") or for all of them ("列出所有修复").
 LIST_MAX = 20
@@ -139,8 +139,6 @@ class Query:
     # It asks what to watch for on upgrading ("升级到新版本要注意什么", "what should I watch for upgrading"):
     # the breaking changes, dependency changes, changed defaults and removals, and reverts of a span.
     upgrade: bool = False
-    # It asks for the newest merges ("最新合并的 PR", "the latest PRs"): listed newest first.
-    latest: bool = False
     # It asks when ("什么时候加的", "when was X added"): each PR's line says when it was merged.
     asks_when: bool = False
     # Only PRs that changed code without adding or changing a test ("哪些没有测试").
@@ -154,8 +152,9 @@ class Query:
     # answer, limited to authors whose first merged PR in the repo falls in the window.
     newcomers: bool = False
     # It asks for the largest PRs ("改动最大的 PR", "biggest PRs", "改了多少行": "size", ranked by lines
-    # changed) or those open longest before merging ("等了最久的 PR", "open the longest": "open"), each
-    # line saying its size or how long it was open.
+    # changed, each line saying its size), those open longest before merging ("等了最久的 PR", "open the
+    # longest": "open", each saying how long) or the newest merges ("最新合并的 PR", "the latest PRs":
+    # "newest").
     order: Order | None = None
     # It asks which of two or more subjects saw more ("megatron 和 fsdp 哪个改动多", "which had more PRs,
     # sglang or vllm?"): each subject's count of merged PRs, side by side.

@@ -82,9 +82,8 @@ class Evidence:
     verdicts: Counter[str] | None = None
     # For a question about reverts, the PR each revert among `records` undid (by the revert's number).
     reverted: dict[int, Reverted] = field(default_factory=dict)
-    # The question asks for the newest merges: `ranked` lists newest first.
-    newest_first: bool = False
-    # It asks for the largest PRs or those open longest (`Query.order`): `ranked` lists them first.
+    # It asks for the largest PRs, those open longest or the newest (`Query.order`): `ranked` lists
+    # them first.
     order: Order | None = None
 
     @property
@@ -102,7 +101,7 @@ class Evidence:
         """The PRs whose titles (or module tags) name more of what the question asks about first, most
         important first among them; the PRs that only discuss it next, best BM25 match first; without
         words or modules, most important first. Newest first or largest first when the question asks."""
-        if self.newest_first:
+        if self.order == "newest":
             return sorted(
                 records, key=lambda r: (r.pr.header.merged_at or ALL_TIME_START, r.number), reverse=True
             )
@@ -913,7 +912,6 @@ def gather(
         repo.full_name,
         repo.last_synced_at,
         modules=query.modules,
-        newest_first=query.latest,
         order=query.order,
     )
     corrector = Corrector.load(session, repo.full_name)  # readers' corrections and the repo's calibration
@@ -938,7 +936,7 @@ def gather(
     listed = None
     if (
         match is None
-        and not (query.untested or query.maintainers or query.latest or query.order)
+        and not (query.untested or query.maintainers or query.order)
         and query.intent in LISTS
         and corrector.changes_nothing
     ):

@@ -128,7 +128,9 @@ _ASKS = re.compile(
 )
 
 
-_ASKS_ANYWHERE = re.compile(r"是不是|是否|为什么|为何|会不会|有没有|怎么|哪些|哪个|哪几|\bwhy\b|\bwhich\b", re.I)
+_ASKS_ANYWHERE = re.compile(
+    r"是不是|是否|为什么|为何|会不会|有没有|怎么|哪些|哪个|哪几|\bwhy\b|\bwhich\b", re.I
+)
 
 
 def _asserts(text: str) -> bool:

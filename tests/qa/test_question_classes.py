@@ -347,9 +347,9 @@ def test_the_latest_prs_are_listed_newest_first(
     bots: dict[str, ChatBot], shape: str, question: str, cited: tuple[int, ...]
 ) -> None:
     answer = ask(bots, shape, question)
-    assert answer.query.latest
+    assert answer.query.order == "newest"
     assert answer.cited == cited
-    assert say("qa.latest.title", answer.query.language) in answer.reply.plain_text()
+    assert say("qa.newest.title", answer.query.language) in answer.reply.plain_text()
 
 
 # People: short logins, "what did X fix", 干嘛 ------------------------------------------------------------------
