@@ -655,7 +655,8 @@ def python_defaults(path: str, patch: str) -> list[ConfigChange]:
     is only ever compared with its own old value."""
     changes: list[ConfigChange] = []
     for hunk in patch.split("\n@@"):
-        if not _assigned(hunk, "\n-") & _assigned(hunk, "\n+"):
+        removed = _assigned(hunk, "\n-")  # first: most hunks only add, and then this is all the work
+        if not removed or not removed & _assigned(hunk, "\n+"):
             continue  # no removed line sets what an added line sets: no default changed here
         lines = hunk.split("\n")
         header = _PY_SCOPE.match(lines[0].rpartition("@@")[2].lstrip()) if "@@" in lines[0] else None
@@ -1175,7 +1176,12 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
                 if is_config or (f.kind == "source" and w.CONFIG_SOURCE.search(f.path))
                 else []
             )
-            if f.kind == "source" and f.path.endswith(".py") and not _NOT_SHIPPED.search(f.path):
+            if (
+                f.kind == "source"
+                and f.deletions
+                and f.path.endswith(".py")
+                and not _NOT_SHIPPED.search(f.path)
+            ):
                 # Defaults anywhere in shipped Python, named where they are set (`Args.lr`); a pair the
                 # settings-file reading found too counts once, under that name.
                 defaults = python_defaults(f.path, patch)
