@@ -37,28 +37,39 @@ class Concern:
     risks: frozenset[str] = frozenset()
     skip_types: frozenset[str] = frozenset()
 
-    def claims(self, text: str, change_type: str, modules: frozenset[str], risks: frozenset[str]) -> bool:
-        """Whether the concern claims a PR: `text` is its title and gist, lowercased; `modules` and
-        `risks` are its modules and the categories of its risks."""
+    def claims_by_kind(self, change_type: str, modules: frozenset[str], risks: frozenset[str]) -> bool:
+        """Whether the PR's change type, modules or risk categories claim it (set lookups)."""
         return (
             change_type in self.change_types
             or not self.modules.isdisjoint(modules)
-            or (
-                change_type not in self.skip_types
-                and (not self.risks.isdisjoint(risks) or bool(self.words and self.words.search(text)))
-            )
+            or (change_type not in self.skip_types and not self.risks.isdisjoint(risks))
         )
 
+    def claims_by_words(self, text: str, change_type: str) -> bool:
+        """Whether the PR's title or gist (`text`, lowercased) claims it (a pattern search)."""
+        return bool(self.words and change_type not in self.skip_types and self.words.search(text))
 
-def _words(pattern: str) -> re.Pattern[str]:
-    """Lowercase words, matched against lowercased text (cheaper than a case-insensitive pattern)."""
-    return re.compile(pattern)
+
+def _words(latin: str, chinese: str = "") -> re.Pattern[str]:
+    """`latin`: `|`-separated lowercase words, each matched as a whole word; `chinese`: `|`-separated
+    words matched anywhere. Matched against lowercased text (cheaper than a case-insensitive pattern)."""
+    return re.compile(rf"\b(?:{latin})\b" + (f"|{chinese}" if chinese else ""))
 
 
 _DEPENDENCY_MODULES = frozenset({"deps", "docker", "build", "release"})
 
 CONCERNS: tuple[Concern, ...] = (
-    Concern("docs", change_types=frozenset({"doc"}), modules=frozenset({"doc", "docs"})),
+    # Instructions for AI coding assistants (AGENTS.md, CLAUDE.md, Copilot instructions) are docs, never
+    # the agent loop of a model: only an agent loop, tool calling or multi-turn rollout is "rollout".
+    Concern(
+        "docs",
+        words=_words(
+            r"agents\.md|claude\.md|gemini\.md|copilot[- ]instructions|claude code|cursor ?rules|"
+            r"coding agents?|agent instructions|agent skills"
+        ),
+        change_types=frozenset({"doc"}),
+        modules=frozenset({"doc", "docs"}),
+    ),
     # A PR that changes what gets installed (its diff moves a pin or an image) is about dependencies,
     # even when it is filed under CI ("[ci] fix: transformers upgrade to 5.3.0").
     Concern(
@@ -71,37 +82,42 @@ CONCERNS: tuple[Concern, ...] = (
     Concern(
         "dependencies",
         words=_words(
-            r"\b(?:bump|upgrade|pin|unpin|dependenc\w*|requirements?|docker\w*|images?|wheels?|uv|pip|"
-            r"conda|packag\w*|release|version)\b|依赖|镜像|升级"
+            r"bump|upgrade|pin|unpin|dependenc\w*|requirements?|docker\w*|images?|wheels?|uv|pip|conda|"
+            r"packag\w*|release|version",
+            r"依赖|镜像|升级",
         ),
         modules=_DEPENDENCY_MODULES,
     ),
     Concern(
         "memory",
         words=_words(
-            r"\b(?:oom|out of memory|memory|leaks?|offload\w*|peak|empty_cache|activation checkpointing|"
-            r"gradient checkpointing|recompute|summon)\b|显存|内存|泄漏"
+            r"oom|out of memory|memory|leaks?|offload\w*|peak|empty_cache|activation checkpointing|"
+            r"gradient checkpointing|recompute|summon",
+            r"显存|内存|泄漏",
         ),
     ),
     Concern(
         "hardware",
         words=_words(
-            r"\b(?:npu|ascend|rocm|amd|mi\d{3}|xpu|mlu|hpu|gaudi|tpu|mps|910b|a2|a3|cann)\b|昇腾|国产"
+            r"npu|ascend|rocm|amd|mi\d{3}|xpu|mlu|hpu|gaudi|tpu|mps|910b|a2|a3|cann",
+            r"昇腾|国产",
         ),
         modules=frozenset({"hardware", "npu", "ascend", "rocm", "amd", "xpu"}),
     ),
     Concern(
         "algorithm",
         words=_words(
-            r"\b(?:loss|advantages?|kl|entropy|rewards?|off-?policy|on-?policy|importance sampling|baseline|"
-            r"estimator|critic|value model|curriculum|objective)\b|算法|奖励"
+            r"loss|advantages?|kl|entropy|rewards?|off-?policy|on-?policy|importance sampling|baseline|"
+            r"estimator|critic|value model|curriculum|objective",
+            r"算法|奖励",
         ),
         modules=frozenset({"algo", "algorithm", "reward", "reward_model"}),
     ),
     Concern(
         "performance",
         words=_words(
-            r"\b(?:speed ?up|faster|throughput|latency|overlap\w*|perf\w*|optimi[sz]\w*)\b|加速|吞吐"
+            r"speed ?up|faster|throughput|latency|overlap\w*|perf\w*|optimi[sz]\w*",
+            r"加速|吞吐",
         ),
         modules=frozenset({"perf"}),
         change_types=frozenset({"perf"}),
@@ -110,24 +126,28 @@ CONCERNS: tuple[Concern, ...] = (
     Concern(
         "data",
         words=_words(
-            r"\b(?:datasets?|dataloaders?|data ?loading|data processing|preprocess\w*|tokeni[sz]\w*|"
-            r"chat template|jsonl|parquet|collat\w*|samplers?)\b|数据集|数据处理|数据加载|分词"
+            r"datasets?|dataloaders?|data ?loading|data processing|preprocess\w*|tokeni[sz]\w*|"
+            r"chat template|jsonl|parquet|collat\w*|samplers?",
+            r"数据集|数据处理|数据加载|分词",
         ),
         modules=frozenset({"data", "dataset", "datasets", "dataloader", "tokenizer", "preprocess"}),
     ),
     Concern(
         "observability",
         words=_words(
-            r"\b(?:logg\w*|loggers?|metrics?|profil\w*|tracing|tracer|wandb|tensorboard|mlflow|swanlab|"
-            r"monitor\w*|telemetry|debugger|timeline)\b|日志|监控|指标|性能分析"
+            r"logg\w*|loggers?|metrics?|profil\w*|tracing|tracer|wandb|tensorboard|mlflow|swanlab|"
+            r"monitor\w*|telemetry|debugger|timeline",
+            r"日志|监控|指标|性能分析",
         ),
         modules=frozenset({"profiler", "logging", "metrics", "tracking", "telemetry"}),
     ),
     Concern(
         "rollout",
         words=_words(
-            r"\b(?:rollout|generation|generate|inference|sampling|kv ?cache|weight sync\w*|server|serving|"
-            r"agent|tool|multi-?turn|vllm|sglang|trtllm|tensorrt)\b|推理|采样"
+            r"rollout|generation|generate|inference|sampling|kv ?cache|weight sync\w*|server|serving|"
+            r"agent[ _]?loops?|agentic|tool[ _]?call\w*|tool use|tool pars\w*|function[ _]?call\w*|"
+            r"multi-?turn|vllm|sglang|trtllm|tensorrt",
+            r"推理|采样",
         ),
         modules=frozenset(
             {"rollout", "vllm", "sglang", "trtllm", "agent", "agent_loop", "inference", "serving", "tool"}
@@ -136,8 +156,9 @@ CONCERNS: tuple[Concern, ...] = (
     Concern(
         "training",
         words=_words(
-            r"\b(?:train\w*|worker|engine|checkpoint\w*|ckpt|optimizer|fsdp\d?|megatron|deepspeed|parallel\w*|"
-            r"lora|peft|sharding|resharding|api|primitives?|rpc|controller)\b|训练"
+            r"train\w*|worker|engine|checkpoint\w*|ckpt|optimizer|fsdp\d?|megatron|deepspeed|"
+            r"parallel\w*|lora|peft|sharding|resharding|api|primitives?|rpc|controller",
+            r"训练",
         ),
         modules=frozenset(
             {
@@ -162,14 +183,15 @@ CONCERNS: tuple[Concern, ...] = (
     Concern(
         "models",
         words=_words(
-            r"\b(?:models?|qwen\w*|llama\w*|deepseek\w*|gemma\w*|mistral\w*|vlm|vision|multimodal|moe)\b"
+            r"models?|qwen\w*|llama\w*|deepseek\w*|gemma\w*|mistral\w*|vlm|vision|multimodal|moe",
         ),
         modules=frozenset({"model", "models"}),
     ),
     Concern(
         "config",
         words=_words(
-            r"\b(?:configs?|configuration|yaml|hydra|cli|command[- ]line|flags?|arguments?|options?)\b|配置|参数"
+            r"configs?|configuration|yaml|hydra|cli|command[- ]line|flags?|arguments?|options?",
+            r"配置|参数",
         ),
         modules=frozenset({"cfg", "config", "configs", "cli"}),
     ),
@@ -179,12 +201,20 @@ CONCERNS: tuple[Concern, ...] = (
 def concern_of(title: str, analysis: Analysis, gist: str = "") -> str:
     """The first concern that claims the PR (by its title and gist, modules, type and risks), else its
     main module as a subject (`module:data`), else "other"."""
-    text = f"{title}\n{gist}".lower()
     modules = frozenset(analysis.modules)
     risks = frozenset(r.category for r in analysis.risks)
-    for concern in CONCERNS:
-        if concern.claims(text, analysis.change_type, modules, risks):
+    change_type = analysis.change_type
+    # The set lookups first: only the concerns before the first one they claim need a pattern search
+    # (the searches are most of the time a 300-PR report spends placing its PRs).
+    first = next(
+        (i for i, c in enumerate(CONCERNS) if c.claims_by_kind(change_type, modules, risks)), len(CONCERNS)
+    )
+    text = f"{title}\n{gist}".lower()
+    for concern in CONCERNS[:first]:
+        if concern.claims_by_words(text, change_type):
             return concern.key
+    if first < len(CONCERNS):
+        return CONCERNS[first].key
     module = next((m for m in analysis.modules if m.lower() not in GENERIC_MODULES), None)
     return f"{MODULE_CONCERN}{module}" if module else "other"
 

@@ -117,13 +117,15 @@ def window_records(
     end: datetime,
     fallback: Callable[[PullRequest], Analysis],
     numbers: Collection[int] | None = None,
+    corrector: Corrector | None = None,
 ) -> tuple[list[AnalyzedPR], list[str]]:
     """The PRs merged in [start, end) (optionally only `numbers`) with their current analyses (the
     offline analysis for one not analysed yet), oldest first, and a fingerprint of those inputs.
 
     An analysed PR comes without its files and comments (the report reads its analysis, header and
     reviews; decoding every patch was most of a report's build time); a PR analysed here comes whole.
-    The analyses are as shown: with readers' corrections and the repo's calibration applied."""
+    The analyses are as shown: with readers' corrections and the repo's calibration applied (by
+    `corrector`, loaded here when not given)."""
     columns = (*HEADER_COLUMNS, AnalysisRow.id.label("analysis_id"), AnalysisRow.fields)
     records: list[AnalyzedPR] = []
     parts: list[str] = []
@@ -139,7 +141,7 @@ def window_records(
             pr = to_pull_request(repo, session.get_one(PullRequestRow, row.id))
             records.append(AnalyzedPR(pr, fallback(pr)))
         parts.append(_part(row.number, row.content_hash, row.analysis_id))
-    return Corrector.load(session, repo.full_name).records(records), parts
+    return (corrector or Corrector.load(session, repo.full_name)).records(records), parts
 
 
 def build_weekly_report(
@@ -224,9 +226,10 @@ def _build(
             )
             if stored.fingerprint == fingerprint:
                 return BuiltReport(WeeklyReport.model_validate(stored.content), True, fingerprint)
-        records, parts = window_records(session, repo_row, week.start, until, fallback)
+        corrector = Corrector.load(session, repo_row.full_name)
+        records, parts = window_records(session, repo_row, week.start, until, fallback, corrector=corrector)
         previous, previous_parts = window_records(
-            session, repo_row, previous_week.start, previous_week.end, fallback
+            session, repo_row, previous_week.start, previous_week.end, fallback, corrector=corrector
         )
         fingerprint = fingerprint_of(parts, previous_parts)
         version = stored.version + 1 if stored is not None else 1
