@@ -97,6 +97,14 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "report.theme.count": ("{theme}（{n}）", "{theme} ({n})"),
     "report.risk.mechanism": ("#{pr} {text}（{evidence}）", "#{pr}: {text} ({evidence})"),
     "report.risk.mechanism.bare": ("#{pr} {text}", "#{pr}: {text}"),
+    # A change known to be breaking only from its title's [BREAKING] tag: what breaks, when the analysis
+    # says it (another risk, a removal or rename among its key points), never the title again.
+    "report.risk.breaking": (
+        "#{pr} 破坏性变更：{what}（{evidence}）",
+        "#{pr}: breaking change: {what} ({evidence})",
+    ),
+    "report.risk.breaking.bare": ("#{pr} 破坏性变更：{what}", "#{pr}: breaking change: {what}"),
+    "report.risk.breaking.modules": ("#{pr}（{modules}）{what}", "#{pr} ({modules}): {what}"),
     "report.risk.consequence.dependency": (
         "；构建可能解析不到该版本，或与其他依赖冲突",
         "; builds may fail to resolve it or conflict with other pins",
@@ -111,18 +119,20 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "report.risk.untested.one": ("", "1 code PR comes without new or changed tests: {prs}"),
     "report.follow_up.theme": ("{theme} · #{pr}：{text}", "{theme} · #{pr}: {text}"),
+    # English sentences never start with a module: a module is an identifier, never capitalised.
     "report.trend.rise": (
         "{module} 本周 {count} 个（上周 {previous} 个），增幅最大，代表作 #{example}。",
-        "{module} rose to {count} PRs ({previous} the week before), led by #{example}.",
+        "PRs in {module} rose to {count} ({previous} the week before), led by #{example}.",
     ),
     "report.trend.fall": (
         "{module} 从上周 {previous} 个降到 {count} 个。",
-        "{module} fell from {previous} PRs to {count}.",
+        "PRs in {module} fell from {previous} to {count}.",
     ),
     "report.trend.new": (
         "{module} 本周新出现 {count} 个 PR。",
-        "{module} appears this week with {count} PRs.",
+        "New this week: {count} PRs in {module}.",
     ),
+    "report.trend.new.one": ("", "New this week: 1 PR in {module}."),
     "report.trend.steady": ("各模块的 PR 数与上周相近。", "Module counts are close to the week before."),
     "report.participants": (
         "参与者：{authors} 位作者（{top_authors}），{reviewers} 位评审（{top_reviewers}）。",

@@ -41,6 +41,10 @@ POINT_CHARS = 110
 # Words (Latin runs, digits, single Han characters) by which a gist is compared with its title.
 _WORD = re.compile(r"[a-z0-9_]+|[\u4e00-\u9fff]")
 _URL = re.compile(r"https?://\S+")
+# A lowercase word that is not part of an identifier (`foo_bar`, `x.y`, `a/b`, `f(`, `a-b`).
+_PLAIN_START = re.compile(r"[a-z]+(?![\w./`(-])")
+# A reading-guide line's closing quote of the PR's title ("（title: [BREAKING] …）"): the title again.
+_TITLE_QUOTED = re.compile(r"\s*[（(]title: .*$")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 # The words of the analyzer's names for change types ("新功能", "performance change"): a gist built from
 # the title's type and module says nothing new.
@@ -62,6 +66,9 @@ TRENDS = 12
 FOLLOW_UPS = 6
 PARTICIPANTS_SHOWN = 5
 EVIDENCE_CHARS = 90
+# The headline names its risk without evidence, in at most this many characters.
+HEADLINE_RISK_CHARS = 120
+HEADLINE_CLAUSE_CHARS = 24
 _SEVERITY_RANK = {"high": 3, "medium": 2, "low": 1}
 _TITLE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+|^\s*\w+(?:\([^)]*\))?!?:\s*")
 # A login names someone: an export's placeholder for a deleted account ("-", "") is nobody to credit.
@@ -133,6 +140,15 @@ def clean_title(title: str) -> str:
         previous, title = title, _TITLE_PREFIX.sub("", title, count=1)
     cleaned = title.strip() or previous.strip()
     return f"Revert: {cleaned}" if reverted and not cleaned.lower().startswith("revert") else cleaned
+
+
+def sentence_start(text: str, language: Language) -> str:
+    """An English sentence that opens with a plain lowercase word (a theme's name: "memory",
+    "the megatron module") opens with a capital; one that opens with an identifier (`ci`, `foo_bar`,
+    `x.y`, a code span) or in Chinese is left as written."""
+    if language == "en" and _PLAIN_START.match(text):
+        return text[0].upper() + text[1:]
+    return text
 
 
 def _ranked(records: Sequence[AnalyzedPR]) -> list[AnalyzedPR]:
@@ -214,6 +230,8 @@ class _Group:
 
     concern: str
     records: tuple[AnalyzedPR, ...]
+    # The modules its PRs share most (at most two, each in two PRs or in its only one): the label's.
+    common: tuple[str, ...] = ()
 
     @property
     def weight(self) -> float:
@@ -227,18 +245,27 @@ class _Group:
     def label(self, language: Language) -> str:
         """The concern's name, with the modules its PRs share most (`training backends (megatron, fsdp)`)."""
         name = concern_name(self.concern, language)
-        modules = Counter(m for r in self.records for m in r.analysis.modules if m not in GENERIC_MODULES)
-        common = [m for m, n in modules.most_common(2) if n >= 2 or len(self.records) == 1]
-        if self.concern in ("docs", "ci", "other") or self.concern.startswith(MODULE_CONCERN) or not common:
+        if (
+            self.concern in ("docs", "ci", "other")
+            or self.concern.startswith(MODULE_CONCERN)
+            or not self.common
+        ):
             return name
-        return say("report.theme.label", language, theme=name, modules=join(common, language))
+        return say("report.theme.label", language, theme=name, modules=join(self.common, language))
+
+
+def _common_modules(records: Sequence[AnalyzedPR]) -> tuple[str, ...]:
+    modules = Counter(m for r in records for m in r.analysis.modules if m not in GENERIC_MODULES)
+    return tuple(m for m, n in modules.most_common(2) if n >= 2 or len(records) == 1)
 
 
 def _groups(ranked: list[AnalyzedPR]) -> list[_Group]:
     grouped: dict[str, list[AnalyzedPR]] = defaultdict(list)
     for record in ranked:
         grouped[record.concern].append(record)
-    groups = [_Group(concern, tuple(records)) for concern, records in grouped.items()]
+    groups = [
+        _Group(concern, tuple(records), _common_modules(records)) for concern, records in grouped.items()
+    ]
     return sorted(
         groups,
         key=lambda g: (g.concern in _HOUSEKEEPING or g.concern == "other", not g.read, -g.weight, g.concern),
@@ -282,7 +309,7 @@ def _highlight(group: _Group, language: Language) -> ReportItem:
     second = next(((r, p) for r in shown[1:] if (p := point_of(r, language))), None)
     if second is not None and second[0].analysis.verdict != "skim":
         text += say("report.highlight.also", language, pr=second[0].number, point=second[1])
-    return ReportItem(text=text, prs=tuple(r.number for r in shown))
+    return ReportItem(text=sentence_start(text, language), prs=tuple(r.number for r in shown))
 
 
 def compose_weekly_report(
@@ -342,10 +369,11 @@ def compose_weekly_report(
 
     groups = _groups(ranked)
     key = _key_prs(ranked)
-    risks = risk_mechanisms(ranked, language)
+    risk_lines = _risk_lines(ranked, language, RISK_OBSERVATIONS)
+    risks = [observation for observation, _ in risk_lines]
     theme_names = [g.label(language) for g in groups[:3]]
     attention = (
-        say("report.attention", language, risk=_short_risk(risks[0], language))
+        say("report.attention", language, risk=risk_lines[0][1])
         if risks
         else say("report.no_attention", language)
     )
@@ -374,7 +402,7 @@ def compose_weekly_report(
         avg_insight=avg_insight,
         themes=tuple(
             Theme(
-                name=g.label(language),
+                name=sentence_start(g.label(language), language),
                 items=tuple(
                     ReportItem(text=_change(r, language), prs=(r.number,)) for r in g.records[:THEME_ITEMS]
                 ),
@@ -386,7 +414,7 @@ def compose_weekly_report(
         theme_trends=_trends(
             Counter(g.concern for g in groups for _ in g.records),
             Counter(r.concern for r in previous),
-            name=lambda theme: concern_name(theme, language),
+            name=lambda theme: sentence_start(concern_name(theme, language), language),
         ),
         key_prs=tuple(
             KeyPR(
@@ -400,7 +428,7 @@ def compose_weekly_report(
                 verdict=r.analysis.verdict,
                 key_point=_key_point(r.analysis, language),
                 gist=r.texts(language).gist,
-                reading_guide=r.texts(language).reading_guide,
+                reading_guide=tuple(_TITLE_QUOTED.sub("", line) for line in r.texts(language).reading_guide),
                 corrected=bool(r.analysis.corrected),
             )
             for r in key[:KEY_PR_ROWS]
@@ -439,6 +467,13 @@ def risk_mechanisms(
     pin that shows it and what could go wrong), most severe and most important first; and one line
     gathering the code PRs that come without tests. A PR's second risk is listed only after every PR's
     first. Only the observations shown are worded (a week of 300 PRs has hundreds of risks)."""
+    return [observation for observation, _ in _risk_lines(ranked, language, limit)]
+
+
+def _risk_lines(
+    ranked: Sequence[AnalyzedPR], language: Language, limit: int
+) -> list[tuple[RiskObservation, str]]:
+    """`risk_mechanisms`, each with its sentence without the evidence (the headline's)."""
     firsts: list[tuple[tuple[int, float, int], AnalyzedPR, int]] = []
     seconds: list[tuple[tuple[int, float, int], AnalyzedPR, int]] = []
     untested: list[AnalyzedPR] = []
@@ -454,51 +489,143 @@ def risk_mechanisms(
                 continue
             mine.append((_SEVERITY_RANK[risk.severity], index))
         mine.sort(key=lambda m: -m[0])  # stable: a PR's risks of one severity keep their order
-        for rank, (severity, index) in enumerate(mine[:2]):
+        # A breaking change known only from its title is worded with the risk that says what breaks,
+        # which then is not listed again as the PR's second risk.
+        said = _breaks_what(record, mine[0][1]) if mine else None
+        for rank, (severity, index) in enumerate([m for m in mine if m[1] != said][:2]):
             order = (-severity, -record.analysis.importance, record.number)
             (firsts if rank == 0 else seconds).append((order, record, index))
     firsts.sort(key=lambda item: item[0])
     seconds.sort(key=lambda item: item[0])
     shown = (firsts + seconds)[: limit - 1 if untested else limit]
-    observations = [_mechanism(record, index, language) for _, record, index in shown]
+    lines = [_mechanism(record, index, language) for _, record, index in shown]
     if untested:
         numbers = tuple(r.number for r in untested)
         line = say("report.risk.untested", language, n=len(numbers), prs=pr_refs(numbers, language))
         gathered = RiskObservation(category="missing-tests", severity=worst_untested, text=line, prs=numbers)
+        short = say("report.risk.untested", language, n=len(numbers), prs=pr_refs(numbers, language, limit=3))
         # The missing-tests line always makes the report's list, after the most severe mechanisms.
-        observations.insert(min(len(observations), limit - 1), gathered)
-    return observations
+        lines.insert(min(len(lines), limit - 1), (gathered, short))
+    return lines
 
 
-def _mechanism(record: AnalyzedPR, index: int, language: Language) -> RiskObservation:
-    """One PR's risk as a mechanism: what could go wrong, with the evidence that shows it."""
-    risk = record.analysis.risks[index]
-    sentence = record.risk_texts(language)[index].rstrip("。.")
-    if risk.category in _CONSEQUENCES:
-        sentence += say(f"report.risk.consequence.{risk.category}", language)
-    line = (
-        say(
-            "report.risk.mechanism",
-            language,
-            pr=record.number,
-            text=sentence,
-            evidence=_evidence(risk.evidence),
-        )
-        if risk.evidence and _readable(risk.evidence, language)
-        else say("report.risk.mechanism.bare", language, pr=record.number, text=sentence)
+def _quotes_title(evidence: str, record: AnalyzedPR) -> bool:
+    """Whether a risk's evidence is only the PR's title (a `[BREAKING]` tag, a "faster" in the title)."""
+    evidence = evidence.strip().lower()
+    title = clean_title(record.pr.title).lower()
+    return evidence.startswith("title:") or (bool(title) and title[:TITLE_QUOTE] in evidence)
+
+
+# "BREAKING CHANGE:" opening an author's note on what breaks.
+_BREAKING_LABEL = re.compile(r"\s*breaking(?: changes?)?\s*[:：-]\s*", re.I)
+# Risk categories whose sentence can say what a breaking change breaks.
+_BREAKS = frozenset({"breaking-change", "compatibility", "config", "dependency"})
+# An English key point saying what a change removes, renames or gives a new default.
+_BREAKING_POINT = re.compile(
+    r"\b(?:remov|renam|deprecat|delet|drop|replac|default changed|defaults? to|no longer|get rid)", re.I
+)
+
+
+def _breaks_what(record: AnalyzedPR, index: int) -> int | None:
+    """For a breaking-change risk known only from the title, the index of the PR's other risk that says
+    what breaks (with evidence of its own); None otherwise."""
+    risks = record.analysis.risks
+    if risks[index].category != "breaking-change" or not _quotes_title(risks[index].evidence, record):
+        return None
+    return next(
+        (
+            i
+            for i, risk in enumerate(risks)
+            if i != index
+            and risk.category in _BREAKS
+            and risk.evidence
+            and not _quotes_title(risk.evidence, record)
+        ),
+        None,
     )
-    return RiskObservation(category=risk.category, severity=risk.severity, text=line, prs=(record.number,))
 
 
-def _short_risk(observation: RiskObservation, language: Language) -> str:
-    if observation.category == "missing-tests":
-        return say(
-            "report.risk.untested",
-            language,
-            n=len(observation.prs),
-            prs=pr_refs(observation.prs, language, limit=3),
+def _mechanism(record: AnalyzedPR, index: int, language: Language) -> tuple[RiskObservation, str]:
+    """One PR's risk as a mechanism: what could go wrong, with the evidence that shows it; and the same
+    sentence without the evidence. Evidence that is only the PR's title is never quoted: a breaking
+    change known from its title's tag says what breaks when the analysis knows it."""
+    risk = record.analysis.risks[index]
+    evidence = risk.evidence if risk.evidence and not _quotes_title(risk.evidence, record) else ""
+    if risk.category == "breaking-change" and not evidence:
+        line, short = _breaking(record, index, language)
+    else:
+        sentence = record.risk_texts(language)[index].rstrip("。.")
+        if risk.category in _CONSEQUENCES:
+            sentence += say(f"report.risk.consequence.{risk.category}", language)
+        short = say("report.risk.mechanism.bare", language, pr=record.number, text=sentence)
+        note = _BREAKING_LABEL.match(evidence) if risk.category == "breaking-change" else None
+        if note and _readable(evidence, language):
+            # The author's note on what breaks ("BREAKING CHANGE: `max_length` is removed"): the
+            # headline names that rather than the category's general sentence.
+            what = evidence[note.end() :].strip()
+            short = say("report.risk.breaking.bare", language, pr=record.number, what=what)
+        line = (
+            say(
+                "report.risk.mechanism",
+                language,
+                pr=record.number,
+                text=sentence,
+                evidence=_evidence(evidence),
+            )
+            if evidence and _readable(evidence, language)
+            else short
         )
-    return observation.text
+    observation = RiskObservation(
+        category=risk.category, severity=risk.severity, text=line, prs=(record.number,)
+    )
+    return observation, _headline_risk(short)
+
+
+def _headline_risk(sentence: str) -> str:
+    """A risk as the headline names it: its first clause (what happens, without "; users relying on
+    defaults get new behaviour") when that is long enough to say something, clipped."""
+    clause = re.split(r"；|; ", sentence, maxsplit=1)[0]
+    return _clip(clause if len(clause) >= HEADLINE_CLAUSE_CHARS else sentence, HEADLINE_RISK_CHARS).rstrip(
+        "。."
+    )
+
+
+def _breaking(record: AnalyzedPR, index: int, language: Language) -> tuple[str, str]:
+    """A breaking change known only from the title: what breaks, from the PR's risk that says it (with
+    its evidence), else from a key point naming a removal, rename or new default, else from what the PR
+    says beyond its title; else that it does not say what breaks."""
+    pr = record.number
+    other = _breaks_what(record, index)
+    if other is not None:
+        what = record.risk_texts(language)[other].rstrip("。.")
+        evidence = record.analysis.risks[other].evidence
+        short = say("report.risk.breaking.bare", language, pr=pr, what=what)
+        if _readable(evidence, language):
+            return say(
+                "report.risk.breaking", language, pr=pr, what=what, evidence=_evidence(evidence)
+            ), short
+        return short, short
+    texts, english = record.texts(language), record.texts("en")
+    parallel = len(texts.key_points) == len(english.key_points)
+    points = [
+        texts.key_points[i] if parallel else point
+        for i, point in enumerate(english.key_points)
+        if _BREAKING_POINT.search(point)
+    ]
+    if points:
+        line = say(
+            "report.risk.breaking.bare", language, pr=pr, what=_clip(points[0], POINT_CHARS).rstrip("。.")
+        )
+    else:
+        # Nothing but the title says what breaks: the analysis' sentence, with the modules it touches.
+        text = record.risk_texts(language)[index].rstrip("。.")
+        modules = join(record.analysis.modules, language)
+        line = (
+            say("report.risk.breaking.modules", language, pr=pr, what=text, modules=modules)
+            if modules
+            else say("report.risk.mechanism.bare", language, pr=pr, text=text)
+        )
+    return line, line
 
 
 def _trends(
@@ -618,38 +745,68 @@ def _participants(records: Sequence[AnalyzedPR], language: Language) -> str:
 
 def _follow_ups(ranked: list[AnalyzedPR], groups: list[_Group], language: Language) -> list[str]:
     """Breaking changes to check, the must-reads to read, then one suggestion per concern (its most
-    important PR that has one), so no single PR fills the list."""
+    important PR that has one), each of a kind no line before it has (one "add a test", one "write
+    migration notes"), so neither one PR nor one kind of suggestion fills the list."""
     follow_ups: list[str] = []
+    kinds: set[str] = set()
     breaking = [r.number for r in ranked if r.analysis.breaking]
     if breaking:
         follow_ups.append(say("report.follow_up.breaking", language, prs=pr_refs(breaking, language)))
-    must_read = [r.number for r in ranked if r.analysis.verdict == "must-read"][:3]
+        kinds.add("migration")
+    # A must-read that is the breaking change is named once, by the line about checking it.
+    must_read = [r.number for r in ranked if r.analysis.verdict == "must-read" and not r.analysis.breaking][
+        :3
+    ]
     if must_read:
         follow_ups.append(say("report.follow_up.read", language, prs=pr_refs(must_read, language)))
     named = Counter([*breaking, *must_read])
-    seen: set[str] = set()
     for group in groups:
-        candidates = [
-            (record, f)
+        candidates = (
+            (record, suggestion, kind)
             for record in group.records
-            for f in record.texts(language).follow_ups[:1]
-            if f not in seen and named[record.number] < 2
-        ]
+            if named[record.number] < 2
+            for suggestion, kind in _suggestions(record, language)
+            if kind not in kinds
+        )
         # A PR not yet named anywhere first: the list is about the week, not about its biggest PR.
-        candidates.sort(key=lambda c: named[c[0].number] > 0)
-        if candidates:
-            record, suggestion = candidates[0]
-            seen.add(suggestion)
+        first = None
+        for candidate in candidates:
+            if not named[candidate[0].number]:
+                first = candidate
+                break
+            first = first or candidate
+        if first is not None:
+            record, suggestion, kind = first
+            kinds.add(kind)
             named[record.number] += 1
-            follow_ups.append(
-                say(
-                    "report.follow_up.theme",
-                    language,
-                    theme=group.label(language),
-                    pr=record.number,
-                    text=suggestion,
-                )
+            line = say(
+                "report.follow_up.theme",
+                language,
+                theme=group.label(language),
+                pr=record.number,
+                text=suggestion,
             )
+            follow_ups.append(sentence_start(line, language))
         if len(follow_ups) >= FOLLOW_UPS:
             break
     return follow_ups[:FOLLOW_UPS]
+
+
+# Kinds of follow-up, told from the English wording; any other is told by its first two words.
+_FOLLOW_UP_KINDS = (
+    ("tests", re.compile(r"\b(?:unit|regression|missing|integration|e2e) tests?\b|\badd (?:an? )?tests?\b")),
+    ("migration", re.compile(r"\bmigration\b")),
+)
+
+
+def _suggestions(record: AnalyzedPR, language: Language) -> list[tuple[str, str]]:
+    """The PR's first two follow-ups in `language`, each with its kind."""
+    texts = record.texts(language).follow_ups[:2]
+    english = record.texts("en").follow_ups[:2]
+    if len(english) != len(texts):
+        english = texts
+    out = []
+    for text, plain in zip(texts, english, strict=True):
+        kind = next((k for k, pattern in _FOLLOW_UP_KINDS if pattern.search(plain.lower())), None)
+        out.append((text, kind or " ".join(_WORD.findall(plain.lower())[:2])))
+    return out
