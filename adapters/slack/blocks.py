@@ -396,28 +396,47 @@ def render_blocks(
     "及其他 N 个 / and N more" linking `reply.more_url`. Never raises on a long or odd reply.
     `native_feedback` False renders an answer's 👍 / 👎 as plain buttons (where Slack refuses its own)."""
     more_url = safe_url(reply.more_url)
-    messages = _pack(reply, max_messages, None, native_feedback)
+    body, tail = _split_tail(reply.blocks) if max_messages is not None else (reply.blocks, ())
+    # The closing buttons (links, 👍 / 👎) of a reply cut to `max_messages` always stay: content is cut.
+    closing = [b for block in tail for b in _render(block, 0, _entries(block), native_feedback)]
+    messages = _pack(body, max_messages, None, native_feedback, closing)
     if messages is None:
         # Too long for `max_messages`: pack again with room for the "and N more" line in the last one.
-        messages = _pack(reply, max_messages, lambda n: _more(n, more_url, language), native_feedback)
-    return _finish(messages or [_Message()], reply)
+
+        def more(n: int) -> list[dict[str, Any]]:
+            return _more(n, more_url, language)
+
+        messages = _pack(body, max_messages, more, native_feedback, closing)
+    messages = messages or [_Message()]
+    messages[-1].add(closing)
+    return _finish(messages, reply)
+
+
+def _split_tail(blocks: tuple[Block, ...]) -> tuple[tuple[Block, ...], tuple[Block, ...]]:
+    """The blocks before the reply's closing run of buttons, and that run."""
+    cut = len(blocks)
+    while cut > 0 and isinstance(blocks[cut - 1], Actions):
+        cut -= 1
+    return blocks[:cut], blocks[cut:]
 
 
 def _pack(
-    reply: Reply,
+    blocks: tuple[Block, ...],
     max_messages: int | None,
     more: Callable[[int], list[dict[str, Any]]] | None,
     native_feedback: bool,
+    closing: list[dict[str, Any]],
 ) -> list[_Message] | None:
-    """Blocks packed greedily into messages, a heading kept with what follows it.
+    """Blocks packed greedily into messages, a heading kept with what follows it, with room for the
+    `closing` blocks in the last message.
 
     Past `max_messages`, returns None without `more`; with it, ends the last message with `more(n)`, n
     being what was left out."""
-    # Room for the note, sized for the largest count it could carry.
-    note = more(max(1, sum(_counted(b, _entries(b)) for b in reply.blocks))) if more else []
-    reserve = (len(note), _text_length(note))
+    # Room for the note, sized for the largest count it could carry, and for the closing buttons.
+    note = more(max(1, sum(_counted(b, _entries(b)) for b in blocks))) if more else []
+    reserve = (len(note) + len(closing), _text_length(note) + _text_length(closing))
     messages = [_Message()]
-    for index, block in enumerate(reply.blocks):
+    for index, block in enumerate(blocks):
         total, start = _entries(block), 0
         while start < total:
             message = messages[-1]
@@ -436,7 +455,7 @@ def _pack(
                 if more is None:
                     return None
                 left_out = _counted(block, total - start) + sum(
-                    _counted(b, _entries(b)) for b in reply.blocks[index + 1 :]
+                    _counted(b, _entries(b)) for b in blocks[index + 1 :]
                 )
                 message.add(more(left_out))
                 return messages

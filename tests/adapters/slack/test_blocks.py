@@ -23,6 +23,7 @@ from chatbot.messages import say
 from chatbot.models import Actions, BulletList, Button, Context, Heading, Paragraph, Reply, bold, link, plain
 from chatbot.prose import prose
 from chatbot.reports.cards import report_card, report_document
+from chatbot.team.feedback import AnswerRef, with_feedback
 from tests.adapters.report_replies import (
     INJECTED_PR,
     INJECTION,
@@ -348,3 +349,18 @@ def test_over_long_texts_are_cut_never_refused():
     # a URL past 3,000 characters would break if shortened: that button is left out
     assert [b.get("action_id") for b in message["blocks"][3]["elements"]] == ["a"]
     assert json.dumps(message)  # plain JSON, ready for chat.postMessage
+
+
+def test_a_card_at_the_block_limit_keeps_its_closing_buttons_and_feedback_and_cuts_content():
+    ref = AnswerRef(question="周报 verl", repo="acme/x", cited=(), language="en")
+    buttons = Actions((Button("Full report", url="https://prhub.example.com/r"),))
+    body = tuple(Paragraph((plain(f"line {i}"),)) for i in range(2 * MAX_BLOCKS))
+    reply = with_feedback(Reply((*body, buttons), more_url="https://prhub.example.com/r"), ref)
+    for native in (True, False):
+        [message] = render_blocks(reply, language="en", max_messages=1, native_feedback=native)
+        assert_valid(message)
+        blocks = message["blocks"]
+        assert len(blocks) == MAX_BLOCKS
+        assert blocks[-2]["type"] == "actions" and blocks[-2]["elements"][0]["url"].endswith("/r")
+        assert blocks[-1]["type"] == ("context_actions" if native else "actions")
+        assert re.fullmatch(r"<[^|]+\|and \d+ more>", blocks[-3]["elements"][0]["text"])
