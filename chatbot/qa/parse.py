@@ -444,10 +444,12 @@ _WEEKEND = re.compile(
     r"(上上|上|本|这)?\s*(?:个)?\s*(?:周末|礼拜六日|星期六日)"
     r"|\b(?:(last|this|past|previous|the|over the)\s+)?weekend\b"
 )
-# Holidays Chinese teams date things by: 春节 / 过年 (the new-year week, from a week before it), 国庆
-# (1-7 October, from a few days before): the latest one begun. Lunar new-year days are data.
+# Holidays teams date things by: 春节 / 过年 (the new-year week, from a week before it), 国庆 (1-7 October,
+# from a few days before), Christmas and New Year (18 December to 3 January): the latest one begun.
+# Lunar new-year days are data.
 _HOLIDAY = re.compile(
-    r"(?:(春节|过年|农历新年|chinese new year|lunar new year|spring festival)|(国庆节?|national day))"
+    r"(?:(春节|过年|农历新年|chinese new year|lunar new year|spring festival)|(国庆节?|national day)"
+    r"|(圣诞节?|元旦|christmas|xmas|new year'?s?|the holidays|holiday season))"
     r"(?:\s*(?:前后|期间|假期|长假|那周|那几天|holidays?|break))?"
 )
 _LUNAR_NEW_YEAR = {
@@ -660,7 +662,8 @@ def _weekend(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
 
 def _holiday(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
     """春节前后 / around Chinese New Year: from a week before the lunar new year to the end of its
-    holiday week; 国庆 / National Day: 28 September to 10 October. The latest one begun."""
+    holiday week; 国庆 / National Day: 28 September to 10 October; 圣诞 / 元旦 / Christmas / the
+    holidays: 18 December to 3 January. The latest one begun."""
     m = _HOLIDAY.search(text)
     if not m:
         return None
@@ -671,8 +674,10 @@ def _holiday(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
             if new_year is None:
                 continue
             first, last = new_year - timedelta(days=7), new_year + timedelta(days=7)
-        else:
+        elif m.group(2):
             first, last = date(year, 9, 28), date(year, 10, 10)
+        else:
+            first, last = date(year, 12, 18), date(year + 1, 1, 3)
         if first <= today:
             return _range(first, last, tz)
     return None

@@ -452,3 +452,18 @@ def test_which_module_changed_most_is_about_modules_not_the_largest_prs(question
 def test_worth_following_up_is_a_reading_list_question(question: str) -> None:
     query = parse_query(question, CONTEXT)
     assert query.intent == "must_read" and not query.terms, query
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "trl 圣诞前后合并了什么",
+        "what did trl merge over the holidays?",
+        "trl 元旦期间的改动",
+        "trl PRs around Christmas",
+    ],
+)
+def test_christmas_and_new_year_are_a_window(question: str) -> None:
+    """The latest begun by the clock (2026-06-24): 18 December 2025 to 3 January 2026."""
+    window = parse_query(question, CONTEXT).window
+    assert window == Window(datetime(2025, 12, 18, tzinfo=SHANGHAI), datetime(2026, 1, 4, tzinfo=SHANGHAI))
