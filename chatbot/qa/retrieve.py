@@ -688,14 +688,7 @@ def answer_records(
             html_url=row.html_url,
             base_ref=row.base_ref,
         )
-        header_only = PullRequest(
-            header,
-            additions=row.additions,
-            deletions=row.deletions,
-            changed_files=row.changed_files,
-            content_hash=row.content_hash,
-        )
-        records.append(AnalyzedPR(header_only, Analysis.from_dict(row.fields)))
+        records.append(AnalyzedPR(_header_only(header, row), Analysis.from_dict(row.fields)))
     return records
 
 
@@ -826,15 +819,20 @@ def score_records(
             verdict=row.verdict,
             verdict_reason="",
         )
-        pull = PullRequest(
-            header,
-            additions=row.additions,
-            deletions=row.deletions,
-            changed_files=row.changed_files,
-            content_hash=row.content_hash,
-        )
-        records.append(AnalyzedPR(pull, scores))
+        records.append(AnalyzedPR(_header_only(header, row), scores))
     return records
+
+
+def _header_only(header: PullHeader, row: Row[Any]) -> PullRequest:
+    """A PR without its files and comments: its header, size and content hash (what lists, counts and
+    the "largest PRs" order need)."""
+    return PullRequest(
+        header,
+        additions=row.additions,
+        deletions=row.deletions,
+        changed_files=row.changed_files,
+        content_hash=row.content_hash,
+    )
 
 
 def has_condition(query: Query) -> bool:
