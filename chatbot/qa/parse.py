@@ -864,6 +864,13 @@ _BREAKING = re.compile(
     r"(?: to)? (?:change|update|migrate|rewrite|fix|adapt) (?:our|my|their|your)? ?(?:code|scripts|calls|usage)\b"
     r"|\brequires? (?:code )?changes (?:on our side|downstream|from users)\b|\bmigration (?:needed|required)\b"
 )
+# "影响 checkpoint 兼容性", "breaks checkpoint compatibility": a breaking change to what sits between the
+# verb and "compatibility", which stays the question's subject.
+_BREAKS_COMPATIBILITY = re.compile(
+    r"(?P<verb>破坏|影响|打破)了?[^，,。？?！!\n]{1,20}?(?P<compat>(?:的)?(?:向后)?兼容性?)"
+    r"|\b(?P<verb_en>break(?:s|ing)?|broke|affect(?:s|ed|ing)?|impact(?:s|ed|ing)?)\s+(?:[\w./-]+\s+){1,3}?"
+    r"(?P<compat_en>(?:backwards?[- ])?compat(?:ibility)?)\b"
+)
 _LIMIT = re.compile(
     rf"(?:top|first|前|最\S{{0,6}}?的?)\s*{_NUM}\s*(?:个|条|项|篇|prs?\b|pull requests?\b|changes?\b)?"
     r"|(?<![\d.])(\d{1,2}|[一二两三四五六七八九十百]+)\s*(?:个|条|项|篇)(?!月)"
@@ -1585,6 +1592,10 @@ def parse_query(text: str, context: ParseContext) -> Query:
     elif latest and limit is None and _LATEST_ONE.search(rest):
         limit = 1
     breaking = bool(_BREAKING.search(rest))
+    for compat in list(_BREAKS_COMPATIBILITY.finditer(rest)):
+        breaking = True
+        verb, word = ("verb", "compat") if compat.group("verb") else ("verb_en", "compat_en")
+        rest = _blank(rest, (compat.span(verb), compat.span(word)))
     untested = bool(_UNTESTED.search(rest))
     rest = _UNTESTED.sub(_spaces, rest)
     newcomers = bool(_NEWCOMERS.search(rest))

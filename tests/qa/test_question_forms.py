@@ -81,6 +81,27 @@ def test_what_makes_us_change_our_code_is_the_breaking_filter(question: str) -> 
     assert not {"change", "code", "scripts", "update", "means", "改代码", "代码"} & set(query.terms), query
 
 
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("trl 有没有影响 checkpoint 兼容性的改动？", "checkpoint"),
+        ("torchtune 最近哪些改动破坏了 tokenizer 的向后兼容", "tokenizer"),
+        ("llamafactory 上周有打破配置兼容性的 PR 吗", "配置"),
+        ("did anything in trl affect checkpoint compatibility this month?", "checkpoint"),
+        ("which torchtune PRs break tokenizer backward compatibility?", "tokenizer"),
+        ("any llamafactory change impacting dataset compat lately?", "dataset"),
+    ],
+)
+def test_breaking_what_sits_between_the_verb_and_compatibility_keeps_it_the_subject(
+    question: str, subject: str
+) -> None:
+    query = parse_query(question, CONTEXT)
+    assert query.breaking, query
+    searched = {*query.terms, *query.topics, *query.modules}
+    assert subject in searched or subject in query.understood, query
+    assert not {"兼容", "兼容性", "compatibility", "compat", "影响", "affect", "break"} & searched, query
+
+
 def test_changing_our_code_finds_the_removed_argument(bot: ChatBot) -> None:  # noqa: F811
     answer = bot.handle(Message("trl 最近合并的 PR 里，有需要我们改代码的吗"))
     assert "#3455" in answer.reply.plain_text()  # "Remove deprecated max_length argument from DPOConfig"
