@@ -881,9 +881,20 @@ _LIMIT = re.compile(
     r"|(?:用|分|列|说|讲|总结成?|概括成?)\s*(\d{1,2}|[一二两三四五六七八九十]+)\s*(?:句话?|点|条要点|个要点)"
 )
 # How to answer rather than what about ("briefly", "简单说说", "一句话"): never searched.
+# Who the answer is for: a reader, not a subject ("for a manager, no jargon", "给老板讲讲", "通俗点"). Asking
+# for an answer fit for a reader is asking about the repo, never off-topic.
+_AUDIENCE = re.compile(
+    r"\b(?:for|to) (?:a |my |our |the )?(?:manager|boss|exec(?:utive)?|non[- ]?technical (?:reader|audience|person|people|"
+    r"stakeholder|colleague)|stakeholder|pm|product manager)s?\b"
+    r"|\b(?:tell|brief|update) (?:my|our|the) (?:boss|manager|lead|team|execs?|stakeholders)\b|\b(?:no|without|less|minimal) jargon\b"
+    r"|\bin plain (?:english|words)\b|\bnon[- ]?technical\b|\bfor dummies\b|\beli5\b|\blike i'?m five\b"
+    r"|(?:给|向|跟|对)(?:我们的?|我的?)?(?:老板|领导|经理|产品经理|非技术(?:人员|同事)?)(?:们)?(?:讲讲|讲|说说|说|汇报|介绍|看|解释)?"
+    r"|通俗(?:易懂)?(?:地|的|点|一点|些)?|大白话|不要?(?:用)?(?:术语|行话)|少(?:用)?(?:点)?术语|非技术(?:人员|同事)?"
+)
 _FORMAT = re.compile(
     r"简单(?:地|的)?|简要(?:地|的)?|简短(?:地|的)?|扼要|概括一下|一句话|\bbriefly\b|\bin short\b|\bin brief\b"
     r"|\btl;?dr\b|\bshort version\b|\bin (?:a|one) (?:sentence|line|paragraph)\b|\bbullet(?: point)?s?\b"
+    rf"|{_AUDIENCE.pattern}"
 )
 # Words that look like author names or modules but are not.
 _STOP = frozenset(
@@ -1481,6 +1492,8 @@ _DOMAIN = re.compile(
     r"|\b(?:touch|fix|add|remov|renam|refactor|land|implement|design|bug|feature|api|function|config|test|docs?)"
     r"|合并|改动|提交|仓库|代码|风险|模块|周报|评审|变更|修改|作者|贡献|版本|发布|更新|修复|重构"
     r"|(?:有人|谁)动|动了|改了|碰了|加了|删了|修了|实现|设计|接口|函数|配置|测试|文档|功能|特性|动静|进展"
+    # asking for a summary of a span is asking about its PRs ("summarize last week", "上周总结一下")
+    r"|summar|recap|overview|digest|highlight|what'?s new|总结|概括|概述|摘要|概况|亮点|回顾|做了什么|干了什么|忙(?:了)?什么"
 )
 
 
@@ -1729,6 +1742,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
             or breaking
             or untested
             or _DOMAIN.search(rest)
+            or _AUDIENCE.search(norm)
         )
     ):
         intent, confidence = "unknown", 0.2  # weather, greetings: say what the bot does
@@ -1838,10 +1852,11 @@ _LONGEST_OPEN = re.compile(
 )
 # "A 和 B 哪个改动多", "which had more PRs, A or B?": counts side by side (with two subjects or more).
 _WHICH_MORE = re.compile(
-    r"哪(?:个|一个|边|方面)(?:的)?(?:改动|变化|变更|pr|提交|更新)?(?:更|比较)?(?:多|活跃|频繁|忙)"
-    r"|谁(?:的)?\s*(?:改动|pr|提交)?\s*(?:更|比较)多|(?:改动|pr|提交)\s*(?:哪个|谁)(?:更)?多"
+    r"哪(?:个|一个|边|一边|方|方面|家)(?:的)?\s*(?:改动|变化|变更|pr|提交|更新|改|动|变)?(?:得|的)?(?:更|比较)?(?:多|活跃|频繁|忙)"
+    r"|谁(?:的)?\s*(?:改动|pr|提交|改|动)?(?:得|的)?\s*(?:更|比较)多|(?:改动|pr|提交)\s*(?:哪个|谁)(?:更)?多"
     r"|\bwhich (?:one |of (?:them|the two|these) )?(?:has|had|got|saw|gets|sees|received) (?:more|the most)\b"
     r"|\bwhich (?:one |of (?:them|the two|these) )?(?:is|was) (?:more active|busier|changing more)\b"
+    r"|\bwhich (?:one |of (?:them|the two|these) )?(?:changed|moved|grew) (?:more|the most)\b"
     r"|\bmore (?:changes|prs|activity|work)(?: in)?\b[^?]{0,30}\bor\b"
     r"|\bwho (?:has |had )?(?:merged|landed|contributed|wrote|authored|made|did|sent|opened|shipped) more\b"
 )

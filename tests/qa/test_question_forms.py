@@ -49,6 +49,34 @@ def test_the_answers_shape_is_no_search_word(question: str, limit: int | None) -
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "Summarize last week for a manager, no jargon.",
+        "give me a summary of last week",
+        "上周总结一下",
+        "给老板总结一下上周",
+        "recap of the past two weeks?",
+        "用大白话讲讲上周干了什么",
+        "what should I tell my boss about this week?",
+        "向领导汇报一下本月的进展",
+        "this month in plain english, please",
+    ],
+)
+def test_a_summary_for_any_reader_is_the_highlights_of_the_one_repo(question: str) -> None:
+    one_repo = ParseContext(NOW, SHANGHAI, (KnownRepo(TRL),))
+    query = parse_query(question, one_repo)
+    assert (query.intent, query.repo) == ("highlights", TRL), query
+    assert not query.terms, query  # the reader ("manager", "老板") is no search word
+    several = parse_query(question, CONTEXT)
+    assert several.intent == "highlights" and len(several.repo_candidates) == 3, several
+
+
+@pytest.mark.parametrize("question", ["What's the weather like in Shanghai today?", "今天天气怎么样", "你好"])
+def test_off_topic_questions_still_get_what_the_bot_does(question: str) -> None:
+    assert parse_query(question, ParseContext(NOW, SHANGHAI, (KnownRepo(TRL),))).intent == "unknown"
+
+
+@pytest.mark.parametrize(
     "question", ["summarize trl's last two weeks in 3 bullets", "用三句话总结一下 trl 最近两周"]
 )
 def test_a_number_of_bullets_caps_the_list(bot: ChatBot, question: str) -> None:  # noqa: F811
@@ -274,6 +302,23 @@ def test_which_subject_saw_more_counts_each_side_as_its_own_question_would(
     first = max(counts, key=lambda s: counts[s])
     assert subjects[0 if counts[subjects[0]] >= counts[subjects[1]] else 1].lower() in lines[0].lower()
     assert first.lower() in text.splitlines()[2].lower() or "tie" in text.lower() or "一样多" in text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "trl 六月 GRPO 和 PEFT 哪边改得多？",
+        "trl 六月 GRPO 跟 PEFT 哪个动得多",
+        "trl 六月 GRPO 和 PEFT 谁改得更多",
+        "trl 六月 GRPO 和 PEFT 哪一边更活跃",
+        "which changed more in trl in June, GRPO or PEFT?",
+        "GRPO or PEFT: which of the two grew more in trl this month?",
+    ],
+)
+def test_which_side_changed_more_in_other_words_is_a_comparison(question: str) -> None:
+    query = parse_query(question, CONTEXT)
+    assert query.versus, query
+    assert not {t for t in query.terms if t not in ("grpo", "peft")}, query
 
 
 @pytest.mark.parametrize(
