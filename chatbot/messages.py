@@ -93,6 +93,8 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "report.highlight.kind.doc.one": ("1 个文档改动", "1 documentation change"),
     "report.highlight.kind.chore": ("{n} 个维护性改动", "{n} maintenance changes"),
     "report.highlight.kind.chore.one": ("1 个维护性改动", "1 maintenance change"),
+    "report.highlight.kind.revert": ("{n} 个回滚", "{n} reverts"),
+    "report.highlight.kind.revert.one": ("1 个回滚", "1 revert"),
     "report.theme.label": ("{theme}（{modules}）", "{theme} ({modules})"),
     "report.theme.count": ("{theme}（{n}）", "{theme} ({n})"),
     "report.risk.mechanism": ("#{pr} {text}（{evidence}）", "#{pr}: {text} ({evidence})"),

@@ -21,7 +21,11 @@ from chatbot.models import PRFile, PullRequest
 _PREFIX = re.compile(r"^\s*((?:[\[【][^\]】]*[\]】]\s*)+)")
 _BRACKET = re.compile(r"[\[【]([^\]】]*)[\]】]")
 _CONVENTIONAL = re.compile(r"^\s*([A-Za-z][A-Za-z-]*)\s*(?:\(([^)]*)\))?\s*(!)?\s*[:：]\s*(.*)$", re.S)
-_REVERT = re.compile(r'^\s*revert\b\s*"?', re.I)
+# A title that undoes another change: `Revert "[rollout] feat: X"`, `Reverts #12`, `回滚 #4126`, and a
+# description that opens with the word (`fix: revert megatron actor refactor`).
+_REVERT = re.compile(r"^\s*(?:revert(?:s|ed|ing)?\b|回滚|回退|撤销|撤回)", re.I)
+# The title a revert quotes (`Revert "[rollout] feat: X"`): its modules are the reverted change's.
+_REVERTED_TITLE = re.compile(r"^\s*\S+\s*:?\s*[\"“「'](.+)[\"”」']\s*$")
 _SPLIT_MODULES = re.compile(r"\s*(?:[,;|&+/，、]|\band\b)\s*")
 
 # What authors write as the conventional-commit type -> the index's change types.
@@ -38,7 +42,7 @@ TYPE_ALIASES: dict[str, ChangeType] = {
     "bug_fix": "fix",
     "bug": "fix",
     "hotfix": "fix",
-    "revert": "fix",  # a revert undoes a change that broke something: it is read like a fix
+    "revert": "revert",
     "refactor": "refactor",
     "refact": "refactor",
     "refactoring": "refactor",
@@ -141,6 +145,13 @@ def parse_title(title: str, module_map: ModuleMap) -> TitleInfo:
                     modules.append(name)
     if _REVERT.match(rest):
         type_word = "revert"
+        quoted = _REVERTED_TITLE.match(rest)
+        if quoted:
+            # What a revert undoes is where it belongs: the modules of the title it quotes (not whether
+            # that change was breaking: undoing it is not).
+            undone = parse_title(quoted.group(1), module_map)
+            modules += [m for m in undone.modules if m not in modules]
+            rest = undone.description
     else:
         conventional = _CONVENTIONAL.match(rest)
         if conventional and conventional.group(1).lower() in TYPE_ALIASES:
@@ -151,6 +162,8 @@ def parse_title(title: str, module_map: ModuleMap) -> TitleInfo:
                 if name and name not in modules:
                     modules.append(name)
             rest = conventional.group(4)
+            if _REVERT.match(rest):
+                type_word = "revert"  # `fix: revert megatron actor refactor` undoes a change
     return TitleInfo(title.strip(), tuple(modules), type_word, breaking, rest.strip() or title.strip())
 
 
@@ -483,7 +496,8 @@ class LineHit:
 
 @dataclass(frozen=True, slots=True)
 class Rename:
-    """A public definition whose name changed in one file, its signature kept."""
+    """A public definition whose name changed in one file, its signature kept (or, as a move, a name
+    that left the file `old` for the file `new`)."""
 
     path: str
     old: str
@@ -930,7 +944,12 @@ _TIMES = re.compile(r"\d\s?[x×倍]")
 _CAUSAL = re.compile(
     r"\b(?:because|caused by|due to|the reason|this happens when|which causes|leads? to|results? in)\b|由于|导致|因为"
 )
-_BREAKING_NOTE = re.compile(r"^[ \t>*-]*\**BREAKING[ -]CHANGES?\**\s*[:：]\**\s*(.*)$", re.M | re.I)
+# The author's note on what breaks: "BREAKING CHANGE: …", and the same label in Chinese ("破坏性变更：…",
+# "不兼容变更：…").
+_BREAKING_NOTE = re.compile(
+    r"^[ \t>*-]*\**(?:BREAKING[ -]CHANGES?|(?:破坏性|不兼容)(?:变更|改动|修改))\**\s*[:：]\**\s*(.*)$",
+    re.M | re.I,
+)
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -1012,6 +1031,10 @@ class PRFeatures:
     causal_phrases: int
     words: int
     review: ReviewActivity
+    # Definitions and config keys taken out of one file and put in another under the same name: moved,
+    # neither removed nor added (`old` and `new` are the two files; the name is in `path`).
+    api_moved: tuple[Rename, ...] = ()
+    config_moved: tuple[Rename, ...] = ()
 
     @property
     def breaking(self) -> bool:
@@ -1138,6 +1161,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
     test_patches: list[tuple[str, str]] = []  # (path, patch) of test files the PR keeps
     defs_old: dict[str, tuple[str, str]] = {}
     defs_new: dict[str, tuple[str, str]] = {}
+    defs_elsewhere: dict[str, str] = {}  # name -> the peripheral file that now defines it
     deps: list[DependencyChange] = []
     todos: list[LineHit] = []
     platform: list[LineHit] = []
@@ -1198,7 +1222,13 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         if f.kind == "source" and f.tier != "peripheral" and not _NOT_SHIPPED.search(f.path):
             security += [LineHit(f.path, _first_line(m.group(1))) for m in _SECURITY.matches(patch)]
         if f.tier == "peripheral":
-            continue  # examples and recipes: their TODOs and platform branches are not the product's
+            # Examples and recipes: their TODOs and platform branches are not the product's, but a
+            # definition that lands here from the library was moved, not deleted.
+            if f.kind == "source" and "+" in patch:
+                for m in _PUBLIC_DEF.matches(patch):
+                    if m.group(1) == "+":
+                        defs_elsewhere.setdefault(m.group(4), f.path)
+            continue
         cli += [LineHit(f.path, m.group(1)) for m in _CLI_ARG.matches(patch)]
         cli_removed += [LineHit(f.path, m.group(1)) for m in _CLI_ARG_REMOVED.matches(patch)]
         for m in _ENV_READ.matches(patch):
@@ -1243,6 +1273,13 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
             renamed.append(Rename(path, name, twins[0]))
             new_names.remove(twins[0])
     renamed_old = {r.old for r in renamed}
+    moved = [
+        Rename(name, defs_old[name][0], defs_new[name][0] if name in defs_new else defs_elsewhere[name])
+        for name in sorted(defs_old)
+        if (name in defs_new and defs_new[name][0] != defs_old[name][0])
+        or (name in gone and name not in renamed_old and name in defs_elsewhere)
+    ]
+    renamed_old |= {r.path for r in moved}
     api_removed = tuple(LineHit(defs_old[n][0], n) for n in gone if n not in renamed_old)
     api_added = tuple(LineHit(defs_new[n][0], n) for n in new_names)
     env_added = tuple(LineHit(path, name) for name, path in env["+"].items() if name not in env["-"])
@@ -1252,6 +1289,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
     cli = [h for h in cli if h.line not in cli_removed_names]
     cli_removed = [h for h in cli_removed if h.line not in cli_added_names]
 
+    config, config_moved = _moved_keys(config)
     focus = _focus(code_patches)
     prose = body.prose
     lowered = prose.lower()
@@ -1314,7 +1352,34 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         causal_phrases=len(_CAUSAL.findall(lowered)),
         words=_word_count(prose),
         review=_review_activity(pr),
+        api_moved=tuple(moved),
+        config_moved=tuple(config_moved),
     )
+
+
+def _moved_keys(changes: list[ConfigChange]) -> tuple[list[ConfigChange], list[Rename]]:
+    """Config keys removed from one file and added to another with the same value, where one dotted key
+    ends with the other (`actor_rollout_ref.rollout.layered_summon` in the trainer's YAML, now
+    `layered_summon` in the composed `rollout/rollout.yaml`): moved, neither removed nor added. The
+    changes without them, and the moves (key, old file, new file)."""
+    added = [c for c in changes if c.old is None and c.new is not None]
+    if not added:
+        return changes, []
+    taken: set[int] = set()
+    moves: list[Rename] = []
+    for c in changes:
+        if c.new is not None or c.old is None:
+            continue
+        for twin in added:
+            # One added key may be the new home of a key several mirrored files removed.
+            if twin.path == c.path or (twin.new or "").lower() != c.old.lower():
+                continue
+            short, long = sorted((c.key, twin.key), key=len)
+            if long == short or long.endswith(f".{short}"):
+                taken |= {id(c), id(twin)}
+                moves.append(Rename(c.key, c.path, twin.path))
+                break
+    return [c for c in changes if id(c) not in taken], moves
 
 
 def log_scale(value: float) -> float:
@@ -1327,6 +1392,8 @@ def infer_change_type(features: PRFeatures) -> ChangeType:
     or refactor in the perf module, or announced as a speed-up, is perf); else the title's leading verb;
     else the shape of the diff."""
     kinds = features.kinds
+    if features.title.type_word == "revert":
+        return "revert"  # undoing a change, whatever the files it touches
     if kinds and kinds <= {"doc", "asset"}:
         return "doc"
     if kinds and kinds <= {"test", "ci"} and "test" in kinds:

@@ -15,6 +15,7 @@ from typing import Literal
 from chatbot.analysis import weights as w
 from chatbot.analysis.boilerplate import plain_text
 from chatbot.analysis.features import (
+    ConfigChange,
     DependencyChange,
     FileFacts,
     LineHit,
@@ -34,6 +35,7 @@ from chatbot.analysis.lead import (
     read_author_text,
 )
 from chatbot.analysis.modules import ModuleMap, load_module_map
+from chatbot.analysis.reverts import TITLE_NUMBER, RevertClues, revert_clues
 from chatbot.analysis.types import (
     Analysis,
     ChangeType,
@@ -58,6 +60,7 @@ TEXT: dict[str, dict[Language, str]] = {
     "type.test": {"zh": "测试", "en": "test change"},
     "type.doc": {"zh": "文档", "en": "documentation"},
     "type.chore": {"zh": "维护性改动", "en": "maintenance"},
+    "type.revert": {"zh": "回滚", "en": "revert"},
     "list.sep": {"zh": "、", "en": ", "},
     "list.more": {"zh": "等 {total} 项", "en": " and {more} more"},
     "summary.derived": {
@@ -135,6 +138,14 @@ TEXT: dict[str, dict[Language, str]] = {
     "kp.dependency": {"zh": "依赖/镜像变化：{changes}", "en": "Dependency/image changes: {changes}"},
     "kp.api_added": {"zh": "新增公共接口：{names}", "en": "New public definitions: {names}"},
     "kp.api_renamed": {"zh": "公共接口改名：{renames}", "en": "Renamed: {renames}"},
+    "kp.api_moved": {
+        "zh": "公共接口移动位置：{names}（{old} → {new}）",
+        "en": "Moved: {names} ({old} → {new})",
+    },
+    "kp.config_moved": {
+        "zh": "配置项移动位置：{keys}（{old} → {new}）",
+        "en": "Config keys moved: {keys} ({old} → {new})",
+    },
     "kp.cli_removed": {"zh": "删除命令行参数：{args}", "en": "Removed command-line options: {args}"},
     "kp.env_added": {"zh": "新读取的环境变量：{names}", "en": "New environment variables read: {names}"},
     "kp.env_removed": {
@@ -143,6 +154,9 @@ TEXT: dict[str, dict[Language, str]] = {
     },
     "kp.focus": {"zh": "改动集中在 {path} 的 {name}", "en": "The change centres on {name} in {path}"},
     "kp.review": {"zh": "评审：{text}", "en": "Review: {text}"},
+    "kp.reverts": {"zh": "回滚 #{number}（{title}）", "en": "Reverts #{number} ({title})"},
+    "kp.reverts_number": {"zh": "回滚 #{number}", "en": "Reverts #{number}"},
+    "kp.reverts_title": {"zh": "回滚“{title}”", "en": "Reverts “{title}”"},
     "rename": {"zh": "{old} → {new}", "en": "{old} → {new}"},
     # reading guide (must-read and worth-reading PRs)
     "guide.start": {"zh": "从 {path} 的 {name} 读起", "en": "Start reading at {name} in {path}"},
@@ -333,6 +347,8 @@ _ACTION_OPENING = re.compile(
     re.I,
 )
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+# A title's `[module]` tags and `type(scope):` marker: a reverted title is quoted without them.
+_TITLE_MARKERS = re.compile(r"^\s*(?:[\[【][^\]】]*[\]】]\s*)*(?:[A-Za-z]+(?:\([^)]*\))?!?\s*:\s*)?")
 _DESIGN_CUE = re.compile(
     r"\b(?:instead of|rather than|so that|trade-?offs?|because|to avoid|in order to|the idea is|we chose|"
     r"chosen|preferred)\b|而不是|为了|从而|避免|因为|取舍",
@@ -398,17 +414,20 @@ def importance_parts(f: PRFeatures, change_type: ChangeType, modules: tuple[str,
     parts.append(Contribution("core", w.CORE_SHARE * f.core_share))
     parts.append(Contribution("modules", min(w.EXTRA_MODULE_CAP, w.EXTRA_MODULE * max(0, len(modules) - 1))))
     # Keys count once however many config files repeat them (verl mirrors keys across trainer yamls).
-    defaults = len({c.key for c in f.config_changes if c.old is not None and c.new is not None})
+    defaults = len(_changed_defaults(f))
     added = len({c.key for c in f.config_changes if c.old is None})
     removed = len({c.key for c in f.config_changes if c.new is None})
     each = w.USER_VISIBLE_MAX_EACH
+    if change_type == "revert":
+        # What a revert adds and removes is the undone change's: only the defaults it sets back count.
+        added = removed = 0
     visible = (
         w.CONFIG_DEFAULT_CHANGED * min(defaults, each)
         + w.CONFIG_KEY_ADDED * min(added, each)
         + w.CONFIG_KEY_REMOVED * min(removed, each)
-        + w.API_CHANGED * min(len(f.api_changed), each)
-        + w.API_REMOVED * min(len(f.api_removed), each)
-        + w.CLI_ARG_ADDED * min(len(f.cli_args), each)
+        + (0 if change_type == "revert" else w.API_CHANGED * min(len(f.api_changed), each))
+        + (0 if change_type == "revert" else w.API_REMOVED * min(len(f.api_removed), each))
+        + (0 if change_type == "revert" else w.CLI_ARG_ADDED * min(len(f.cli_args), each))
     )
     parts.append(Contribution("user_visible", min(w.USER_VISIBLE_CAP, visible)))
     severe = [k for k in f.keywords if k in w.SEVERE_KEYWORDS]
@@ -523,8 +542,10 @@ def _missing_tests(f: PRFeatures, change_type: ChangeType, language: Language, o
     kept = [x for x in f.code_files if x.status != "removed" and x.additions]
     top = _largest(kept)
     lines = sum(x.lines for x in kept)
-    if top is None or lines < w.MISSING_TESTS_MIN_LINES or f.tests_changed or change_type in ("doc", "test"):
+    if top is None or lines < w.MISSING_TESTS_MIN_LINES or f.tests_changed:
         return
+    if change_type in ("doc", "test", "revert"):
+        return  # a revert restores code as it was: the test it lacks is the reverted change's
     is_fix = change_type == "fix"
     severity: Severity = "low"
     if lines >= w.MISSING_TESTS_HIGH_LINES:
@@ -536,12 +557,14 @@ def _missing_tests(f: PRFeatures, change_type: ChangeType, language: Language, o
     out.add(Risk("missing-tests", severity, text, top.path), follow)
 
 
-def _compatibility(f: PRFeatures, language: Language, out: _Findings) -> None:
+def _compatibility(f: PRFeatures, change_type: ChangeType, language: Language, out: _Findings) -> None:
     if f.breaking:
         text, evidence = _breaking(f, language)
         out.add(
             Risk("breaking-change", "high", text, _clip(evidence, POINT_CHARS)), say("fu.migration", language)
         )
+    if change_type == "revert":
+        return  # what a revert removes is what the change it undoes added, not a removal of its own
     if f.api_removed:
         names = _join((h.line for h in f.api_removed), language)
         text = say("risk.api_removed", language, names=names)
@@ -552,7 +575,7 @@ def _compatibility(f: PRFeatures, language: Language, out: _Findings) -> None:
         out.add(
             Risk("compatibility", "medium", text, f"{removed[0].path}: -{removed[0].key}: {removed[0].old}")
         )
-    defaults = [c for c in f.config_changes if c.old is not None and c.new is not None]
+    defaults = _changed_defaults(f)
     if defaults:
         first = defaults[0]
         changes = _join((f"{c.key} {c.old} → {c.new}" for c in defaults), language, limit=2)
@@ -690,7 +713,7 @@ def assess_risks(f: PRFeatures, change_type: ChangeType, language: Language) -> 
     """Risks (most severe first, capped) and follow-ups for one PR."""
     out = _Findings()
     _missing_tests(f, change_type, language, out)
-    _compatibility(f, language, out)
+    _compatibility(f, change_type, language, out)
     _dependencies(f, language, out)
     _sensitive(f, language, out)
     _patch_markers(f, change_type, language, out)
@@ -750,7 +773,7 @@ def _why(
 def _user_visible_why(f: PRFeatures, language: Language) -> str | None:
     """The most consequential user-visible change, named: defaults, then API, then new knobs."""
     changes = f.config_changes
-    defaults = [c.key for c in changes if c.old is not None and c.new is not None]
+    defaults = [c.key for c in _changed_defaults(f)]
     if defaults:
         return say("why.config_default", language, keys=_join(defaults, language, limit=2))
     if f.api_removed or f.api_changed:
@@ -848,25 +871,63 @@ def _summary(f: PRFeatures, change_type: ChangeType, modules: tuple[str, ...], l
     )
 
 
+_NULLS = frozenset({"none", "null", "~", "nil", ""})
+
+
+def _value(text: str) -> str:
+    """A default as compared across files: `None`, `null` and `~` are one value; quotes do not count."""
+    value = text.strip().strip("\"'").lower()
+    return "none" if value in _NULLS else value
+
+
+def _changed_defaults(f: PRFeatures) -> list[ConfigChange]:
+    """The defaults the PR changes, each once: a key whose default moves from the same old to the same new
+    value in several places (a dataclass field and the YAML files that mirror it) is one change."""
+    seen: set[tuple[str, str, str]] = set()
+    distinct = []
+    for c in f.config_changes:
+        if c.old is None or c.new is None:
+            continue
+        same = (c.key.rsplit(".", 1)[-1], _value(c.old), _value(c.new))
+        if same not in seen:
+            seen.add(same)
+            distinct.append(c)
+    return distinct
+
+
 def _names(hits: Iterable[LineHit]) -> list[str]:
     """Definition names without their signatures (`forward(self, x)` -> `forward`)."""
     return [h.line.split("(")[0] for h in hits]
 
 
-def _diff_points(f: PRFeatures, language: Language) -> list[str]:
+def _diff_points(f: PRFeatures, language: Language, reverting: bool = False) -> list[str]:
     """What the diff adds, removes or renames that a user of the code sees: public definitions, config
-    keys and defaults, command-line options, environment variables, dependency pins."""
+    keys and defaults, command-line options, environment variables, dependency pins. For a revert only
+    the defaults and pins it sets back: the definitions and keys it takes out are the reverted change's."""
     points: list[str] = []
+    if reverting:
+        for c in _changed_defaults(f)[:2]:
+            points.append(say("kp.config_default", language, key=c.key, old=c.old, new=c.new, path=c.path))
+        if f.dependency_changes:
+            changes = _join((_dependency_text(d, language) for d in f.dependency_changes), language)
+            points.append(say("kp.dependency", language, changes=changes))
+        return points
     if f.api_renamed:
         renames = (say("rename", language, old=r.old, new=r.new) for r in f.api_renamed)
         points.append(say("kp.api_renamed", language, renames=_join(renames, language)))
+    for key, moves in (("kp.api_moved", f.api_moved), ("kp.config_moved", f.config_moved)):
+        if moves:
+            # The files of the first move, with every name that made the same move.
+            first = moves[0]
+            names = _join((m.path for m in moves if (m.old, m.new) == (first.old, first.new)), language)
+            points.append(say(key, language, names=names, keys=names, old=first.old, new=first.new))
     if f.api_added:
         points.append(say("kp.api_added", language, names=_join(_names(f.api_added), language, limit=4)))
     if f.api_removed:
         points.append(say("kp.api_removed", language, names=_join(_names(f.api_removed), language)))
     if f.api_changed:
         points.append(say("kp.api_changed", language, names=_join((h.line for h in f.api_changed), language)))
-    for c in [c for c in f.config_changes if c.old is not None and c.new is not None][:2]:
+    for c in _changed_defaults(f)[:2]:
         points.append(say("kp.config_default", language, key=c.key, old=c.old, new=c.new, path=c.path))
     added = [c.key for c in f.config_changes if c.old is None]
     if added:
@@ -888,25 +949,55 @@ def _diff_points(f: PRFeatures, language: Language) -> list[str]:
     return points
 
 
-def _key_points(f: PRFeatures, author: AuthorText, reviews: list[str], language: Language) -> list[str]:
+def _reverted(undone: RevertClues, f: PRFeatures, language: Language) -> str | None:
+    """What a revert undoes, as its title and description name it (`Reverts #5071 (X)`); None when that
+    is all the title says already."""
+    title = _TITLE_MARKERS.sub("", TITLE_NUMBER.sub("", undone.title or "")).strip()
+    if undone.numbers and title:
+        point = say("kp.reverts", language, number=undone.numbers[0], title=_clip(title, POINT_CHARS))
+    elif undone.numbers:
+        point = say("kp.reverts_number", language, number=undone.numbers[0])
+    elif title:
+        point = say("kp.reverts_title", language, title=_clip(title, POINT_CHARS))
+    else:
+        return None
+    return None if _restates(point, f.title.text) else point
+
+
+def _key_points(
+    f: PRFeatures,
+    author: AuthorText,
+    reviews: list[str],
+    language: Language,
+    undone: RevertClues | None = None,
+) -> list[str]:
     """Up to MAX_KEY_POINTS: the author's lead (quoted), a measured result, then the diff's user-visible
-    facts, then the first review remark; where none of these exist, the function the change centres on."""
+    facts, then the first review remark; where none of these exist, the function the change centres on.
+    A revert opens with the change it undoes, and its diff's definitions and keys are that change's."""
     points: list[str] = []
+    reverted = _reverted(undone, f, language) if undone is not None else None
+    if reverted:
+        points.append(reverted)
     # What breaks, when the author says it; a title tag alone ("[BREAKING]") would only restate the
     # title here, while the diff points below name what was removed or renamed.
     note = f.breaking_note
     if note and note != "BREAKING CHANGE" and not _restates(note, f.title.text) and _reads(note, language):
         points.append(say("kp.breaking", language, note=_clip(note, POINT_CHARS)))
     opening = author.opening if author.opening and not _opening_is_gist(author.opening, language) else None
-    lead = [
-        t for t in (opening, *author.items) if t and not _restates(t, f.title.text) and _reads(t, language)
-    ]
-    points += [_clip(t, POINT_CHARS) for t in lead[: w.MAX_LEAD_POINTS]]
     measured = [m if _reads(m, language) else "; ".join(measured_figures(m)) for m in author.measured]
     measured = [m for m in measured if m]
+    lead = [
+        t
+        for t in (opening, *author.items)
+        if t
+        and not _restates(t, f.title.text)
+        and _reads(t, language)
+        and not (measured and _distinct([measured[0], t]) == [measured[0]])  # said as "Measured:" below
+    ]
+    points += [_clip(t, POINT_CHARS) for t in lead[: w.MAX_LEAD_POINTS]]
     if measured:
         points.append(say("kp.measured", language, sentence=_clip(measured[0], POINT_CHARS)))
-    diff = _diff_points(f, language)
+    diff = _diff_points(f, language, reverting=undone is not None)
     reviews = [r for r in reviews if _reads(r, language)]
     room = max(w.MIN_DIFF_POINTS, w.MAX_KEY_POINTS - len(points) - (1 if reviews else 0))
     points += diff[:room]
@@ -914,7 +1005,28 @@ def _key_points(f: PRFeatures, author: AuthorText, reviews: list[str], language:
         points.append(say("kp.review", language, text=reviews[0]))
     if not diff and f.focus and not lead:
         points.append(say("kp.focus", language, name=f.focus[0].line, path=f.focus[0].path))
-    return list(dict.fromkeys(points))[: w.MAX_KEY_POINTS]
+    return _distinct(points)[: w.MAX_KEY_POINTS]
+
+
+# A short label opening a point ("破坏性变更：", "BREAKING CHANGE:", "Default changed:"), left out when
+# points are compared.
+_LABEL = re.compile(r"^[^:：\n]{1,24}[:：]\s+|^[^:：\n]{1,8}[:：]")
+# The share of a point's words another point holds for the two to say the same thing.
+SAME_POINT = 0.8
+
+
+def _distinct(points: list[str]) -> list[str]:
+    """`points` without one that says what an earlier point says (most of its words, labels and markup
+    left out, are the earlier one's): the author's note and the analyzer's quote of it are one point."""
+    kept: list[tuple[str, set[str]]] = []
+    for point in points:
+        words = set(_WORDS.findall(_LABEL.sub("", point, count=1).lower())) - _FILLER_WORDS
+        if not words:
+            continue
+        if any(len(words & other) >= SAME_POINT * min(len(words), len(other)) for _, other in kept):
+            continue
+        kept.append((point, words))
+    return [point for point, _ in kept]
 
 
 def _reads(quote: str, language: Language) -> bool:
@@ -982,7 +1094,7 @@ def _verify(
         if risk.category in ("memory", "concurrency") and risk.evidence:
             return say(f"guide.verify.{risk.category}", language, path=risk.evidence.split(":")[0])
         if risk.category == "config":
-            first = next((c for c in f.config_changes if c.old is not None and c.new is not None), None)
+            first = next(iter(_changed_defaults(f)), None)
             if first is not None:
                 return say("guide.verify.config", language, key=first.key, old=first.old)
         if risk.category == "dependency":
@@ -1139,6 +1251,7 @@ class HeuristicAnalyzer:
         insight = _total(insight_points)
         verdict = decide_verdict(importance, insight, f.breaking)
         author = read_author_text(f.body, tuple(x.path for x in f.files))
+        undone = revert_clues(f.title.text, f.body.text) if change_type == "revert" else None
         reviews = _review_highlights(pr)
         design = _design_sentence(f) if verdict != "skim" else None
         # Risks are found once (their categories, severities and evidence do not depend on the language),
@@ -1151,7 +1264,7 @@ class HeuristicAnalyzer:
                 verdict_reason=verdict_reason(
                     verdict, importance_points, insight_points, f, change_type, modules, language
                 ),
-                key_points=tuple(_key_points(f, author, reviews, language)),
+                key_points=tuple(_key_points(f, author, reviews, language, undone)),
                 risks=tuple(r.text for r in worded[language][0]),
                 follow_ups=tuple(worded[language][1]),
                 reading_guide=_reading_guide(

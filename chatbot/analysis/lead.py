@@ -40,7 +40,9 @@ _ISSUE_ONLY = re.compile(
 # A reference to another PR or issue (`#5297`, `owner/repo#12`, a pull or issue URL), and the words that
 # only say how a PR relates to others ("based on", "follow-up work for", "wait for … to review first"):
 # a sentence of references and these words says nothing about the change itself.
-_REFERENCE = re.compile(r"(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+/(?:pull|issues)/\d+\S*")
+_REFERENCE = re.compile(
+    r"(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+|(?<![\w.])@[A-Za-z0-9][\w-]*|\b(?:pr|issue)\s?\d+\b", re.I
+)
 _RELATION_WORDS = frozenset(
     [
         "a",
@@ -102,7 +104,39 @@ _RELATION_WORDS = frozenset(
         "waiting",
         "with",
         "work",
+        # what a reference is for: "See URL for details", "This resolves issue URL", "Fix the issue URL",
+        # "Implementation refers to URL", "Waiting for testing from @x", "Thanks @x for the help"
+        "address",
+        "addresses",
+        "addressed",
+        "details",
+        "detail",
+        "resolve",
+        "resolves",
+        "resolved",
+        "refer",
+        "refers",
+        "per",
+        "mentioned",
+        "described",
+        "discussed",
+        "comment",
+        "comments",
+        "thanks",
+        "thank",
+        "you",
+        "ping",
+        "here",
+        "info",
+        "information",
+        "link",
+        "links",
+        "docs",
     ]
+)
+# The same for a Chinese sentence: "详见 #12", "相关 issue：#12，请 @alice 帮忙看一下", "感谢 @bob".
+_RELATION_HAN = re.compile(
+    r"相关|参见|参考|详见|详情|见|请|帮忙|看一下|看看|感谢|谢谢|关联|跟进|后续|修复|解决|问题|引入|的|了|和|与|在|中"
 )
 # A file named in prose: a path with a directory or a known extension.
 _PATH = re.compile(
@@ -187,17 +221,21 @@ def _substantive(text: str) -> bool:
         and not _ISSUE_ONLY.match(rest)
         and not rest.endswith((":", "："))
         and _prose_words(rest) >= PROSE_WORDS
-        and not _only_relations(rest)
+        and not _only_relations(text)
     )
 
 
 def _only_relations(text: str) -> bool:
-    """Whether `text` names other PRs or issues and otherwise only says how this PR relates to them
-    ("Based on the PR: #5297 Relevant PRs: #5716 #5713", "Follow-up work for #4639, #5297")."""
+    """Whether `text` names other PRs, issues, links or people and otherwise only says how this PR
+    relates to them ("Based on the PR: #5297 Relevant PRs: #5716 #5713", "See <url> for details",
+    "This resolves issue <url>", "cc @alice", "详见 #12")."""
     if not _REFERENCE.search(text):
         return False
-    words = _PROSE_WORD.findall(_REFERENCE.sub(" ", text).lower())
-    return sum(1 for word in words if word not in _RELATION_WORDS) < PROSE_WORDS
+    rest = _REFERENCE.sub(" ", text).lower()
+    words = _PROSE_WORD.findall(rest)
+    latin = sum(1 for word in words if word not in _RELATION_WORDS)
+    han = len(_HAN_CHAR.findall(_RELATION_HAN.sub("", rest))) // 2
+    return latin + han < PROSE_WORDS
 
 
 def _prose_words(text: str) -> int:

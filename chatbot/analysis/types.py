@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
 
-ChangeType = Literal["feat", "fix", "refactor", "perf", "test", "doc", "chore"]
+ChangeType = Literal["feat", "fix", "refactor", "perf", "test", "doc", "chore", "revert"]
 Verdict = Literal["must-read", "worth-reading", "skim"]
 RiskCategory = Literal[
     "missing-tests",

@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "2.9"
+ANALYZER_VERSION = "3.0"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 
@@ -57,6 +57,8 @@ IMPORTANCE_BASE: dict[ChangeType, float] = {
     "test": 0.6,
     "doc": 0.3,
     "chore": 0.8,
+    # A revert undoes a change that broke something: followers need to know, as they need to know a fix.
+    "revert": 2.2,
 }
 # A breaking change forces every user to act: the largest single feature.
 BREAKING = 2.0
@@ -187,6 +189,7 @@ INSIGHT_TYPE: dict[ChangeType, float] = {
     "test": 0.0,
     "doc": 0.0,
     "chore": -0.2,
+    "revert": 0.2,
 }
 # Review discussion carries reasoning the description may not.
 REVIEW_INSIGHT_PER_LOG2 = 0.3

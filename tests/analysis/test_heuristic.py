@@ -88,7 +88,10 @@ def test_a_repository_without_a_map_uses_the_default_map() -> None:
         ("[ci] feat: new e2e job", [TRAINER_TEST], "test"),
         ("Fix crash when the dataset is empty", [TRAINER_CODE], "fix"),
         ("Support Qwen3 models", [TRAINER_CODE], "feat"),
-        ('Revert "[rollout] feat: async server"', [TRAINER_CODE], "fix"),
+        ('Revert "[rollout] feat: async server"', [TRAINER_CODE], "revert"),
+        ("回滚 #4126", [TRAINER_CODE], "revert"),
+        ("[megatron] fix: revert megatron actor refactor", [TRAINER_CODE], "revert"),
+        ("Reverts the rollout cache", [changed("docs/faq.md", ["Q and A"] * 30)], "revert"),
         ("docs: update the README", [TRAINER_CODE], "doc"),
     ],
 )

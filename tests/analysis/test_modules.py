@@ -29,7 +29,8 @@ DEFAULT = load_module_map("acme/widgets")
         ("[fix] vllm: add swap space option", (), "fix", False),
         ("[BREAKING config] feat: rename the logger key", ("cfg",), "feat", True),
         ("【rollout】支持多轮对话", ("rollout",), None, False),
-        ('Revert "[rollout] feat: async server"', (), "revert", False),
+        ('Revert "[rollout] feat: async server"', ("rollout",), "revert", False),  # the undone change's
+        ('Revert "[BREAKING][rollout] feat: async server"', ("rollout",), "revert", False),
         ("Add model merger for checkpoints", (), None, False),
     ],
 )
