@@ -251,25 +251,23 @@ class _Group:
         patterns = tuple(re.compile(re.escape(w)) if literal else term_pattern(w) for w in unique)
         return cls(unique, patterns, module, literal)
 
-    def occurrence(self, document: str) -> Occurrence:
+    def occurrence(self, document: str | SearchText) -> Occurrence:
         """How often the group's words occur in a search document: the PR's own text and the analysis'
         title at full weight (the PR's title TITLE_WEIGHT more), the rest of the analysis at
         ANALYSIS_WEIGHT and only where it does not negate the word ("未改动测试" is not about tests);
         and whether that clears the relevance floor. A mention is counted once however many of the
         group's words it holds ("显存占用" is not also "显存"), and a sentence saying the PR leaves the
         thing alone ("不影响显存占用", "memory use is unchanged") does not mention it."""
-        own, _, written = document.partition(ANALYSIS_MARK)
-        translated, _, rest = written.strip("\n").partition("\n")
-        title, _, prose = own.partition("\n")
+        text = document if isinstance(document, SearchText) else SearchText(document)
         # Cheap test first: most documents lack most words.
-        present = [(w, p) for w, p in zip(self.words, self.patterns, strict=True) if w in document]
+        present = [(w, p) for w, p in zip(self.words, self.patterns, strict=True) if w in text.document]
         if not present:
             return Occurrence(0.0, False, False)
+        title, translated, prose, rest = text.parts()
         in_title = len(_mentions(present, title))
         in_translated = len(_mentions(present, translated))
         in_prose = in_paths = 0
         stated = False  # a mention that is not in passing
-        opening = -1  # where the description's opening sentence ends, found at the first mention
         for start, end in _mentions(present, prose):
             clause = _clause(prose, start, end)
             if _UNAFFECTED.search(clause):
@@ -279,16 +277,13 @@ class _Group:
                 continue
             in_prose += 1
             if not stated:
-                if opening < 0:
-                    found = _SENTENCE_END.search(prose)
-                    opening = found.start() if found else len(prose)
-                stated = start < opening or not _MINOR.search(clause)
+                stated = start < text.opening() or not _MINOR.search(clause)
         in_analysis = 0
         if any(word in rest for word, _ in present):
-            said = _own_words(rest, prose)
+            said = text.said()
             mentions = _mentions(present, said)
             if mentions:
-                negated = [clause.span() for clause in _NEGATED_CLAUSE.finditer(said)]
+                negated = text.negated()
                 in_analysis = sum(not any(cs < start <= ce for cs, ce in negated) for start, _ in mentions)
         # Changed files say yes or no: a PR touching twenty files of a directory is not twenty times
         # more about it than one whose title names it.
@@ -303,6 +298,52 @@ class _Group:
         mentioned = stated or in_paths > 0 or in_analysis > 0
         salient = evidence >= SALIENT or (mentioned and (self.literal or len(prose) <= SHORT_TEXT))
         return Occurrence(count, salient, in_title + in_translated > 0)
+
+
+class SearchText:
+    """A search document split once into what `_Group.occurrence` weighs differently (the PR's title and
+    description, the analysis' title and the rest of the analysis), with what it works out about them
+    remembered: a question of several word groups reads each document once, not once per group."""
+
+    __slots__ = ("_negated", "_opening", "_parts", "_said", "document")
+
+    def __init__(self, document: str) -> None:
+        self.document = document
+        self._parts: tuple[str, str, str, str] | None = None
+        self._opening = -1
+        self._said: str | None = None
+        self._negated: list[tuple[int, int]] | None = None
+
+    def parts(self) -> tuple[str, str, str, str]:
+        """The PR's title, the analysis' title, the PR's description (with paths and review text) and
+        the rest of the analysis."""
+        if self._parts is None:
+            own, _, written = self.document.partition(ANALYSIS_MARK)
+            translated, _, rest = written.strip("\n").partition("\n")
+            title, _, prose = own.partition("\n")
+            self._parts = (title, translated, prose, rest)
+        return self._parts
+
+    def opening(self) -> int:
+        """Where the description's opening sentence ends."""
+        if self._opening < 0:
+            prose = self.parts()[2]
+            found = _SENTENCE_END.search(prose)
+            self._opening = found.start() if found else len(prose)
+        return self._opening
+
+    def said(self) -> str:
+        """The analysis' own lines (`_own_words`)."""
+        if self._said is None:
+            _, _, prose, rest = self.parts()
+            self._said = _own_words(rest, prose)
+        return self._said
+
+    def negated(self) -> list[tuple[int, int]]:
+        """The spans of `said` that negate what they name."""
+        if self._negated is None:
+            self._negated = [clause.span() for clause in _NEGATED_CLAUSE.finditer(self.said())]
+        return self._negated
 
 
 def _mentions(words: list[tuple[str, re.Pattern[str]]], text: str) -> list[tuple[int, int]]:
@@ -474,7 +515,8 @@ def bm25(documents: dict[int, str], groups: list[_Group], optional: list[_Group]
     everything = [*groups, *optional]
     lengths = {n: len(d) for n, d in documents.items()}
     average = sum(lengths.values()) / len(lengths) or 1.0
-    occurrences = [{n: group.occurrence(d) for n, d in documents.items()} for group in everything]
+    texts = {n: SearchText(d) for n, d in documents.items()}
+    occurrences = [{n: group.occurrence(t) for n, t in texts.items()} for group in everything]
     idfs = []
     for found in occurrences:
         df = sum(1 for o in found.values() if o.salient)
@@ -508,13 +550,22 @@ def _documents(
         .join(SearchDocumentRow, SearchDocumentRow.pr_id == PullRequestRow.id)
         .where(PullRequestRow.repo_id == repo.id)
     )
-    if window is not None:
-        statement = statement.where(
-            PullRequestRow.merged_at >= window.start, PullRequestRow.merged_at < window.end
-        )
-    if ids is not None:
-        statement = statement.where(PullRequestRow.id.in_(list(ids)))
-    return {number: document.lower() for number, document in session.execute(statement)}
+    if ids is None:
+        if window is not None:
+            statement = statement.where(
+                PullRequestRow.merged_at >= window.start, PullRequestRow.merged_at < window.end
+            )
+        return {number: document.lower() for number, document in session.execute(statement)}
+    # Given ids, the PRs are found by id and the window is checked here: in the query, it would lead
+    # SQLite through the (repo, merged_at) index over the whole window, testing each PR against the ids.
+    rows = session.execute(
+        statement.add_columns(PullRequestRow.merged_at).where(PullRequestRow.id.in_(list(ids)))
+    )
+    return {
+        number: document.lower()
+        for number, document, merged_at in rows
+        if window is None or window.start <= merged_at < window.end
+    }
 
 
 def _documents_of(session: Session, repo: RepoRow, records: list[AnalyzedPR]) -> dict[int, str]:
@@ -603,23 +654,34 @@ def _current_rows(
     current analysis (NULLs when there is none yet), oldest first, one row per PR: the newest analysis
     of its current content."""
     pr, analysis = PullRequestRow, AnalysisRow
-    # Given numbers, the PRs are found by number and the window is checked here: a window of all time
-    # in the query would lead SQLite through the (repo, merged_at) index over every PR of the repo.
-    found = (
-        (pr.number.in_(list(numbers)),)
-        if numbers is not None
-        else (pr.merged_at >= start, pr.merged_at < end)
-    )
-    rows = session.execute(
+    statement = (
         select(*columns)
         .outerjoin(analysis, (analysis.pr_id == pr.id) & (analysis.content_hash == pr.content_hash))
-        .where(
-            pr.repo_id == repo.id,
-            *found,
-            *([func.lower(pr.author) == author.lower()] if author else []),
+        .where(pr.repo_id == repo.id, *([func.lower(pr.author) == author.lower()] if author else []))
+    )
+    rows: list[Row[Any]]
+    if numbers is None:
+        rows = list(
+            session.execute(
+                statement.where(pr.merged_at >= start, pr.merged_at < end).order_by(
+                    pr.merged_at, pr.number, analysis.created_at.desc(), analysis.id.desc()
+                )
+            )
         )
-        .order_by(pr.merged_at, pr.number, analysis.created_at.desc(), analysis.id.desc())
-    ).all()
+    else:
+        # Given numbers, the PRs are found by number, and the window is checked and the rows ordered
+        # here: a window in the query, or an ORDER BY merged_at, leads SQLite through the (repo,
+        # merged_at) index over every PR of the repo, testing each against the numbers (19 against
+        # 14 ms for the 893 PRs of "今年 verl 里 显存占用").
+        rows = list(
+            session.execute(
+                statement.add_columns(
+                    analysis.created_at.label("analysed_at"), analysis.id.label("analysis_id")
+                ).where(pr.number.in_(list(numbers)))
+            )
+        )
+        rows.sort(key=lambda row: (row.analysed_at or ALL_TIME_START, row.analysis_id or 0), reverse=True)
+        rows.sort(key=lambda row: (row.merged_at, row.number))
     seen: set[int] = set()
     unique = []
     for row in rows:
