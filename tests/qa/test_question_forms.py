@@ -533,3 +533,23 @@ def test_christmas_and_new_year_are_a_window(question: str) -> None:
     """The latest begun by the clock (2026-06-24): 18 December 2025 to 3 January 2026."""
     window = parse_query(question, CONTEXT).window
     assert window == Window(datetime(2025, 12, 18, tzinfo=SHANGHAI), datetime(2026, 1, 4, tzinfo=SHANGHAI))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "trl 这个月有没有影响训练稳定性的改动？",
+        "torchtune 最近有哪些解决训练不稳定的 PR",
+        "llamafactory 上周修了 loss 发散的问题吗",
+        "any trl changes for training stability this month?",
+        "did torchtune fix the loss spikes lately?",
+    ],
+)
+def test_training_stability_is_a_concept_in_both_languages(question: str) -> None:
+    query = parse_query(question, CONTEXT)
+    assert "stability" in query.topics, query
+    assert not {"训练稳定性", "稳定性", "stability", "不稳定", "发散"} & set(query.terms), query
+
+
+def test_a_kl_divergence_is_no_question_about_stability() -> None:
+    assert "stability" not in parse_query("trl 六月 KL divergence 相关的 PR", CONTEXT).topics
