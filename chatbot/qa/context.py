@@ -161,6 +161,31 @@ def is_follow_up(text: str, current: Query) -> bool:
 
 # "它的风险呢", "what about its tests": a follow-up about the PR just opened, not the list it came from.
 _ABOUT_IT = re.compile(r"它|这个\s*pr|这个改动|该\s*pr|\bits?\b|\bthis (?:one|pr)\b|\bthat (?:one|pr)\b")
+# What one asks of a PR without naming it, as Chinese drops the pronoun ("谁写的", "有测试吗", "风险大吗",
+# "什么时候合并的", "who's the author?"): after a PR's card, about that PR when nothing else is named.
+_OF_A_PR = re.compile(
+    r"谁(?:写|提|做|改|合)的|作者|有(?:没有)?(?:加)?测试|测试(?:了|过)?吗|风险(?:大|高)?吗|有(?:什么|哪些)风险"
+    r"|值得(?:精?读|看)吗|什么时候合(?:并|进)?的|何时合并|合并时间|改了(?:哪些文件|什么)|讲了什么|是做什么的|破坏性吗"
+    r"|\bwho (?:wrote|authored|made|did|opened|sent)\b|\bwho'?s the author\b|\bauthor\b|\bwhen was (?:it |this )?merged\b"
+    r"|\bany tests\b|\btested\b|\brisky\b|\bworth (?:reading|a read)\b|\bbreaking\?"
+)
+
+
+# What may surround a question asked of a PR ("作者是谁？", "was it tested?") without naming anything else.
+_FILLER = re.compile(
+    r"[\W_]+|是谁|谁|是|吗|呢|的|了|么|\b(?:is|was|the|it|this|who|what|any|there|does|did|has)\b"
+)
+
+
+def _only_asks_of_a_pr(current: Query) -> bool:
+    """Whether the question asks something of a PR (`_OF_A_PR`) and names nothing else: no window, and
+    no words beyond the asking."""
+    text = current.text.lower()
+    return (
+        not current.window_named
+        and _OF_A_PR.search(text) is not None
+        and not _FILLER.sub("", _OF_A_PR.sub("", text))
+    )
 
 
 def ordinal_missing(listed: tuple[int, ...], position: int, language: Language) -> str:
@@ -188,7 +213,7 @@ def follow_up(
         language = _LANGUAGES[(asked.group(1) or asked.group(2)).lower()]
         return replace(previous, language=cast(Language, language), notes=())
     if previous.intent == "pr" and current.pr_number is None and not current.repo_named:
-        if _ABOUT_IT.search(text.lower()) and not _ORDINAL.search(text):
+        if (_ABOUT_IT.search(text.lower()) or _only_asks_of_a_pr(current)) and not _ORDINAL.search(text):
             # its risks, its tests, who wrote it: the PR's card answers them all
             return replace(
                 previous, text=text, language=current.language, notes=(), asks_files=current.asks_files

@@ -121,10 +121,35 @@ def test_after_opening_a_pr_a_filter_or_window_narrows_the_list_it_came_from(
     assert third.query.breaking or window_of(third) == W24
 
 
-@pytest.mark.parametrize("follow", ["它的风险呢？", "它有测试吗", "what about its risks?", "who wrote it?"])
+@pytest.mark.parametrize(
+    "follow",
+    [
+        "它的风险呢？",
+        "它有测试吗",
+        "what about its risks?",
+        "who wrote it?",
+        # Chinese drops the pronoun: still about the PR just opened
+        "谁写的",
+        "作者是谁？",
+        "有测试吗",
+        "风险大吗",
+        "什么时候合并的",
+        "值得读吗",
+        "who's the author?",
+        "was it tested?",
+    ],
+)
 def test_a_question_about_it_after_opening_a_pr_stays_with_that_pr(bot: ChatBot, follow: str) -> None:
     _, opened, third = conversation(bot, "trl 六月 GRPO 相关的改动", "第二个讲了什么", follow)
     assert (third.query.intent, third.cited) == ("pr", opened.cited)
+
+
+@pytest.mark.parametrize("follow", ["谁写的 DPO 相关改动", "上周有什么风险", "who wrote the most last week?"])
+def test_a_question_with_its_own_subject_after_opening_a_pr_is_not_about_that_pr(
+    bot: ChatBot, follow: str
+) -> None:
+    *_, third = conversation(bot, "trl 六月 GRPO 相关的改动", "第二个讲了什么", follow)
+    assert third.query.intent != "pr", third.query
 
 
 def test_a_pr_number_is_read_in_the_conversations_repo(bot: ChatBot) -> None:
