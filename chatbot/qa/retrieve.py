@@ -987,6 +987,10 @@ def gather(
     match = text_scores(session, repo, query, window, relaxed=relaxed)
     if match is not None:
         evidence.scores, evidence.titled = match.scored.scores, match.scored.titled
+        if query.paths and not (query.terms or query.topics or query.alternatives):
+            # A PR touches a path or does not: among those that do, the most important first, not the
+            # ones whose shorter descriptions or analysis' gist give the path's words more weight.
+            evidence.scores, evidence.titled = {}, {}
     numbers = set(match.scored.scores) if match is not None and match.filters else None
     module_hits = match.module_hits if match is not None else None
     start, end = (window.start, window.end) if window else (ALL_TIME_START, until or ALL_TIME_END)

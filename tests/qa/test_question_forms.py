@@ -10,6 +10,7 @@ for what needs a richer PR), on SQLite and PostgreSQL:
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 import pytest
@@ -553,3 +554,15 @@ def test_training_stability_is_a_concept_in_both_languages(question: str) -> Non
 
 def test_a_kl_divergence_is_no_question_about_stability() -> None:
     assert "stability" not in parse_query("trl 六月 KL divergence 相关的 PR", CONTEXT).topics
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["which trl PRs touched trl/trainer/grpo_trainer.py in June?", "trl 六月谁改了 trl/trainer/ 下的代码"],
+)
+def test_prs_touching_a_path_are_listed_most_important_first(bot: ChatBot, question: str) -> None:  # noqa: F811
+    answer = bot.handle(Message(question))
+    text = answer.reply.plain_text()
+    scores = [float(s) for s in re.findall(r"(?:importance|重要性) (\d+\.\d)", text)]
+    assert len(scores) >= 3, text
+    assert scores == sorted(scores, reverse=True), text
