@@ -745,7 +745,13 @@ def _window(text: str, context: ParseContext) -> Window | None:
     return Window(start, window.end if end > 28 else month_start.replace(day=end))
 
 
+# "in the last month", "over the last week": the past month or week up to now, as "past month" is; bare
+# "last month" is the calendar month before this one ("the last week of May" is that week).
+_THE_LAST = re.compile(r"\b(?:in|over|during|within|for|throughout) the last (week|month)\b(?!\s+of\b)")
+
+
 def _named_window(text: str, context: ParseContext) -> Window | None:
+    text = _THE_LAST.sub(r"past \1", text)
     now = context.now.astimezone(context.tz)
     tz = context.tz
     today = now.date()

@@ -566,3 +566,26 @@ def test_prs_touching_a_path_are_listed_most_important_first(bot: ChatBot, quest
     scores = [float(s) for s in re.findall(r"(?:importance|重要性) (\d+\.\d)", text)]
     assert len(scores) >= 3, text
     assert scores == sorted(scores, reverse=True), text
+
+
+@pytest.mark.parametrize(
+    ("question", "days"),
+    [
+        ("anything about PEFT in trl in the last month?", 30),
+        ("trl PRs over the last month", 30),
+        ("what did torchtune merge in the last week?", 7),
+        ("risks in llamafactory during the last week", 7),
+    ],
+)
+def test_in_the_last_month_or_week_is_the_span_up_to_now(question: str, days: int) -> None:
+    window = parse_query(question, CONTEXT).window
+    assert window is not None and window.end == NOW, window
+    assert (window.end - window.start).days == days, window
+
+
+def test_bare_last_month_is_still_the_calendar_month() -> None:
+    window = parse_query("anything about PEFT in trl last month?", CONTEXT).window
+    assert window is not None and (window.start, window.end) == (
+        datetime(2026, 5, 1, tzinfo=SHANGHAI),
+        datetime(2026, 6, 1, tzinfo=SHANGHAI),
+    )
