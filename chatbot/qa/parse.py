@@ -496,8 +496,18 @@ _MONTH_HALF = re.compile(
 _MONTH_HALF_DAYS = ((1, 16), (16, 32))
 _MONTH_PART_ZH_AFTER = re.compile(rf"(?:\d{{1,2}}|{_CN}|上个?|本|这个?)\s*月(?:份)?\s*$")
 _MONTH_PART_DAYS = ((1, 11), (11, 21), (21, 32))
+# The nth or the last week of a month or year it follows or names ("12月第一周", "去年最后一周", "上个月第二
+# 周", "the last week of December", "the first week of last month"): its days 7(n-1)+1 to 7n, or its last
+# seven days. Without a month or year, "第一周" is week 1 and "the last week" the past one.
+_WEEK_OF_PERIOD = re.compile(
+    r"(?:(?<=月)\s*(?:的)?\s*(?:第\s*(?P<zh_n>[一二三四五1-5])|(?P<zh_last>最后))|(?<=年)\s*(?:的)?\s*(?P<year_last>最后))"
+    r"\s*一?\s*个?(?:周|星期|礼拜)"
+    r"|\b(?:the\s+)?(?:(?P<en_n>first|second|third|fourth|fifth)|(?P<en_last>last|final))\s+week(?=\s+of\b)"
+)
+_ORDINAL_WEEKS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
 # Everything that names a window, so that a search can leave it out of its terms.
 _WINDOW_PATTERNS: tuple[re.Pattern[str], ...] = (
+    _WEEK_OF_PERIOD,  # first: "第一周" after a month is no week number
     _MONTH_HALF,  # first: it looks ahead at the month ("the second half of last month")
     # Before the month names, which would take the "of" of "the end of June" with them.
     re.compile(
@@ -722,7 +732,18 @@ def _month_part(text: str) -> tuple[int, int] | None:
 
 def _window(text: str, context: ParseContext) -> Window | None:
     """The window the text names; a part of a month ("3月中旬", "early June", "月底") narrows the month
-    it names, or this month when it names none."""
+    it names, or this month when it names none; a week of a month or year (`_WEEK_OF_PERIOD`) narrows
+    that month or year."""
+    week = _WEEK_OF_PERIOD.search(text)
+    if week is not None:
+        period = _window(_blank(text, (week.span(),)), context)
+        if period is not None and period.end - period.start >= timedelta(days=28):
+            asked = week.groupdict()
+            if asked["zh_last"] or asked["year_last"] or asked["en_last"]:
+                return Window(period.end - timedelta(days=7), period.end)
+            n = _ORDINAL_WEEKS[asked["en_n"]] if asked["en_n"] else cn_number(asked["zh_n"]) or 1
+            start = period.start + timedelta(days=7 * (n - 1))
+            return Window(start, min(start + timedelta(days=7), period.end)) if start < period.end else period
     window = _named_window(text, context)
     part = _month_part(text)
     if part is None or (window is not None and not is_calendar_month(window.start, window.end)):
@@ -900,6 +921,11 @@ _AUDIENCE = re.compile(
 _FORMAT = re.compile(
     r"简单(?:地|的)?|简要(?:地|的)?|简短(?:地|的)?|扼要|概括一下|一句话|\bbriefly\b|\bin short\b|\bin brief\b"
     r"|\btl;?dr\b|\bshort version\b|\bin (?:a|one) (?:sentence|line|paragraph)\b|\bbullet(?: point)?s?\b"
+    # how to answer, not what about: "列出来并说明影响", "详细说说", "list them and explain the impact"
+    r"|列出来|列一下|列举(?:一下)?|(?:并且?|顺便|再)?(?:说明|解释|分析)一?下?(?:它们的|其|各自的)?(?:影响|原因|理由|区别)"
+    r"|(?:并且?|顺便|再)(?:说明|解释|分析)(?:一下)?|(?:说明|解释|分析)一下|详细(?:地)?(?:说说|介绍|讲讲|说明|一点|些)|(?:展开|具体)(?:说说|讲讲)"
+    r"|\blist them\b|\b(?:and )?explain (?:the |their )?(?:impact|effect)s?\b|\band explain(?: (?:them|each|why))?\b"
+    r"|\bin (?:more )?detail\b|\bwith (?:details|an explanation)\b|\bdescribe (?:them|each)\b"
     rf"|{_AUDIENCE.pattern}"
 )
 # Words that look like author names or modules but are not.

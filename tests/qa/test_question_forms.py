@@ -589,3 +589,59 @@ def test_bare_last_month_is_still_the_calendar_month() -> None:
         datetime(2026, 5, 1, tzinfo=SHANGHAI),
         datetime(2026, 6, 1, tzinfo=SHANGHAI),
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("trl 五月最后一周合并了什么", (5, 25), (6, 1)),
+        ("trl 5月的最后一个星期有什么风险", (5, 25), (6, 1)),
+        ("what did trl merge in the last week of May?", (5, 25), (6, 1)),
+        ("trl 上个月第一周的改动", (5, 1), (5, 8)),
+        ("torchtune 五月第三周有什么", (5, 15), (5, 22)),
+        ("the second week of May in torchtune", (5, 8), (5, 15)),
+        ("what changed in trl in the first week of last month?", (5, 1), (5, 8)),
+    ],
+)
+def test_a_week_of_a_month_is_that_months_seven_days(
+    question: str, start: tuple[int, int], end: tuple[int, int]
+) -> None:
+    query = parse_query(question, CONTEXT)
+    assert query.window is not None, query
+    assert (query.window.start, query.window.end) == (
+        datetime(2026, *start, tzinfo=SHANGHAI),
+        datetime(2026, *end, tzinfo=SHANGHAI),
+    ), query.window
+    assert query.limit is None and not query.terms, query  # "最后一" is no count, "week" no search word
+
+
+def test_the_last_week_of_last_year_is_its_last_seven_days() -> None:
+    window = parse_query("trl 去年最后一周合并了什么", CONTEXT).window
+    assert window is not None
+    assert (window.start, window.end) == (
+        datetime(2025, 12, 25, tzinfo=SHANGHAI),
+        datetime(2026, 1, 1, tzinfo=SHANGHAI),
+    )
+
+
+@pytest.mark.parametrize("question", ["trl 第 25 周的改动", "trl 2026年第25周"])
+def test_a_week_number_is_still_an_iso_week(question: str) -> None:
+    window = parse_query(question, CONTEXT).window
+    assert window is not None and window.start == datetime(2026, 6, 15, tzinfo=SHANGHAI), window
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "breaking"),
+    [
+        ("trl 六月有哪些 breaking change？列出来并说明影响", "topic", True),
+        ("list trl's breaking changes in June and explain the impact", "topic", True),
+        ("详细说说 trl 上周的风险", "risks", False),
+        ("分析一下 torchtune 上周的风险", "risks", False),
+        ("what changed in trl in June, in detail", "highlights", False),
+        ("llamafactory 上周的改动，顺便解释一下", "highlights", False),
+    ],
+)
+def test_how_to_answer_is_no_search_word(question: str, intent: str, breaking: bool) -> None:
+    query = parse_query(question, CONTEXT)
+    assert (query.intent, query.breaking) == (intent, breaking), query
+    assert not query.terms, query
