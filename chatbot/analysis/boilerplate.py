@@ -23,7 +23,6 @@ _RULE = re.compile(r"^\s{0,3}(?:[-*_]\s*){3,}$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 _CHECKBOX = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\[[ xX]\]")
 _QUOTE = re.compile(r"^\s*>")
-_TABLE = re.compile(r"^\s*\|")
 # First characters of a line that may open markup (fence, heading, rule, list item, quote, table).
 _MARKUP_START = frozenset("`~#-*_+>|0123456789")
 _TRAILER = re.compile(r"^\s*(?:Co-authored-by|Signed-off-by|Reviewed-by|Tested-by|Acked-by):", re.I)
@@ -146,50 +145,55 @@ def _blocks(lines: list[str]) -> list[Block]:
             blocks.append(Block(kind, tuple(current)))
         current, kind = [], ""
 
-    i = 0
-    while i < len(lines):
+    i, count = 0, len(lines)
+    while i < count:
         line = lines[i]
         first = line.lstrip()[:1]
-        if first and first not in _MARKUP_START:
+        i += 1
+        if not first:  # a blank line ends the block above
+            if current:
+                close()
+            continue
+        if first not in _MARKUP_START:
             # Plain text (most lines): it continues the block above, or opens a paragraph.
             if not (":" in line and _TRAILER.match(line)):
                 if not current:
                     kind = "para"
                 current.append(line)
-            i += 1
             continue
-        fence = _FENCE.match(line)
+        # Each pattern below starts with its own markup character after the indent, so only the pattern
+        # of the line's first character is tried (a trailer never starts with markup).
+        fence = _FENCE.match(line) if first in "`~" else None
         if fence:
             close()
             marker = fence.group(1)
-            end = i + 1
-            while end < len(lines) and not lines[end].lstrip().startswith(marker):
+            end = i
+            while end < count and not lines[end].lstrip().startswith(marker):
                 end += 1
-            blocks.append(Block("code", tuple(lines[i : end + 1])))
+            blocks.append(Block("code", tuple(lines[i - 1 : end + 1])))
             i = end + 1
             continue
-        heading = _HEADING.match(line)
-        if not line.strip() or _RULE.match(line):
+        heading = _HEADING.match(line) if first == "#" else None
+        if first in "-*_" and _RULE.match(line):
             close()
         elif heading:
             close()
             blocks.append(Block("heading", (line,), len(heading.group(1))))
-        elif _LIST_ITEM.match(line):
+        elif first in "-*+0123456789" and _LIST_ITEM.match(line):
             close()
             current, kind = [line], "list"
-        elif _QUOTE.match(line):
+        elif first == ">":
             if kind != "quote":
                 close()
                 kind = "quote"
             current.append(line)
-        elif _TABLE.match(line) and kind != "table":
+        elif first == "|" and kind != "table":
             close()
             current, kind = [line], "table"
-        elif not _TRAILER.match(line):
+        else:
             if not current:
                 kind = "para"
             current.append(line)
-        i += 1
     close()
     return blocks
 
@@ -218,7 +222,7 @@ def _without_prompts(block: Block) -> Block | None:
             if not _WORDISH.search(remainder):
                 return None
             block = Block(block.kind, tuple(remainder.split("\n")))
-        if _FILLER.match(plain_text([block])):
+        if _FILLER.match(_plain_block(block)):
             return None
     return block
 
