@@ -27,7 +27,10 @@ from chatbot.reports.themes import GENERIC_MODULES, MODULE_CONCERN, concern_name
 from chatbot.weeks import Week
 
 HIGHLIGHTS = 6
-HIGHLIGHT_PRS = 4
+HIGHLIGHT_PRS = 3
+# A highlight names its further PRs' points while it is shorter than this, each clipped to the second.
+HIGHLIGHT_CHARS = 200
+SECOND_POINT_CHARS = 70
 PHRASE_CHARS = 70
 CHANGE_CHARS = 220
 # The share of a title's words a gist must hold to count as saying the title.
@@ -46,6 +49,8 @@ _PLAIN_START = re.compile(r"[a-z]+(?![\w./`(-])")
 # A reading-guide line's closing quote of the PR's title ("（title: [BREAKING] …）"): the title again.
 _TITLE_QUOTED = re.compile(r"\s*[（(]title: .*$")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+# What separates the clauses of a sentence (a highlight's PRs).
+_CLAUSE: dict[Language, str] = {"zh": "；", "en": "; "}
 # The words of the analyzer's names for change types ("新功能", "performance change"): a gist built from
 # the title's type and module says nothing new.
 _TYPE_WORDS = frozenset(
@@ -278,37 +283,29 @@ def _highlighted(groups: list[_Group]) -> list[_Group]:
     return (substantive if len(substantive) >= 3 else groups)[:HIGHLIGHTS]
 
 
-def _kinds(records: Sequence[AnalyzedPR], language: Language) -> str:
-    """What kinds of change a theme holds, most frequent first: `2 个新功能、1 个修复` / `2 features, 1 fix`."""
-    counts = Counter(r.analysis.change_type for r in records)
-    return join(
-        (say(f"report.highlight.kind.{kind}", language, n=n) for kind, n in counts.most_common()), language
-    )
-
-
 def _highlight(group: _Group, language: Language) -> ReportItem:
-    """One theme in a sentence: how many PRs of which kinds (features, fixes, refactors…), and the one
-    to read first with what it changed; the PRs it names are its most important ones."""
+    """One theme in a sentence: its PRs worth reading first (then the others), each named by what it
+    changed, the first also by what it says beyond its title, the next ones too while the sentence stays
+    short; then how many more the theme holds. Every PR it cites is named in its text, none by a bare
+    number."""
     read = [r for r in group.records if r.analysis.verdict != "skim"]
     rest = [r for r in group.records if r.analysis.verdict == "skim"]
-    shown = (read + rest)[: min(HIGHLIGHT_PRS, max(2, len(read)))]
-    lead = shown[0]
-    point = point_of(lead, language)
-    values: dict[str, object] = dict(
-        theme=group.label(language), pr=lead.number, what=_phrase(lead, language), point=point
-    )
-    if len(group.records) == 1:
-        text = say(
-            "report.highlight.single.point" if point else "report.highlight.single", language, **values
-        )
-    else:
-        kinds = _kinds(group.records, language)
-        key = "report.highlight.theme.point" if point else "report.highlight.theme"
-        text = say(key, language, n=len(group.records), kinds=kinds, **values)
-    # A second PR worth reading in the theme is named by what it says beyond its title, never its title.
-    second = next(((r, p) for r in shown[1:] if (p := point_of(r, language))), None)
-    if second is not None and second[0].analysis.verdict != "skim":
-        text += say("report.highlight.also", language, pr=second[0].number, point=second[1])
+    ordered = read + rest
+    # "and 1 more" would hide what fits: a theme of one PR more than is shown names it too.
+    shown = ordered if len(ordered) == HIGHLIGHT_PRS + 1 else ordered[:HIGHLIGHT_PRS]
+    parts: list[str] = []
+    length = 0
+    for index, record in enumerate(shown):
+        what = _phrase(record, language)
+        point = point_of(record, language) if index == 0 or record.analysis.verdict != "skim" else None
+        if point and index:
+            point = _clip(point, SECOND_POINT_CHARS).rstrip("。.;； ") if length < HIGHLIGHT_CHARS else None
+        key = "report.highlight.pr.point" if point else "report.highlight.pr"
+        parts.append(say(key, language, what=what, pr=record.number, point=point))
+        length += len(parts[-1])
+    text = say("report.highlight", language, theme=group.label(language), prs=_CLAUSE[language].join(parts))
+    if len(group.records) > len(shown):
+        text += say("report.highlight.more", language, n=len(group.records) - len(shown))
     return ReportItem(text=sentence_start(text, language), prs=tuple(r.number for r in shown))
 
 
@@ -426,7 +423,7 @@ def compose_weekly_report(
                 importance=r.analysis.importance,
                 insight=r.analysis.insight,
                 verdict=r.analysis.verdict,
-                key_point=_key_point(r.analysis, language),
+                key_point=_key_point(r, language),
                 gist=r.texts(language).gist,
                 reading_guide=tuple(_TITLE_QUOTED.sub("", line) for line in r.texts(language).reading_guide),
                 corrected=bool(r.analysis.corrected),
@@ -439,9 +436,10 @@ def compose_weekly_report(
     )
 
 
-def _key_point(analysis: Analysis, language: Language) -> str:
-    texts = analysis.localized(language)
-    return texts.key_points[0] if texts.key_points else texts.verdict_reason
+def _key_point(record: AnalyzedPR, language: Language) -> str:
+    """A key PR's point in the table: what it says beyond its title, else why it is worth reading."""
+    texts = record.texts(language)
+    return point_of(record, language) or texts.verdict_reason or (texts.key_points or ("",))[0]
 
 
 def _key_prs(ranked: list[AnalyzedPR]) -> list[AnalyzedPR]:

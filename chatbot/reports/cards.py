@@ -62,12 +62,17 @@ def _prose(text: str, report: WeeklyReport, style: SpanStyle = "plain") -> Inlin
 
 
 def _item(item: ReportItem, report: WeeklyReport) -> Inline:
-    spans: list[Span] = [*_prose(item.text, report), plain(" (")]
-    for i, number in enumerate(item.prs):
-        if i:
-            spans.append(plain("、" if report.language == "zh" else ", "))
-        spans.append(pr_link(number, report.repo))
-    spans.append(plain(")"))
+    """An item's text, then the PRs it cites that its text does not name."""
+    spans: list[Span] = list(_prose(item.text, report))
+    named = {int(span.text[1:]) for span in spans if span.url and span.text.startswith("#")}
+    unnamed = [n for n in item.prs if n not in named]
+    if unnamed:
+        spans.append(plain(" ("))
+        for i, number in enumerate(unnamed):
+            if i:
+                spans.append(plain("、" if report.language == "zh" else ", "))
+            spans.append(pr_link(number, report.repo))
+        spans.append(plain(")"))
     return tuple(spans)
 
 

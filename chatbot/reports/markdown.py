@@ -36,10 +36,12 @@ def safe_url(url: str | None) -> str | None:
 
 def _span(span: Span) -> str:
     text = escape(span.text)
-    if span.style == "bold":
-        text = f"**{text}**"
-    elif span.style == "italic":
-        text = f"*{text}*"
+    if span.style in ("bold", "italic") and text.strip():
+        # Emphasis opens before a non-space and closes after one (CommonMark's flanking rule): a bold
+        # span's own spaces go outside its markers, or "** 破坏性变更 **" shows its asterisks.
+        mark = "**" if span.style == "bold" else "*"
+        core = text.strip()
+        text = f"{text[: len(text) - len(text.lstrip())]}{mark}{core}{mark}{text[len(text.rstrip()) :]}"
     elif span.style == "code":
         fence = "``" if "`" in span.text else "`"
         text = f"{fence}{span.text.replace(chr(10), ' ')}{fence}"

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-REPORT_FORMAT_VERSION = 4
+REPORT_FORMAT_VERSION = 5
 
 
 class _Frozen(BaseModel):

@@ -36,14 +36,22 @@ class Concern:
     change_types: frozenset[str] = frozenset()
     risks: frozenset[str] = frozenset()
     skip_types: frozenset[str] = frozenset()
+    # Modules that claim a PR only when they are all it touches (besides generic ones): an algorithm
+    # change that also updates its docs page is about the algorithm, not the docs.
+    sole: bool = False
 
     def claims_by_kind(self, change_type: str, modules: frozenset[str], risks: frozenset[str]) -> bool:
         """Whether the PR's change type, modules or risk categories claim it (set lookups)."""
         return (
             change_type in self.change_types
-            or not self.modules.isdisjoint(modules)
+            or self._claims_modules(modules)
             or (change_type not in self.skip_types and not self.risks.isdisjoint(risks))
         )
+
+    def _claims_modules(self, modules: frozenset[str]) -> bool:
+        if self.modules.isdisjoint(modules):
+            return False
+        return not self.sole or all(m in self.modules or m in GENERIC_MODULES for m in modules)
 
     def claims_by_words(self, text: str, change_type: str) -> bool:
         """Whether the PR's title or gist (`text`, lowercased) claims it (a pattern search)."""
@@ -69,6 +77,7 @@ CONCERNS: tuple[Concern, ...] = (
         ),
         change_types=frozenset({"doc"}),
         modules=frozenset({"doc", "docs"}),
+        sole=True,
     ),
     # A PR that changes what gets installed (its diff moves a pin or an image) is about dependencies,
     # even when it is filed under CI ("[ci] fix: transformers upgrade to 5.3.0").
@@ -78,7 +87,7 @@ CONCERNS: tuple[Concern, ...] = (
         risks=frozenset({"dependency"}),
         skip_types=frozenset({"feat", "perf"}),
     ),
-    Concern("ci", change_types=frozenset({"test"}), modules=frozenset({"ci", "test", "tests"})),
+    Concern("ci", change_types=frozenset({"test"}), modules=frozenset({"ci", "test", "tests"}), sole=True),
     Concern(
         "dependencies",
         words=_words(
@@ -109,7 +118,7 @@ CONCERNS: tuple[Concern, ...] = (
         words=_words(
             r"loss|advantages?|kl|entropy|rewards?|off-?policy|on-?policy|importance sampling|baseline|"
             r"estimator|critic|value model|curriculum|objective",
-            r"算法|奖励",
+            r"算法|奖励|损失|优势",
         ),
         modules=frozenset({"algo", "algorithm", "reward", "reward_model"}),
     ),
@@ -198,6 +207,10 @@ CONCERNS: tuple[Concern, ...] = (
 )
 
 
+# Modules of the concerns that claim a PR only when they are all it touches.
+_SIDE_MODULES = frozenset(m for c in CONCERNS if c.sole for m in c.modules)
+
+
 def concern_of(title: str, analysis: Analysis, gist: str = "") -> str:
     """The first concern that claims the PR (by its title and gist, modules, type and risks), else its
     main module as a subject (`module:data`), else "other"."""
@@ -215,7 +228,9 @@ def concern_of(title: str, analysis: Analysis, gist: str = "") -> str:
             return concern.key
     if first < len(CONCERNS):
         return CONCERNS[first].key
-    module = next((m for m in analysis.modules if m.lower() not in GENERIC_MODULES), None)
+    named = [m for m in analysis.modules if m.lower() not in GENERIC_MODULES]
+    # Its docs or CI module names the PR's subject only when it touches nothing else.
+    module = next((m for m in named if m.lower() not in _SIDE_MODULES), named[0] if named else None)
     return f"{MODULE_CONCERN}{module}" if module else "other"
 
 

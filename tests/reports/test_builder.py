@@ -226,17 +226,19 @@ _ONE_MORE = re.compile(r"等 ?1 ?项|及其他 ?1 ?个|and 1 more", re.I)
 
 @pytest.mark.parametrize("language", ["zh", "en"])
 @pytest.mark.parametrize("records", weeks())
-def test_highlights_are_sentences_not_title_lists_and_never_hide_one_item(
+def test_highlights_name_every_pr_they_cite_by_what_it_changed_and_never_hide_one_item(
     records: list[AnalyzedPR], language: str
 ) -> None:
-    """A theme of several PRs says how many of which kinds and which to read first: it quotes at most
-    one PR's title and never ends in "and 1 more"."""
+    """A theme names each PR it cites in its text (no list of bare numbers after it), the first with
+    what it says beyond its title, and never ends in "and 1 more"."""
     report = compose(records, language)
-    titles = {r.number: clean_title(r.pr.title).lower() for r in records}
+    by_number = {r.number: r for r in records}
     for item in report.highlights:
-        text = item.text.lower()
+        assert {int(n) for n in PR_MENTION.findall(item.text)} == set(item.prs), item.text
         assert not _ONE_MORE.search(item.text), item.text
-        assert sum(titles[n][:40] in text for n in item.prs) <= 1, item.text
+        point = point_of(by_number[item.prs[0]], language)  # type: ignore[arg-type]
+        if point:
+            assert point.rstrip("…")[:40].lower() in item.text.lower(), item.text
     for line in [report.executive_summary, *report.follow_ups, *(r.text for r in report.risks)]:
         assert not _ONE_MORE.search(line), line
 

@@ -105,3 +105,43 @@ def test_no_theme_of_a_report_is_named_after_a_kind_of_change(
     names = [t.name for t in report.themes] + [t.name for t in report.theme_trends]
     assert names
     assert not [name for name in names if CHANGE_KIND.search(name)]
+
+
+@pytest.mark.parametrize(
+    ("title", "files", "repo", "subject"),
+    [
+        (
+            "Add trust region masking to the policy loss",
+            ("verl/trainer/ppo/core_algos.py", "docs/algo/tr.md"),
+            "verl-project/verl",
+            "algorithm",
+        ),
+        (
+            "Add trust region masking to the policy loss",
+            ("trl/trainer/grpo_trainer.py", "docs/source/grpo.md"),
+            "huggingface/trl",
+            "algorithm",
+        ),
+        ("新增 DRO 损失：按组重加权优势", ("src/pkg/losses.py", "docs/dro.md"), "acme/plain", "algorithm"),
+        (
+            "Fix rotary embedding cache in the engine",
+            ("verl/workers/engine/fsdp/x.py", ".github/workflows/gpu.yml"),
+            "verl-project/verl",
+            "training",
+        ),
+        (
+            "Handle empty batches in the runner",
+            ("src/pkg/runner.py", "docs/runner.md"),
+            "acme/plain",
+            "module:pkg",
+        ),
+        ("Update the installation guide", ("docs/install.md",), "huggingface/trl", "docs"),
+        ("更新安装文档", ("docs/install.md", "README.md"), "acme/plain", "docs"),
+    ],
+)
+def test_docs_or_ci_beside_code_do_not_make_a_pr_about_docs_or_ci(
+    title: str, files: tuple[str, ...], repo: str, subject: str
+) -> None:
+    """A change to code that also updates its docs page or a CI workflow is about what the code does;
+    a PR is docs or CI when that is all it touches."""
+    assert concern(title, *files, repo=repo) == subject
