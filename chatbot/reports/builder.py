@@ -28,8 +28,8 @@ from chatbot.weeks import Week
 
 HIGHLIGHTS = 6
 HIGHLIGHT_PRS = 3
-# A highlight names its further PRs' points while it is shorter than this, each clipped to the second.
-HIGHLIGHT_CHARS = 200
+# A highlight names its further PRs' points while it stays this short, each clipped to the second.
+HIGHLIGHT_CHARS = 260
 SECOND_POINT_CHARS = 70
 PHRASE_CHARS = 70
 CHANGE_CHARS = 220
@@ -201,6 +201,8 @@ def point_of(record: AnalyzedPR, language: Language) -> str | None:
     texts = record.texts(language)
     title = clean_title(record.pr.title).lower()
     for text in (texts.gist, *texts.key_points):
+        if _URL.match(text):
+            continue  # a link first ("https://…/pull/4280 refactor…") is a reference, not a point
         shown = _clip(text, POINT_CHARS).rstrip("。.;； ")
         # A text quoting the whole title is the title again with something after it.
         if shown and _says_more(shown.rstrip("…"), record) and title[:TITLE_QUOTE] not in shown.lower():
@@ -294,15 +296,23 @@ def _highlight(group: _Group, language: Language) -> ReportItem:
     # "and 1 more" would hide what fits: a theme of one PR more than is shown names it too.
     shown = ordered if len(ordered) == HIGHLIGHT_PRS + 1 else ordered[:HIGHLIGHT_PRS]
     parts: list[str] = []
-    length = 0
     for index, record in enumerate(shown):
-        what = _phrase(record, language)
+        part = say("report.highlight.pr", language, what=_phrase(record, language), pr=record.number)
         point = point_of(record, language) if index == 0 or record.analysis.verdict != "skim" else None
         if point and index:
-            point = _clip(point, SECOND_POINT_CHARS).rstrip("。.;； ") if length < HIGHLIGHT_CHARS else None
-        key = "report.highlight.pr.point" if point else "report.highlight.pr"
-        parts.append(say(key, language, what=what, pr=record.number, point=point))
-        length += len(parts[-1])
+            point = _clip(point, SECOND_POINT_CHARS).rstrip("。.;； ")
+        if point:
+            pointed = say(
+                "report.highlight.pr.point",
+                language,
+                what=_phrase(record, language),
+                pr=record.number,
+                point=point,
+            )
+            # The first PR always says what it adds; the next ones while the sentence stays short.
+            if not index or sum(map(len, parts)) + len(pointed) <= HIGHLIGHT_CHARS:
+                part = pointed
+        parts.append(part)
     text = say("report.highlight", language, theme=group.label(language), prs=_CLAUSE[language].join(parts))
     if len(group.records) > len(shown):
         text += say("report.highlight.more", language, n=len(group.records) - len(shown))

@@ -360,3 +360,18 @@ def test_a_themes_heading_counts_all_its_prs_and_the_list_says_how_many_more(lan
     text = report_document(report).plain_text()
     assert say("report.theme_heading", language, name=theme.name, n=len(docs)) in text  # not 5
     assert say("report.and_more", language, n=len(docs) - THEME_ITEMS) in text
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_text_that_opens_with_a_link_is_no_point_of_the_pr(language: str) -> None:
+    """A link first ("https://…/pull/4280 refactor vllm breaking…") refers to another PR; it is not what this one
+    says beyond its title, so the next text that says more is its point."""
+    pr = make_pr("add CheckpointEngineManager", files=[code("pkg/ckpt/manager.py", 80)], number=31)
+    analysis = ANALYZER.analyze(pr)
+    points = (
+        "https://github.com/acme/x/pull/4280 refactor vllm breaking weight sync into stages",
+        "Weights are sent bucket by bucket, so peak host memory stays at one bucket",
+    )
+    texts = {k: replace(v, gist="", key_points=points) for k, v in analysis.texts.items()}
+    record = AnalyzedPR(pr, replace(analysis, texts=texts))
+    assert point_of(record, language) == points[1]
