@@ -595,12 +595,8 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     # Risk ledger (chatbot/team/ledger.py) -------------------------------------------------------------
     "report.section.risk_follow_up": ("上周风险跟进", "Risk follow-up"),
     "ledger.resolved": ("已解决 {n} 条", "{n} resolved"),
-    "ledger.followed": ("新的跟进 {n} 条", "{n} new follow-ups"),
+    "ledger.followed": ("新的跟进 {n} 条（最严重的在前）", "{n} new follow-ups (most severe first)"),
     "ledger.still_open": ("仍未解决 {n} 条（最早的在前）", "{n} still open (oldest first)"),
-    "ledger.still_open.more": (
-        "另有 {n} 条未列出，见 prhub risks list {repo}",
-        "{n} more not shown; see prhub risks list {repo}",
-    ),
     "ledger.nothing": (
         "前几周没有未解决的风险，本周也没有新的跟进。",
         "No risk from the weeks before is open, and none was followed up this week.",

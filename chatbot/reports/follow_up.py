@@ -24,15 +24,15 @@ def follow_up_blocks(report: WeeklyReport, level: int = 2) -> list[Block]:
         return [*blocks, Paragraph((plain(say("ledger.nothing", language)),))]
     parts = (
         ("ledger.resolved", section.resolved, len(section.resolved)),
-        ("ledger.followed", section.followed, len(section.followed)),
+        ("ledger.followed", section.followed, max(section.followed_total, len(section.followed))),
         ("ledger.still_open", section.still_open, section.open_total),
     )
     for key, lines, n in parts:
         if lines:
             blocks += [Paragraph((bold(say(key, language, n=n)),)), _lines(lines, report)]
-    hidden = section.open_total - len(section.still_open)
-    if hidden > 0:
-        blocks.append(Context((plain(say("ledger.still_open.more", language, n=hidden, repo=report.repo)),)))
+            if n > len(lines):
+                more = say("ledger.more", language, n=n - len(lines), repo=report.repo)
+                blocks.append(Context((plain(more),)))
     return blocks
 
 

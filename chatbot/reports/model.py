@@ -86,6 +86,7 @@ class RiskFollowUp(_Frozen):
     followed: tuple[LedgerLine, ...] = ()
     still_open: tuple[LedgerLine, ...] = ()
     open_total: int = 0
+    followed_total: int = 0
 
     @property
     def empty(self) -> bool:

@@ -681,10 +681,13 @@ class WeekFollowUp:
     followed: tuple[EntryView, ...]
     still_open: tuple[EntryView, ...]
     open_total: int
+    followed_total: int
 
 
 HORIZON = timedelta(weeks=4)  # "still open" looks back this far before the week: older risks are counted
 STILL_OPEN_SHOWN = 5
+FOLLOWED_SHOWN = 6  # a busy week links dozens of earlier risks: the most severe are the report's news
+_SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2}
 
 
 def week_follow_up(session: Session, repo: str, start: datetime, end: datetime) -> WeekFollowUp:
@@ -700,14 +703,17 @@ def week_follow_up(session: Session, repo: str, start: datetime, end: datetime) 
     linked_ids = select(RiskLinkRow.entry_id).where(
         RiskLinkRow.linked_at >= start, RiskLinkRow.linked_at < end, RiskLinkRow.undone_at.is_(None)
     )
-    followed = [
-        view
+    followed = sorted(
+        (
+            view
         # the follow-ups that landed in the week; earlier ones were the news of earlier reports
         for view in entry_views(
             session, repo_is(repo), RiskEntryRow.id.in_(linked_ids), linked_since=start, linked_until=end
         )
-        if view.state != "withdrawn" and view.key not in {done.key for done in resolved}
-    ]
+            if view.state != "withdrawn" and view.key not in {done.key for done in resolved}
+        ),
+        key=lambda v: (_SEVERITY_ORDER.get(v.severity, 3), v.number),
+    )
     recent = entry_views(
         session,
         repo_is(repo),
@@ -720,7 +726,8 @@ def week_follow_up(session: Session, repo: str, start: datetime, end: datetime) 
     still_open = sorted((v for v in recent if v.open_at(end)), key=lambda v: (v.raised_at, v.number))
     return WeekFollowUp(
         tuple(resolved),
-        tuple(followed),
+        tuple(followed[:FOLLOWED_SHOWN]),
         tuple(still_open[:STILL_OPEN_SHOWN]),
         len(still_open),
+        len(followed),
     )

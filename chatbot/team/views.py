@@ -68,4 +68,5 @@ def risk_follow_up(
         followed=tuple(_line(v, language) for v in week.followed),
         still_open=tuple(_line(v, language, as_of) for v in week.still_open),
         open_total=week.open_total,
+        followed_total=week.followed_total,
     )

@@ -18,7 +18,7 @@ from chatbot.reports.cards import report_card, report_document
 from chatbot.reports.html import render_html
 from chatbot.reports.markdown import render_markdown
 from chatbot.reports.weekly import build_weekly_report
-from chatbot.team.ledger import maintain_ledger
+from chatbot.team.ledger import FOLLOWED_SHOWN, maintain_ledger
 from chatbot.weeks import Week
 from tests.team.ledger_fixtures import (
     FOLLOW_PATCH,
@@ -191,3 +191,34 @@ def test_a_wrong_link_is_undone_from_chat(ledger_db):
 def test_an_unknown_risk_id_gets_a_clear_answer(ledger_db):
     text = _bot(ledger_db).handle(Message("resolve R-zzzzzz fixed", user="li")).reply.plain_text()
     assert text == say("ledger.unknown", "en", ref="R-zzzzzz")
+
+
+def test_a_week_following_up_many_risks_lists_the_most_severe_and_counts_the_rest(db):
+    """Eight earlier risks, two of them high, all followed up by one PR in W26: the section lists the
+    two high ones first, at most FOLLOWED_SHOWN in all, and says how many more there are."""
+    severities = ["low", "high", "low", "medium", "low", "high", "low", "low"]
+    follow = {}
+    for n, severity in enumerate(severities):
+        path = f"pkg/m{n}.py"
+        raise_patch = (
+            f"@@ -40,6 +40,7 @@ class M{n}:\n     def step_{n}(self, shards):\n"
+            '-        out = [s.cpu() for s in shards]\n+        out = [s.to("cuda") for s in shards]\n'
+        )
+        follow[path] = (
+            f"@@ -41,7 +41,7 @@ def step_{n}(self, shards):\n"
+            '-        out = [s.to("cuda") for s in shards]\n'
+            '+        out = [s.to("cuda", non_blocking=True) for s in shards]\n'
+        )
+        risk = Risk("memory", severity, f"buffers of step {n} gathered on the GPU", path)  # type: ignore[arg-type]
+        store(db, pull(40 + n, W25 + timedelta(hours=n + 1), {path: raise_patch}), analysis(risk), NOW)
+    store(db, pull(60, W25 + timedelta(days=8), follow), analysis(), NOW)
+    built = build_weekly_report(
+        db, REPO, W26, clock=FixedClock(NOW), language="en", fallback=HeuristicAnalyzer().analyze
+    )
+    section = built.report.risk_follow_up
+    assert section is not None and section.followed_total == len(severities)
+    assert len(section.followed) == FOLLOWED_SHOWN
+    assert [line.pr for line in section.followed[:2]] == [41, 45]  # the high ones
+    text = report_document(built.report).plain_text()
+    assert say("ledger.followed", "en", n=len(severities)) in text
+    assert say("ledger.more", "en", n=len(severities) - FOLLOWED_SHOWN, repo=REPO) in text
