@@ -112,11 +112,11 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "report.trend.steady": ("各模块的 PR 数与上周相近。", "Module counts are close to the week before."),
     "report.participants": (
         "参与者：{authors} 位作者（{top_authors}），{reviewers} 位评审（{top_reviewers}）。",
-        "Participants: {authors} authors ({top_authors}), {reviewers} reviewers ({top_reviewers}).",
+        "Participants — authors: {authors} ({top_authors}); reviewers: {reviewers} ({top_reviewers}).",
     ),
     "report.participants.no_reviews": (
         "参与者：{authors} 位作者（{top_authors}），本周没有记录到评审。",
-        "Participants: {authors} authors ({top_authors}); no reviews were recorded this week.",
+        "Participants — authors: {authors} ({top_authors}); no reviews were recorded this week.",
     ),
     "report.section.reading_guides": ("阅读指南", "Reading guides"),
     "report.section.highlights": ("本周亮点", "Highlights"),

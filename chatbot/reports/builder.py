@@ -580,13 +580,21 @@ def _mechanism(record: AnalyzedPR, index: int, language: Language) -> tuple[Risk
                 text=sentence,
                 evidence=_evidence(evidence),
             )
-            if evidence and _readable(evidence, language)
+            if evidence and _readable(evidence, language) and not _repeats(evidence, sentence)
             else short
         )
     observation = RiskObservation(
         category=risk.category, severity=risk.severity, text=line, prs=(record.number,)
     )
     return observation, _headline_risk(short)
+
+
+def _repeats(evidence: str, sentence: str) -> bool:
+    """Whether a risk's evidence only repeats its sentence (an author's "BREAKING CHANGE: …" note the
+    sentence already quotes): every word of it, the label left out, is in the sentence."""
+    note = _BREAKING_LABEL.match(evidence)
+    words = _words_of(evidence[note.end() :] if note else evidence) - _FILLER
+    return bool(words) and words <= _words_of(sentence)
 
 
 def _headline_risk(sentence: str) -> str:

@@ -706,10 +706,10 @@ def week_follow_up(session: Session, repo: str, start: datetime, end: datetime) 
     followed = sorted(
         (
             view
-        # the follow-ups that landed in the week; earlier ones were the news of earlier reports
-        for view in entry_views(
-            session, repo_is(repo), RiskEntryRow.id.in_(linked_ids), linked_since=start, linked_until=end
-        )
+            # the follow-ups that landed in the week; earlier ones were the news of earlier reports
+            for view in entry_views(
+                session, repo_is(repo), RiskEntryRow.id.in_(linked_ids), linked_since=start, linked_until=end
+            )
             if view.state != "withdrawn" and view.key not in {done.key for done in resolved}
         ),
         key=lambda v: (_SEVERITY_ORDER.get(v.severity, 3), v.number),

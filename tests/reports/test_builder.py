@@ -375,3 +375,19 @@ def test_a_text_that_opens_with_a_link_is_no_point_of_the_pr(language: str) -> N
     texts = {k: replace(v, gist="", key_points=points) for k, v in analysis.texts.items()}
     record = AnalyzedPR(pr, replace(analysis, texts=texts))
     assert point_of(record, language) == points[1]
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_risk_does_not_repeat_its_evidence_when_the_sentence_already_quotes_it(language: str) -> None:
+    """#16's author wrote "BREAKING CHANGE: `SFTTrainer(args=...)` is now …": the risk says it once,
+    not again as its evidence in parentheses; a file as evidence is still given."""
+    report = compose(trl_like_week(), language)
+    [breaking] = [r for r in report.risks if r.prs == (16,)]
+    assert breaking.text.count("is now") == 1, breaking.text
+    [pin] = [r for r in report.risks if r.prs == (14,)]
+    assert "requirements-npu.txt" in pin.text
+
+
+def test_an_english_participants_line_reads_right_for_one_author() -> None:
+    report = compose(trl_like_week(), "en")
+    assert "@alice" in report.participants and "1 authors" not in report.participants
