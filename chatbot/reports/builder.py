@@ -85,6 +85,9 @@ _BOTS = re.compile(
 _HOUSEKEEPING = frozenset({"docs", "ci", "dependencies"})
 # Concerns a reader follows in the full report rather than in the highlights.
 _MINOR = frozenset({"docs", "ci"})
+# Risk categories that state a fact of the diff or the author's words (a removal, a new default, a pin):
+# of one severity they come before the ones inferred from what code a change touches (memory, concurrency).
+_FACTS = frozenset({"breaking-change", "compatibility", "config", "dependency", "security"})
 # Risk categories whose analyzer sentence names the change but not what could go wrong; the report adds it.
 _CONSEQUENCES = frozenset({"dependency", "security"})
 
@@ -472,8 +475,9 @@ def risk_mechanisms(
     ranked: Sequence[AnalyzedPR], language: Language, limit: int = RISK_OBSERVATIONS
 ) -> list[RiskObservation]:
     """The `limit` first risk mechanisms, one PR each (its most severe risk, with the file, function or
-    pin that shows it and what could go wrong), most severe and most important first; and one line
-    gathering the code PRs that come without tests. A PR's second risk is listed only after every PR's
+    pin that shows it and what could go wrong), most severe first, of one severity a fact of the diff
+    (a removal, a new default, a pin) before a risk inferred from the code it touches, then most
+    important first; and one line gathering the code PRs that come without tests. A PR's second risk is listed only after every PR's
     first. Only the observations shown are worded (a week of 300 PRs has hundreds of risks)."""
     return [observation for observation, _ in _risk_lines(ranked, language, limit)]
 
@@ -482,8 +486,8 @@ def _risk_lines(
     ranked: Sequence[AnalyzedPR], language: Language, limit: int
 ) -> list[tuple[RiskObservation, str]]:
     """`risk_mechanisms`, each with its sentence without the evidence (the headline's)."""
-    firsts: list[tuple[tuple[int, float, int], AnalyzedPR, int]] = []
-    seconds: list[tuple[tuple[int, float, int], AnalyzedPR, int]] = []
+    firsts: list[tuple[tuple[int, bool, float, int], AnalyzedPR, int]] = []
+    seconds: list[tuple[tuple[int, bool, float, int], AnalyzedPR, int]] = []
     untested: list[AnalyzedPR] = []
     worst_untested: Severity = "low"
     for record in ranked:
@@ -501,7 +505,8 @@ def _risk_lines(
         # which then is not listed again as the PR's second risk.
         said = _breaks_what(record, mine[0][1]) if mine else None
         for rank, (severity, index) in enumerate([m for m in mine if m[1] != said][:2]):
-            order = (-severity, -record.analysis.importance, record.number)
+            category = record.analysis.risks[index].category
+            order = (-severity, category not in _FACTS, -record.analysis.importance, record.number)
             (firsts if rank == 0 else seconds).append((order, record, index))
     firsts.sort(key=lambda item: item[0])
     seconds.sort(key=lambda item: item[0])

@@ -16,6 +16,7 @@ import pytest
 
 from adapters.github.rest import pull_request_from_rest
 from chatbot.analysis.heuristic import HeuristicAnalyzer
+from chatbot.analysis.types import Risk
 from chatbot.messages import pr_refs, say
 from chatbot.models import PullRequest
 from chatbot.reports.builder import AnalyzedPR, clean_title, compose_weekly_report, point_of
@@ -391,3 +392,24 @@ def test_a_risk_does_not_repeat_its_evidence_when_the_sentence_already_quotes_it
 def test_an_english_participants_line_reads_right_for_one_author() -> None:
     report = compose(trl_like_week(), "en")
     assert "@alice" in report.participants and "1 authors" not in report.participants
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_of_one_severity_a_fact_of_the_diff_comes_before_a_risk_inferred_from_what_code_it_touches(
+    language: str,
+) -> None:
+    """A breaking removal the author announced heads the risks (and the headline) before a large
+    change to distributed code of a more important PR, whose risk is an inference from its size."""
+    big = make_pr("Unified weight sync over NCCL", files=[code("pkg/engines/weight_sync.py", 900)], number=50)
+    removal = make_pr("Drop the v0 engine", files=[code("pkg/rollout/v0.py", 40)], number=47)
+    inferred = Risk(
+        "concurrency", "high", "large change to distributed code (900 lines)", "pkg/engines/weight_sync.py"
+    )
+    fact = Risk("breaking-change", "high", "VLLMV0Rollout removed", "pkg/rollout/v0.py: -VLLMV0Rollout")
+    records = [
+        AnalyzedPR(big, replace(ANALYZER.analyze(big), risks=(inferred,), texts={}, importance=8.3)),
+        AnalyzedPR(removal, replace(ANALYZER.analyze(removal), risks=(fact,), texts={}, importance=6.0)),
+    ]
+    report = compose(records, language)
+    assert [r.prs for r in report.risks[:2]] == [(47,), (50,)]
+    assert "#47" in report.headline
