@@ -386,10 +386,11 @@ _NOT_SHIPPED = re.compile(
     r"(?:^|/)(?:examples?|recipes?|tutorials?|notebooks?|demos?|benchmarks?|bench|scripts?|docs?|cookbooks?)/",
     re.I,
 )
-# Calls (not imports, not prose) that move memory around or synchronise processes and threads.
+# Calls (not imports, definitions or prose) that move memory around or synchronise processes and threads;
+# asking a process group its rank or size (`dist.get_rank()`, `dist.is_initialized()`) synchronises nothing.
 _MEMORY_SIGNAL = LineSignal(
     re.compile(
-        r"^[+-](?![+-])(?!\s*(?:from|import|#)\s).*?(?:empty_cache\(|\w*offload\w*\(|pin_memory|memory_allocated\(|"
+        r"^[+-](?![+-])(?!\s*(?:from|import|#|def|async|class)\s).*?(?:empty_cache\(|\w*offload\w*\(|pin_memory|memory_allocated\(|"
         r"\.to\([\"']cpu|gc\.collect\(|torch\.cuda\.memory|\.cpu\(\)|\bdel\s+[\w.\[\]]+\s*$)",
         re.M,
     ),
@@ -409,7 +410,8 @@ _MEMORY_SIGNAL = LineSignal(
 )
 _CONCURRENCY_SIGNAL = LineSignal(
     re.compile(
-        r"^[+-](?![+-])(?!\s*(?:from|import|#)\s).*?(?:\bdist\.\w+\(|torch\.distributed\.\w+\(|new_group\(|"
+        r"^[+-](?![+-])(?!\s*(?:from|import|#|def|async def|class)\s)"
+        r".*?(?:\b(?:dist|torch\.distributed)\.(?!get_|is_)\w+\(|new_group\(|"
         r"threading\.\w+\(|Lock\(\)|asyncio\.(?:run|new_event_loop|get_event_loop|run_coroutine_threadsafe)\(|"
         r"ray\.get\(|ThreadPoolExecutor\(|multiprocessing\.\w+\(|Semaphore\(|barrier\()",
         re.M,
@@ -488,10 +490,11 @@ class DependencyChange:
 
 @dataclass(frozen=True, slots=True)
 class LineHit:
-    """An added line worth pointing at, with its file."""
+    """An added line worth pointing at, with its file (and, for a call, the function it is in)."""
 
     path: str
     line: str
+    where: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -554,6 +557,43 @@ def focus_function(patch: str) -> str | None:
                 context = definition.group(1)  # a definition opened inside the hunk, above the change
     close()
     return best[1]
+
+
+def _still_called(name: str, patches: Iterable[str]) -> bool:
+    """Whether an added line of `patches` calls `name` (as a function or a method)."""
+    needle = f"{name}("
+    for patch in patches:
+        at = patch.find(needle)
+        while at >= 0:
+            added = patch.startswith("+", patch.rfind("\n", 0, at) + 1)
+            if added and not (patch[at - 1].isalnum() or patch[at - 1] == "_"):
+                return True
+            at = patch.find(needle, at + 1)
+    return False
+
+
+def _call(path: str, patch: str, match: re.Match[str]) -> LineHit:
+    """A matched call as evidence: its sign and statement (`+dist.barrier()`), and the function it is in."""
+    end = patch.find("\n", match.start())
+    line = patch[match.start() : end if end >= 0 else len(patch)]
+    return LineHit(path, line[0] + _first_line(line[1:], 100), enclosing_function(patch, match.start()) or "")
+
+
+def enclosing_function(patch: str, position: int) -> str | None:
+    """The function or class a patch line at `position` belongs to: the nearest definition above it that
+    the new file keeps and that is indented less, else the one its hunk header names."""
+    end = patch.find("\n", position)
+    own = patch[position + 1 : end if end >= 0 else len(patch)]
+    indent = len(own) - len(own.lstrip())
+    for line in reversed(patch[:position].split("\n")):
+        hunk = _HUNK.match(line)
+        if hunk:
+            header = _DEF_NAME.match(hunk.group(1))
+            return header.group(1) if header else None
+        definition = _DEF_NAME.match(line) if not line.startswith("-") else None
+        if definition and len(line[1:]) - len(line[1:].lstrip()) < indent:
+            return definition.group(1)
+    return None
 
 
 def _leaf(key: str) -> str:
@@ -1241,10 +1281,8 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         if f.is_code:
             if f.status != "removed":  # a reading guide never starts in a deleted file
                 code_patches.append((f.lines, f.path, patch))
-            memory += [LineHit(f.path, _first_line(m.group(0))) for m in _MEMORY_SIGNAL.matches(patch)]
-            concurrency += [
-                LineHit(f.path, _first_line(m.group(0))) for m in _CONCURRENCY_SIGNAL.matches(patch)
-            ]
+            memory += [_call(f.path, patch, m) for m in _MEMORY_SIGNAL.matches(patch)]
+            concurrency += [_call(f.path, patch, m) for m in _CONCURRENCY_SIGNAL.matches(patch)]
             for m in _PUBLIC_DEF.matches(patch):
                 sig = " ".join(m.group(5).split()).rstrip(":").rstrip()
                 sig = sig if not sig.startswith("(") or sig.endswith(")") else "(…)"  # signature continues
@@ -1280,7 +1318,12 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         or (name in gone and name not in renamed_old and name in defs_elsewhere)
     ]
     renamed_old |= {r.path for r in moved}
-    api_removed = tuple(LineHit(defs_old[n][0], n) for n in gone if n not in renamed_old)
+    # A name the PR's own added lines still call (`helper.quant_weights_by_name(…)`) lives on, as a method
+    # or in a file whose patch GitHub cut: it was not removed.
+    added_code = [patch for _, _, patch in code_patches] + [patch for _, patch in test_patches]
+    api_removed = tuple(
+        LineHit(defs_old[n][0], n) for n in gone if n not in renamed_old and not _still_called(n, added_code)
+    )
     api_added = tuple(LineHit(defs_new[n][0], n) for n in new_names)
     env_added = tuple(LineHit(path, name) for name, path in env["+"].items() if name not in env["-"])
     env_removed = tuple(LineHit(path, name) for name, path in env["-"].items() if name not in env["+"])

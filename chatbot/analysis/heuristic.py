@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 from chatbot.analysis import weights as w
-from chatbot.analysis.boilerplate import plain_text
+from chatbot.analysis.boilerplate import Block, plain_text
 from chatbot.analysis.features import (
     ConfigChange,
     DependencyChange,
@@ -29,6 +30,7 @@ from chatbot.analysis.lead import (
     AuthorText,
     balanced,
     breaking_statement,
+    code_identifiers,
     join_unbalanced,
     measured_figures,
     names_unchanged_file,
@@ -162,13 +164,13 @@ TEXT: dict[str, dict[Language, str]] = {
     "guide.start": {"zh": "从 {path} 的 {name} 读起", "en": "Start reading at {name} in {path}"},
     "guide.start_file": {"zh": "从 {path} 读起", "en": "Start reading at {path}"},
     "guide.design": {"zh": "值得学习的设计：{text}", "en": "Design decision worth learning: {text}"},
-    "guide.verify.memory": {
-        "zh": "验证：{path} 改动后多卡、大模型下的峰值显存",
-        "en": "Verify: peak memory on multi-GPU, large-model runs after the change to {path}",
-    },
     "guide.verify.concurrency": {
-        "zh": "验证：{path} 中集合通信与异步调用的顺序，排查死锁与竞态",
-        "en": "Verify: the order of collectives and async calls in {path} (deadlocks, races)",
+        "zh": "验证：{where}经过 `{code}` 的每条路径在各 rank、各线程上都不会卡住",
+        "en": "Verify: no path through `{code}` {where} can hang, on any rank or thread",
+    },
+    "guide.verify.memory": {
+        "zh": "验证：{where} `{code}` 前后的峰值显存与释放时机",
+        "en": "Verify: peak memory, and when it is freed, around `{code}` {where}",
     },
     "guide.verify.config": {
         "zh": "验证：依赖 {key} 旧默认值（{old}）的运行是否受影响",
@@ -268,21 +270,71 @@ TEXT: dict[str, dict[Language, str]] = {
         "zh": "默认值被修改：{changes}，未显式设置的用户和调用方行为会改变",
         "en": "defaults changed ({changes}); users and callers relying on them get new behaviour",
     },
-    "risk.memory": {
-        "zh": "大范围改动显存/内存敏感代码（{lines} 行），需关注 OOM 与泄漏",
-        "en": "large change ({lines} lines) to memory-sensitive code; watch for OOM and leaks",
+    # a memory or synchronisation call the diff adds or removes: what it is, where, and what can go wrong
+    "risk.call": {"zh": "{where}{sign} `{code}`：{mechanism}", "en": "`{code}` {sign} {where}: {mechanism}"},
+    "risk.call_more": {
+        "zh": "{where}{sign} `{code}`（共 {n} 处）：{mechanism}",
+        "en": "`{code}` {sign} {where} ({n} such calls): {mechanism}",
     },
-    "risk.memory_signals": {
-        "zh": "新增或删除了 {n} 处显存管理调用（offload、empty_cache 等）",
-        "en": "{n} memory-management calls (offload, empty_cache…) added or removed",
+    "call.where": {"zh": "{path} 的 {function} 中", "en": "in {function} ({path})"},
+    "call.where_file": {"zh": "{path} 中", "en": "in {path}"},
+    "call.added": {"zh": "新增", "en": "added"},
+    "call.removed": {"zh": "删除了", "en": "removed"},
+    "mech.collective": {
+        "zh": "每个 rank 都必须以相同顺序执行到这次集合通信，有 rank 走了别的分支就会卡死",
+        "en": "every rank must reach this collective in the same order; a rank on another branch hangs the job",
     },
-    "risk.concurrency": {
-        "zh": "大范围改动分布式/并行代码（{lines} 行），需关注死锁与竞态",
-        "en": "large change ({lines} lines) to distributed/parallel code; watch for deadlocks and races",
+    "mech.collective_removed": {
+        "zh": "依赖这次同步的 rank 可能读到尚未就绪的数据",
+        "en": "ranks that relied on this synchronisation may read data that is not ready yet",
     },
-    "risk.concurrency_signals": {
-        "zh": "新增或删除了 {n} 处集合通信/异步调用",
-        "en": "{n} collective-communication or async calls added or removed",
+    "mech.group": {
+        "zh": "所有 rank 都必须以相同顺序创建这个进程组，否则初始化会卡住",
+        "en": "every rank must create this process group, in the same order, or initialisation hangs",
+    },
+    "mech.lock": {
+        "zh": "不同路径上加锁顺序不一致会死锁，持锁时的阻塞调用会拖住其他线程",
+        "en": "locks taken in different orders deadlock, and a blocking call made under one stalls other threads",
+    },
+    "mech.event_loop": {
+        "zh": "在已有事件循环运行的线程里再创建或运行循环会报错或阻塞",
+        "en": "creating or running an event loop on a thread that already runs one fails or blocks",
+    },
+    "mech.ray_get": {
+        "zh": "ray.get 会阻塞调用方直到结果返回，在循环里逐个等待会把并行变成串行",
+        "en": "ray.get blocks until its result arrives; waiting one by one in a loop serialises the work",
+    },
+    "mech.workers": {
+        "zh": "与工作线程或进程共享的状态需要同步，异常也需要传回主线程",
+        "en": "state shared with the worker threads or processes needs synchronising, and their errors passing back",
+    },
+    "mech.sync_removed": {
+        "zh": "需确认原先靠它保证的同步或顺序仍然成立",
+        "en": "check that what it synchronised or ordered still holds",
+    },
+    "mech.freeing_removed": {
+        "zh": "这部分显存不再及时释放，峰值显存可能上升",
+        "en": "that memory is no longer released there, so peak memory may rise",
+    },
+    "mech.offload": {
+        "zh": "被卸载的参数或状态必须在下次使用前加载回设备，漏掉一条路径就会出错或变慢",
+        "en": "what is offloaded must be loaded back before its next use; a path that misses it fails or slows down",
+    },
+    "mech.host_copy": {
+        "zh": "每次调用都会同步设备并把张量拷贝到主机内存",
+        "en": "each call synchronises the device and copies the tensor to host memory",
+    },
+    "mech.empty_cache": {
+        "zh": "每次调用都会同步设备并归还缓存，放在每步或循环里会拖慢训练",
+        "en": "each call synchronises the device and returns the cache; once per step or in a loop it slows training",
+    },
+    "mech.pinned": {
+        "zh": "锁页内存占用主机内存且不能换出，缓冲区大时会挤占主机内存",
+        "en": "pinned memory holds host RAM that cannot be swapped; large buffers crowd the host",
+    },
+    "mech.freeing": {
+        "zh": "只有在没有其他引用持有这些张量时显存才会真正释放",
+        "en": "the memory is freed only once no other reference holds the tensors",
     },
     "risk.tests_removed": {"zh": "删除了测试：{paths}", "en": "tests removed: {paths}"},
     "risk.todo": {"zh": "新增了 {n} 处 TODO/FIXME/HACK", "en": "{n} TODO/FIXME/HACK markers added"},
@@ -328,9 +380,13 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "Add measurements (throughput, memory, time)",
     },
     "fu.doc_config": {"zh": "在文档中说明新增配置项 {keys}", "en": "Document the new config keys {keys}"},
-    "fu.stress": {
-        "zh": "在多卡、大模型场景下做显存与并发压力测试",
-        "en": "Stress-test memory and concurrency on multi-GPU, large-model runs",
+    "fu.collective_test": {
+        "zh": "为 {function} 补充多进程测试（如 2 个进程的 gloo 进程组），覆盖 `{code}` 所在的每条分支",
+        "en": "Add a multi-process test of {function} (a 2-process gloo group, say) covering each branch that reaches `{code}`",
+    },
+    "fu.peak_memory": {
+        "zh": "在相同配置下对比 {function} 改动前后的峰值显存",
+        "en": "Compare the peak memory of {function} before and after the change, on the same setup",
     },
     "fu.security": {"zh": "评审 {path} 中新增的不安全调用", "en": "Review the unsafe call added in {path}"},
 }
@@ -358,10 +414,38 @@ _WORDS = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]")
 _FILLER_WORDS = frozenset(
     {"a", "an", "the", "this", "pr", "to", "for", "of", "in", "and", "with", "on", "it"}
 )
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    """A word without its inflection, so "adds", "added" and "add" (or "fixes", "fixed") compare equal."""
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+# Words of any change ("adds support for", "本 PR 新增…功能"): a sentence made of the title's words and
+# these says nothing the title does not. Han characters count one by one, as `_WORDS` splits them.
+_CHANGE_VOCABULARY = """
+    add support new feature implement implementation enable introduce change update code file patch allow
+    provide bug issue problem fix logic functionality option related corresponding some minor small simple
+    backend module component also now which that be is are we by from as at so not do does can will our
+    us make ensure
+    本 该 此 个 了 的 在 中 对 为 和 与 及 新 增 加 添 支 持 修 复 功 能 一 些 用 于 将 把 进 行
+"""
+_GENERIC_WORDS = _FILLER_WORDS | frozenset(_stem(word) for word in _CHANGE_VOCABULARY.split())
 GIST_CHARS = 120
 _SEVERITY_ORDER: dict[Severity, int] = {"high": 0, "medium": 1, "low": 2}
 SUMMARY_CHARS = 300
 POINT_CHARS = 160
+# A sentence with two words of its own restates the title when it has at least this many times as many.
+RESTATED_SHARE = 4
+# More words of its own than the title's modules, their folders and its acronyms could account for.
+RESTATED_MAX_OWN = 6
+CAPTION_CHARS = 100
+CALL_CHARS = 60
+_FIGURE_MARK = re.compile(r"%|→|->|=>")
 
 
 def say(message: str, language: Language, /, **values: object) -> str:
@@ -558,19 +642,27 @@ def _missing_tests(f: PRFeatures, change_type: ChangeType, language: Language, o
 
 
 def _compatibility(f: PRFeatures, change_type: ChangeType, language: Language, out: _Findings) -> None:
+    """The breaking change, then removals and new defaults; what the breaking risk names already (the
+    removed definition, the re-defaulted key) is not said again as a risk of its own."""
+    breaking = ""
     if f.breaking:
-        text, evidence = _breaking(f, language)
+        breaking, evidence = _breaking(f, language)
         out.add(
-            Risk("breaking-change", "high", text, _clip(evidence, POINT_CHARS)), say("fu.migration", language)
+            Risk("breaking-change", "high", breaking, _clip(evidence, POINT_CHARS)),
+            say("fu.migration", language),
         )
     if change_type == "revert":
         return  # what a revert removes is what the change it undoes added, not a removal of its own
-    if f.api_removed:
+
+    def named(names: Iterable[str]) -> bool:
+        return bool(breaking) and all(name in breaking for name in names)
+
+    if f.api_removed and not named(h.line for h in f.api_removed):
         names = _join((h.line for h in f.api_removed), language)
         text = say("risk.api_removed", language, names=names)
         out.add(Risk("compatibility", "medium", text, _hit(f.api_removed[0])), say("fu.migration", language))
     removed = [c for c in f.config_changes if c.new is None]
-    if removed:
+    if removed and not named(c.key for c in removed):
         text = say("risk.config_removed", language, keys=_join((c.key for c in removed), language))
         out.add(
             Risk("compatibility", "medium", text, f"{removed[0].path}: -{removed[0].key}: {removed[0].old}")
@@ -578,11 +670,14 @@ def _compatibility(f: PRFeatures, change_type: ChangeType, language: Language, o
     defaults = _changed_defaults(f)
     if defaults:
         first = defaults[0]
-        changes = _join((f"{c.key} {c.old} → {c.new}" for c in defaults), language, limit=2)
-        text = say("risk.config_default", language, changes=changes)
-        evidence = f"{first.path}: {first.key}: {first.old} → {first.new}"
         follow = say("fu.release_note", language, key=first.key, old=first.old, new=first.new)
-        out.add(Risk("config", "medium", text, evidence), follow)
+        if named(c.key for c in defaults):
+            out.add(None, follow)
+        else:
+            changes = _join((f"{c.key} {c.old} → {c.new}" for c in defaults), language, limit=2)
+            text = say("risk.config_default", language, changes=changes)
+            evidence = f"{first.path}: {first.key}: {first.old} → {first.new}"
+            out.add(Risk("config", "medium", text, evidence), follow)
     added = [c.key for c in f.config_changes if c.old is None]
     if added and not any(x.kind == "doc" for x in f.files):
         out.add(None, say("fu.doc_config", language, keys=_join(added, language)))
@@ -595,7 +690,7 @@ def _breaking(f: PRFeatures, language: Language) -> tuple[str, str]:
     description's opening is quoted; only a PR with neither cites its title."""
     note = f.breaking_note if f.breaking_note != "BREAKING CHANGE" else None
     said = note or breaking_statement(f.body, tuple(x.path for x in f.files))
-    if said and (not _reads(said, language) or _restates(said, f.title.text)):
+    if said and (not _reads(said, language) or _restates(said, f)):
         said = None
     changes, evidence = _breaking_changes(f, language)
     if said and changes:
@@ -658,9 +753,94 @@ def _dependencies(f: PRFeatures, language: Language, out: _Findings) -> None:
             out.add(risk, say("fu.dependency", language, names=_join(current, language)) if current else None)
 
 
+# What a memory or synchronisation call can do, by the call (its sign first: "+" added, "-" removed) and
+# most serious first: the mechanism a risk names, in TEXT as `mech.<kind>`.
+_CALL_KINDS: tuple[tuple[RiskCategory, str, re.Pattern[str]], ...] = (
+    ("concurrency", "collective", re.compile(r"^\+.*?([\w.]*\b(?:dist|distributed)\.\w+\(|[\w.]*barrier\()")),
+    ("concurrency", "group", re.compile(r"^\+.*?([\w.]*new_group\()")),
+    ("concurrency", "lock", re.compile(r"^\+.*?([\w.]*(?:R?Lock\(|Semaphore\(|Condition\())")),
+    ("concurrency", "ray_get", re.compile(r"^\+.*?(ray\.get\()")),
+    ("concurrency", "event_loop", re.compile(r"^\+.*?(asyncio\.\w+\(?)")),
+    (
+        "concurrency",
+        "workers",
+        re.compile(r"^\+.*?([\w.]*(?:ThreadPoolExecutor\(|threading\.Thread\(|multiprocessing\.\w+\())"),
+    ),
+    (
+        "concurrency",
+        "collective_removed",
+        re.compile(r"^-.*?([\w.]*\b(?:dist|distributed)\.\w+\(|[\w.]*barrier\()"),
+    ),
+    ("concurrency", "sync_removed", re.compile(r"^-")),
+    (
+        "memory",
+        "freeing_removed",
+        re.compile(r"^-.*?([\w.]*(?:empty_cache\(|gc\.collect\(|offload\w*\()|\bdel\s)"),
+    ),
+    ("memory", "offload", re.compile(r"^\+.*?([\w.]*offload\w*\()")),
+    ("memory", "host_copy", re.compile(r"^\+.*?(\.cpu\(\)|\.to\([\"']cpu)")),
+    ("memory", "empty_cache", re.compile(r"^\+.*?([\w.]*empty_cache\()")),
+    ("memory", "pinned", re.compile(r"^\+.*?(\.?pin_memory(?:\(|\s*=\s*True))")),
+    ("memory", "freeing", re.compile(r"^\+.*?(gc\.collect\(|\bdel\s)")),
+)
+
+
+_KINDS_OF: dict[str, list[tuple[str, re.Pattern[str]]]] = {
+    category: [(kind, pattern) for cat, kind, pattern in _CALL_KINDS if cat == category]
+    for category in ("memory", "concurrency")
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """The most serious memory or synchronisation call of one kind of risk, with how many there are."""
+
+    hit: LineHit
+    kind: str
+    count: int
+
+
+def _worst_call(category: RiskCategory, hits: Iterable[LineHit]) -> _Call | None:
+    """The call whose kind comes first in `_CALL_KINDS` (memory statistics and other calls that change
+    nothing are no risk), with the number of risky calls of the category."""
+    kinds = _KINDS_OF[category]
+    ranked: list[tuple[int, LineHit]] = []
+    for hit in hits:
+        rank = next((i for i, (_, pattern) in enumerate(kinds) if pattern.match(hit.line)), None)
+        if rank is not None:
+            ranked.append((rank, hit))
+    if not ranked:
+        return None
+    rank, hit = min(ranked, key=lambda item: item[0])
+    return _Call(hit, kinds[rank][0], len(ranked))
+
+
+def _call_where(hit: LineHit, language: Language) -> str:
+    if hit.where:
+        return say("call.where", language, path=hit.path, function=hit.where)
+    return say("call.where_file", language, path=hit.path)
+
+
+def _call_code(hit: LineHit) -> str:
+    """The statement of a call, or only the call (`ray.get(…)`) when the statement is long or goes on
+    past its line."""
+    statement = hit.line[1:].strip().replace("`", "'")
+    if len(statement) <= CALL_CHARS and balanced(statement):
+        return statement
+    calls = [m.group(1) for _, _, pattern in _CALL_KINDS if (m := pattern.match(hit.line)) and m.lastindex]
+    call = calls[0] if calls else ""
+    if call.endswith("("):
+        return f"{call}…)"
+    return _clip(statement, CALL_CHARS)
+
+
 def _sensitive(f: PRFeatures, language: Language, out: _Findings) -> None:
-    """A large diff in memory- or distribution-sensitive source (medium; high when very large and
-    untested), or enough added/removed memory or collective calls in a real code change (low)."""
+    """A memory or synchronisation call the diff adds or removes, named with its file, function and what
+    can go wrong: medium in a large change to memory- or distribution-sensitive source (high when very
+    large and untested), low where enough such calls change in a real code change. A large change to such
+    code without one of these calls is no risk of its own: nothing in it says what could go wrong."""
+    if not f.memory_signals and not f.concurrency_signals:
+        return
     # Deleted files cannot leak or deadlock: only code that remains counts.
     source = [x for x in f.files if x.is_code and x.status != "removed"]
     checks: tuple[tuple[RiskCategory, list[FileFacts], tuple[LineHit, ...]], ...] = (
@@ -668,17 +848,38 @@ def _sensitive(f: PRFeatures, language: Language, out: _Findings) -> None:
         ("concurrency", [x for x in source if x.distributed_sensitive], f.concurrency_signals),
     )
     for category, files, signals in checks:
+        if not signals:
+            continue
         lines = sum(x.lines for x in files)
-        largest = _largest(files)
-        if largest is not None and lines >= w.SENSITIVE_LINES:
-            severity: Severity = (
-                "high" if lines >= w.SENSITIVE_HIGH_LINES and not f.tests_changed else "medium"
-            )
-            text = say(f"risk.{category}", language, lines=_count(lines))
-            out.add(Risk(category, severity, text, largest.path), say("fu.stress", language))
+        sensitive = {x.path for x in files}
+        call = _worst_call(category, (h for h in signals if h.path in sensitive))
+        severity: Severity = "low"
+        if call is not None and lines >= w.SENSITIVE_LINES:
+            severity = "high" if lines >= w.SENSITIVE_HIGH_LINES and not f.tests_changed else "medium"
         elif len(signals) >= w.SENSITIVE_SIGNALS and f.code_lines >= w.SENSITIVE_SIGNAL_MIN_CODE_LINES:
-            text = say(f"risk.{category}_signals", language, n=len(signals))
-            out.add(Risk(category, "low", text, _hit(signals[0])))
+            call = _worst_call(category, signals)
+        else:
+            call = None
+        if call is None:
+            continue
+        hit = call.hit
+        values = {
+            "where": _call_where(hit, language),
+            "sign": say("call.added" if hit.line.startswith("+") else "call.removed", language),
+            "code": _call_code(hit),
+            "mechanism": say(f"mech.{call.kind}", language),
+            "n": call.count,
+        }
+        text = say("risk.call_more" if call.count > 1 else "risk.call", language, **values)
+        function = hit.where or hit.path
+        follow = (
+            say("fu.collective_test", language, function=function, code=values["code"])
+            if call.kind in ("collective", "group")
+            else say("fu.peak_memory", language, function=function)
+            if category == "memory"
+            else None
+        )
+        out.add(Risk(category, severity, text, _hit(hit)), follow)
 
 
 def _patch_markers(f: PRFeatures, change_type: ChangeType, language: Language, out: _Findings) -> None:
@@ -856,7 +1057,7 @@ def _summary(f: PRFeatures, change_type: ChangeType, modules: tuple[str, ...], l
     preferred += [s for s in sections if s.heading and _SUMMARY_HEADING.search(s.heading)]
     preferred += list(sections)
     for section in preferred:
-        text = plain_text(b for b in section.blocks if b.kind in ("para", "list", "quote")).replace("\n", " ")
+        text = plain_text(_prose_blocks(section.blocks)).replace("\n", " ")
         if len(text) >= 20:
             return _clip(text, SUMMARY_CHARS)
     return say(
@@ -868,6 +1069,28 @@ def _summary(f: PRFeatures, change_type: ChangeType, modules: tuple[str, ...], l
         files=_count(f.changed_files),
         add=_count(f.additions),
         dele=_count(f.deletions),
+    )
+
+
+def _prose_blocks(blocks: tuple[Block, ...]) -> list[Block]:
+    """The paragraphs, lists and quotes of a section, without a caption: a label of the table or code
+    block right after it ("benchmark result test with bucket_size=2GB") is no sentence of a summary."""
+    return [
+        block
+        for block, following in zip(blocks, (*blocks[1:], None), strict=False)
+        if block.kind in ("para", "list", "quote")
+        and not (following is not None and following.kind in ("table", "code") and _caption(block))
+    ]
+
+
+def _caption(block: Block) -> bool:
+    """A short paragraph that labels what follows it: no sentence end, no colon, one line's length, and
+    no result of its own ("Gap is 0.2292 ==> 0.2064 (-9.95%)" is one)."""
+    text = plain_text([block])
+    return (
+        len(text) <= CAPTION_CHARS
+        and not text.endswith((".", "。", "!", "！", "?", "？", ":", "："))
+        and not _FIGURE_MARK.search(text)
     )
 
 
@@ -898,6 +1121,14 @@ def _changed_defaults(f: PRFeatures) -> list[ConfigChange]:
 def _names(hits: Iterable[LineHit]) -> list[str]:
     """Definition names without their signatures (`forward(self, x)` -> `forward`)."""
     return [h.line.split("(")[0] for h in hits]
+
+
+# Environment variables every process of a distributed job or a module's logger reads (a new file's
+# `os.getenv("VERL_LOGGING_LEVEL", "WARN")`): reading one is no news about the change.
+_ROUTINE_ENV = re.compile(
+    r"^(?:(?:LOCAL_|NODE_|GROUP_)?RANK|(?:LOCAL_)?WORLD_SIZE|MASTER_(?:ADDR|PORT)|HOME|PATH|USER|PWD|TMPDIR)$|"
+    r"(?:^|_)LOG_?LEVEL$|(?:^|_)LOGGING_LEVEL$"
+)
 
 
 def _diff_points(f: PRFeatures, language: Language, reverting: bool = False) -> list[str]:
@@ -939,10 +1170,12 @@ def _diff_points(f: PRFeatures, language: Language, reverting: bool = False) -> 
         points.append(say("kp.cli", language, args=_join((h.line for h in f.cli_args), language, limit=4)))
     if f.cli_removed:
         points.append(say("kp.cli_removed", language, args=_join((h.line for h in f.cli_removed), language)))
-    if f.env_added:
-        points.append(say("kp.env_added", language, names=_join((h.line for h in f.env_added), language)))
-    if f.env_removed:
-        points.append(say("kp.env_removed", language, names=_join((h.line for h in f.env_removed), language)))
+    env_added = [h.line for h in f.env_added if not _ROUTINE_ENV.search(h.line)]
+    if env_added:
+        points.append(say("kp.env_added", language, names=_join(env_added, language)))
+    env_removed = [h.line for h in f.env_removed if not _ROUTINE_ENV.search(h.line)]
+    if env_removed:
+        points.append(say("kp.env_removed", language, names=_join(env_removed, language)))
     if f.dependency_changes:
         changes = _join((_dependency_text(d, language) for d in f.dependency_changes), language)
         points.append(say("kp.dependency", language, changes=changes))
@@ -961,7 +1194,8 @@ def _reverted(undone: RevertClues, f: PRFeatures, language: Language) -> str | N
         point = say("kp.reverts_title", language, title=_clip(title, POINT_CHARS))
     else:
         return None
-    return None if _restates(point, f.title.text) else point
+    said = {_stem(word) for word in _WORDS.findall(point.lower())} - _FILLER_WORDS
+    return None if said <= {_stem(word) for word in _WORDS.findall(f.title.text.lower())} else point
 
 
 def _key_points(
@@ -981,7 +1215,7 @@ def _key_points(
     # What breaks, when the author says it; a title tag alone ("[BREAKING]") would only restate the
     # title here, while the diff points below name what was removed or renamed.
     note = f.breaking_note
-    if note and note != "BREAKING CHANGE" and not _restates(note, f.title.text) and _reads(note, language):
+    if note and note != "BREAKING CHANGE" and not _restates(note, f) and _reads(note, language):
         points.append(say("kp.breaking", language, note=_clip(note, POINT_CHARS)))
     opening = author.opening if author.opening and not _opening_is_gist(author.opening, language) else None
     measured = [m if _reads(m, language) else "; ".join(measured_figures(m)) for m in author.measured]
@@ -990,7 +1224,7 @@ def _key_points(
         t
         for t in (opening, *author.items)
         if t
-        and not _restates(t, f.title.text)
+        and not _restates(t, f)
         and _reads(t, language)
         and not (measured and _distinct([measured[0], t]) == [measured[0]])  # said as "Measured:" below
     ]
@@ -1040,10 +1274,46 @@ def _opening_is_gist(opening: str, language: Language) -> bool:
     return bool(_ACTION_OPENING.match(opening)) and bool(_HAN.search(opening)) == (language == "zh")
 
 
-def _restates(text: str, title: str) -> bool:
-    """Whether `text` only repeats the title's words."""
-    words = set(_WORDS.findall(text.lower())) - _FILLER_WORDS
-    return words <= set(_WORDS.findall(title.lower()))
+def _content_words(text: str) -> set[str]:
+    """The stemmed words of `text` that carry content: fillers and the vocabulary of any change left out."""
+    return {_stem(word) for word in _WORDS.findall(text.lower())} - _GENERIC_WORDS
+
+
+@lru_cache(maxsize=1024)
+def _title_words(title: str) -> frozenset[str]:
+    return frozenset(_stem(word) for word in _WORDS.findall(title.lower()))
+
+
+@lru_cache(maxsize=1024)
+def _known_words(title: str, modules: tuple[str, ...], folders: tuple[str, ...]) -> frozenset[str]:
+    """What a reader of the PR's title knows already: the title's words and the initials of its runs of
+    three to five words ("DCP" for "dynamic context parallel"), the modules, and `folders`."""
+    words = [_stem(word) for word in _WORDS.findall(title.lower())]
+    initials = {
+        "".join(word[0] for word in words[i : i + n]) for n in range(3, 6) for i in range(len(words) - n + 1)
+    }
+    named = " ".join((*modules, *folders))
+    return frozenset({*words, *initials, *(_stem(word) for word in _WORDS.findall(named))})
+
+
+def _restates(text: str, f: PRFeatures) -> bool:
+    """Whether `text` says no more than the title: at most one word of its own, or two among many of the
+    title's, and no code identifier the title does not name (`moe_router_pre_softmax`)."""
+    words = _content_words(text)
+    own = words - _title_words(f.title.text)
+    if len(own) > RESTATED_MAX_OWN:
+        return False  # more than the modules, folders and acronyms below could ever account for
+    if len(own) > 1:
+        # The folders of the title's modules are the title's too: "to checkpoint-engine" for `[ckpt]`.
+        modules = f.title.modules
+        folders = {
+            folder for x in f.files if x.module in modules for folder in x.path.lower().split("/")[:-1]
+        }
+        own -= _known_words(f.title.text, (*modules, *f.path_modules), tuple(sorted(folders)))
+    if not (len(own) <= 1 or (len(own) == 2 and len(own) * RESTATED_SHARE <= len(words))):
+        return False
+    title = f.title.text.lower()
+    return all(name.lower() in title for name in code_identifiers(text))
 
 
 def _gist(
@@ -1091,8 +1361,12 @@ def _verify(
     function the change centres on."""
     focus = f.focus[0] if f.focus else None
     for risk in risks:
-        if risk.category in ("memory", "concurrency") and risk.evidence:
-            return say(f"guide.verify.{risk.category}", language, path=risk.evidence.split(":")[0])
+        if risk.category in ("memory", "concurrency"):
+            signals = f.memory_signals if risk.category == "memory" else f.concurrency_signals
+            hit = next((h for h in signals if _hit(h) == risk.evidence), None)
+            if hit is not None:
+                where = _call_where(hit, language)
+                return say(f"guide.verify.{risk.category}", language, where=where, code=_call_code(hit))
         if risk.category == "config":
             first = next(iter(_changed_defaults(f)), None)
             if first is not None:
@@ -1211,6 +1485,25 @@ def _review_highlights(pr: PullRequest) -> list[str]:
     return [text for _, _, text in remarks[:3]]
 
 
+def _modules(f: PRFeatures) -> tuple[str, ...]:
+    """The title's modules, else the paths'. A title whose modules hold none of the code the diff changes,
+    only its docs, CI or images (`[doc] chore: npu docker support vllm013` that patches megatron), is
+    joined by the modules of the paths: the tag names one kind of file, not where the code changed."""
+    declared = f.title.modules
+    if not declared:
+        return f.path_modules
+    code = [x for x in f.files if x.is_code and x.status != "removed"]
+    tagged = [x for x in f.files if x.module in declared]
+    if (
+        sum(x.lines for x in code) < w.UNTAGGED_CODE_MIN_LINES
+        or not tagged  # a tag of a concern (`[misc]`, `[perf]`) rather than of a place
+        or any(x.is_code for x in tagged)
+        or not any(x.module not in declared for x in code)
+    ):
+        return declared
+    return (*declared, *(m for m in f.path_modules if m not in declared))
+
+
 # --- the analyzer ------------------------------------------------------------------------------------
 
 
@@ -1244,8 +1537,11 @@ class HeuristicAnalyzer:
             raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
         f = extract_features(pr, self.module_map_for(pr.repo))
         change_type = infer_change_type(f)
-        modules = f.title.modules or f.path_modules
-        importance_points = importance_parts(f, change_type, modules)
+        modules = _modules(f)
+        # The score counts the modules the PR is about (the title's, else the paths'): a docs or CI tag
+        # joined by the paths' modules places the PR better, but spans no more of the product.
+        scored = f.title.modules or f.path_modules
+        importance_points = importance_parts(f, change_type, scored)
         insight_points = insight_parts(f, change_type)
         importance = _total(importance_points)
         insight = _total(insight_points)
@@ -1262,7 +1558,7 @@ class HeuristicAnalyzer:
             language: LocalizedAnalysis(
                 gist=_gist(f, author, change_type, modules, language),
                 verdict_reason=verdict_reason(
-                    verdict, importance_points, insight_points, f, change_type, modules, language
+                    verdict, importance_points, insight_points, f, change_type, scored, language
                 ),
                 key_points=tuple(_key_points(f, author, reviews, language, undone)),
                 risks=tuple(r.text for r in worded[language][0]),

@@ -168,6 +168,18 @@ _CELL_NUMBER = re.compile(rf"^\s*({_NUMBER})\s?({_UNIT})?\s*$", re.I)
 _BEFORE_AFTER = re.compile(
     r"before|after|baseline|base|main|old|new|this pr|w/o|without|with|原|优化|之前|之后", re.I
 )
+# A row that is the reference of a comparison, and the units of time, memory and throughput that make a
+# table's figures measurements (in a cell, "0.27 s", or its column's heading, "time cost (s)").
+_BASELINE_ROW = re.compile(r"baseline|\bbase\b|^no\b|before|\bmain\b|\bold\b|w/o|without|原|之前|基线", re.I)
+_MEASURE_UNIT = re.compile(
+    r"ms|s|sec|secs|seconds?|min|mins|minutes?|h|hours?|GB|GiB|MB|MiB|KB|TB|TFLOPS|tokens?/s|tok/s|it/s|"
+    r"samples?/s|steps?/s|秒|分钟|小时",
+    re.I,
+)
+_HEADING_UNIT = re.compile(
+    r"[(（\[]\s*(?:ms|s|sec|min|h|GB|GiB|MB|MiB|TB|GB/s|MB/s|TFLOPS|tokens?/s|tok/s|it/s|samples?/s)\s*[)）\]]",
+    re.I,
+)
 _PROSE_WORD = re.compile(r"[A-Za-z][a-z]*(?:[-'][a-z]+)*")
 _HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
 # A lead sentence or listed item says something when it has this many words of prose, not only code.
@@ -320,13 +332,17 @@ def read_author_text(body: CleanBody, changed_paths: Collection[str]) -> AuthorT
 
 def measured_results(body: CleanBody) -> list[str]:
     """Measured results the author reports: sentences with a before → after figure (preferred) or a
-    percentage/ratio claim, and before/after table rows as `label: before → after`."""
+    percentage/ratio claim, and before/after table rows as `label: before → after`; where there are none,
+    the first row of a results table (`Qwen3-8B, 8x Ascend 910C: time cost (s) 0.27; bandwidth (GB/s) 50.26`)."""
     changes: list[str] = []
     claims: list[str] = []
+    rows: list[str] = []
     for section in body.sections:
         for block in section.blocks:
             if block.kind == "table":
-                changes += _table_changes(block)
+                found = _table_changes(block)
+                changes += found
+                rows += [] if found or rows else _first_result(block)
                 continue
             if block.kind == "code" or not any(_DIGIT.search(line) for line in block.lines):
                 continue
@@ -337,7 +353,7 @@ def measured_results(body: CleanBody) -> list[str]:
                     changes.append(sentence)
                 elif _PERCENT_CLAIM.search(sentence):
                     claims.append(sentence)
-    return list(dict.fromkeys(changes + claims))
+    return list(dict.fromkeys(changes + claims or rows))
 
 
 # Chinese words of a measured change, in English: "由 71GB 降至 52GB" reads "71GB → 52GB".
@@ -361,6 +377,26 @@ def measured_figures(sentence: str) -> list[str]:
 def _cells(line: str) -> list[str]:
     match = _TABLE_ROW.match(line)
     return [c.strip().strip("*`") for c in match.group(1).split("|")] if match else []
+
+
+def _first_result(block: Block) -> list[str]:
+    """The first row of a table of measured figures (time, memory, throughput: a unit in the cell or its
+    column's heading), each figure with its heading; [] for a table of anything else (options, a feature
+    matrix, derivations) and for a comparison with a baseline row, whose first row alone would mislead."""
+    rows = [_cells(line) for line in block.lines]
+    if len(rows) < 3 or not rows[0] or any(row and _BASELINE_ROW.search(row[0]) for row in rows[2:]):
+        return []
+    header, first = rows[0], rows[2]
+    if len(first) != len(header):
+        return []
+    labels = [c for c in first if c and not _CELL_NUMBER.match(c)]
+    figures = [
+        f"{h} {c}"
+        for c, h in zip(first, header, strict=True)
+        if (m := _CELL_NUMBER.match(c))
+        and (_MEASURE_UNIT.fullmatch(m.group(2) or "") or _HEADING_UNIT.search(h))
+    ]
+    return [f"{', '.join(labels)}: {'; '.join(figures)}"] if figures and labels else []
 
 
 def _table_changes(block: Block) -> list[str]:

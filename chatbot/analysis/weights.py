@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "3.0"
+ANALYZER_VERSION = "3.1"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 
@@ -44,6 +44,8 @@ CONFIG_SOURCE = re.compile(r"config|args|arguments|settings|options", re.I)
 # does not add a module), and at most this many are listed.
 PATH_MODULE_MIN_SHARE = 0.15
 PATH_MODULE_MAX = 4
+# Lines of code outside a docs/CI-only title tag's files for the paths' modules to join the tag's.
+UNTAGGED_CODE_MIN_LINES = 20
 
 # --- importance: how much the change matters to people who follow the repo ---------------------------
 
@@ -99,10 +101,12 @@ MEASURED = 0.4
 REVIEW_PER_LOG2 = 0.3
 REVIEW_CAP = 1.0
 CHANGES_REQUESTED = 0.3
-# Titles that announce a trivial change (typo, lint, format, rename) lose points whatever the diff size.
+# Titles that announce a trivial change (typo, lint, format, rename, docstrings or type hints) lose points
+# whatever the diff size: a docstring pass over torch_functional.py touches every signature it documents.
 TRIVIAL = -1.2
 TRIVIAL_TITLE = re.compile(
-    r"\b(?:typos?|spelling|lint(?:ing)?|format(?:ting)?|pre-commit|whitespace|comments?|rename|badges?)\b",
+    r"\b(?:typos?|spelling|lint(?:ing)?|format(?:ting)?|pre-commit|whitespace|comments?|rename|badges?|"
+    r"docstrings?|type hints?|type annotations?)\b|注释|拼写",
     re.I,
 )
 

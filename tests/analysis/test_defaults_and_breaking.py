@@ -298,3 +298,60 @@ def test_an_untested_change_is_verified_against_what_the_description_claims(lang
     assert "long prompts fit" in verify_line(lines) and "resize_context" in verify_line(lines)
     follow_up = lines[-1]
     assert "resize_context" in follow_up and "server.py" in follow_up
+
+
+# --- one fact, one risk -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_removal_the_breaking_risk_names_is_not_a_second_compatibility_risk(language: str) -> None:
+    files = [
+        changed("verl/utils/fp8.py", removed=["def quant_weights(weights, config):", "    return weights"]),
+        changed("verl/trainer/config/rollout.yaml", ["mode: async"], ["mode: sync"]),
+        code("verl/utils/fp8_helper.py", 40, status="added"),
+    ]
+    analysis = HeuristicAnalyzer().analyze(
+        make_pr("[BREAKING][rollout] feat: FP8 helper", files=files), language
+    )
+    risks = [r for r in analysis.risks if r.category in ("breaking-change", "compatibility", "config")]
+    assert [r.category for r in risks] == ["breaking-change"]
+    assert "quant_weights" in risks[0].text and "mode" in risks[0].text
+    # the release note for the new default is still a follow-up
+    assert any("mode" in f and "async" in f for f in analysis.follow_ups)
+
+
+def test_a_definition_the_pr_still_calls_as_a_method_is_not_removed() -> None:
+    files = [
+        changed(
+            "verl/utils/sglang/fp8.py", removed=["def quant_weights_by_name(weights, config):", "    pass"]
+        ),
+        changed(
+            "verl/workers/rollout/sglang.py",
+            ["        weights = helper.quant_weights_by_name(weights)"],
+            ["        weights = quant_weights_by_name(weights, config)"],
+        ),
+        code("verl/utils/fp8_utils.py", 40, status="added"),
+    ]
+    analysis = HeuristicAnalyzer().analyze(
+        make_pr("[rollout] refactor: an FP8 helper class", files=files), "en"
+    )
+    assert "compatibility" not in {r.category for r in analysis.risks}
+    assert not any("quant_weights_by_name" in p and "removed" in p for p in analysis.key_points)
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_reading_a_rank_or_a_logging_level_from_the_environment_is_no_key_point(language: str) -> None:
+    reads = [
+        'logger.setLevel(os.getenv("VERL_LOGGING_LEVEL", "WARN"))',
+        'rank = int(os.environ["RANK"])',
+        'local = int(os.environ.get("LOCAL_RANK", 0))',
+        'port = os.environ["MASTER_PORT"]',
+        'store = os.getenv("MOONCAKE_MASTER_ADDR")',
+    ]
+    pr = make_pr("[ckpt] feat: mooncake", files=[changed("verl/checkpoint_engine/mooncake.py", reads)])
+    points = " ".join(HeuristicAnalyzer().analyze(pr, language).key_points)
+    assert "MOONCAKE_MASTER_ADDR" in points
+    assert not any(
+        name in points.split("MOONCAKE_MASTER_ADDR")[0] for name in ("VERL_LOGGING", "RANK", "PORT")
+    )
+    assert "LOGGING_LEVEL" not in points and "LOCAL_RANK" not in points

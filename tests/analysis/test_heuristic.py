@@ -50,6 +50,43 @@ def test_modules_come_from_the_title_prefix_before_the_paths() -> None:
     assert analyze(pr).modules == ("megatron", "fsdp")
 
 
+@pytest.mark.parametrize(
+    ("title", "files", "modules"),
+    [
+        (  # a docs tag on a diff that also patches megatron code
+            "[doc] chore: npu docker support vllm013",
+            [
+                changed("docs/ascend/quick_start.rst", ["vllm 0.13"] * 15),
+                code("verl/models/mcore/patch.py", 80),
+            ],
+            ("doc", "megatron"),
+        ),
+        (  # a CI tag whose workflow change comes with a fix in the trainer
+            "[ci] chore: change npu ci machine",
+            [
+                changed(".github/workflows/npu.yml", ["runs-on: a3"]),
+                code("verl/trainer/ppo/ray_trainer.py", 40),
+            ],
+            ("ci", "trainer"),
+        ),
+        (  # docs only: the tag is the place
+            "[doc] chore: npu docker guide",
+            [changed("docs/ascend/quick_start.rst", ["vllm 0.13"] * 15)],
+            ("doc",),
+        ),
+        (  # a tag of a concern, not a place, keeps its word
+            "[misc] refactor: clean up unused sharding managers",
+            [code("verl/workers/sharding_manager/fsdp_vllm.py", 80)],
+            ("misc",),
+        ),
+    ],
+)
+def test_a_docs_or_ci_tag_is_joined_by_the_modules_of_the_code_the_diff_changes(
+    title: str, files: list[PRFile], modules: tuple[str, ...]
+) -> None:
+    assert analyze(make_pr(title, files=files)).modules == modules
+
+
 def test_a_conventional_commit_scope_names_the_module() -> None:
     pr = make_pr("fix(rollout): handle empty prompts", files=[TRAINER_CODE])
     assert analyze(pr).modules == ("rollout",)
@@ -324,6 +361,12 @@ def test_a_changed_public_signature_is_a_key_point() -> None:
     assert any("compute_gae(data, gamma, lam=1.0)" in point for point in analysis.key_points)
 
 
+def large_change(path: str, lines: int, calls: list[str]) -> PRFile:
+    """`lines` plain lines of code in one function of `path`, with `calls` among them."""
+    body = [f"    value_{i} = compute({i})" for i in range(lines - len(calls))]
+    return changed(path, ["def sync_weights(bucket):", *calls, *body])
+
+
 @pytest.mark.parametrize(
     ("lines", "with_tests", "severity"),
     [
@@ -334,19 +377,70 @@ def test_a_changed_public_signature_is_a_key_point() -> None:
         (50, False, None),
     ],
 )
-def test_a_large_diff_in_distributed_code_is_a_concurrency_risk(
+def test_a_collective_added_in_a_large_distributed_change_is_a_concurrency_risk(
     lines: int, with_tests: bool, severity: str | None
 ) -> None:
-    files = [code("verl/workers/megatron_workers.py", lines)] + ([TRAINER_TEST] if with_tests else [])
+    files = [large_change("verl/workers/megatron_workers.py", lines, ["    dist.all_reduce(bucket)"])]
+    files += [TRAINER_TEST] if with_tests else []
     found = categories(analyze(make_pr("[megatron] feat: x", files=files))).get("concurrency")
     assert found == ([severity] if severity else None)
 
 
-def test_a_large_diff_in_memory_sensitive_code_is_a_memory_risk() -> None:
-    analysis = analyze(
-        make_pr("[rollout] feat: x", files=[code("verl/workers/sharding_manager/fsdp_vllm.py", 250)])
-    )
-    assert risk(analysis, "memory")[::2] == ("medium", "verl/workers/sharding_manager/fsdp_vllm.py")
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_concurrency_risk_names_the_call_its_function_and_what_can_hang(language: str) -> None:
+    files = [large_change("verl/workers/megatron_workers.py", 300, ["    dist.all_reduce(bucket)"])]
+    analysis = analyze(make_pr("[megatron] feat: x", files=files), language)
+    (text,) = [r.text for r in analysis.risks if r.category == "concurrency"]
+    assert "`dist.all_reduce(bucket)`" in text and "sync_weights" in text
+    assert "verl/workers/megatron_workers.py" in text
+    assert say("mech.collective", language) in text
+    guide = analysis.texts[language].reading_guide
+    assert any("dist.all_reduce(bucket)" in g and "sync_weights" in g for g in guide)
+    assert any("sync_weights" in f and "dist.all_reduce" in f for f in analysis.follow_ups)
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        [],  # a large change, but nothing in it says what could deadlock
+        ["    rank = dist.get_rank()", "    if dist.is_initialized():", "        pass"],  # queries
+        ["def barrier_free(x):"],  # a definition is no call
+    ],
+)
+def test_a_large_distributed_change_without_a_synchronising_call_is_no_risk(calls: list[str]) -> None:
+    files = [large_change("verl/workers/megatron_workers.py", 900, calls)]
+    analysis = analyze(make_pr("[megatron] feat: x", files=files))
+    assert "concurrency" not in categories(analysis)
+    said = (*analysis.texts["en"].reading_guide, *analysis.follow_ups)
+    assert not any(re.search(r"(?i)deadlock|stress-test|multi-process", line) for line in said)
+
+
+def test_a_large_memory_sensitive_change_without_a_memory_call_is_no_risk() -> None:
+    files = [code("verl/workers/sharding_manager/fsdp_vllm.py", 250)]
+    assert "memory" not in categories(analyze(make_pr("[rollout] feat: x", files=files)))
+
+
+@pytest.mark.parametrize(
+    ("calls", "mechanism"),
+    [
+        (["-        torch.cuda.empty_cache()"], "mech.freeing_removed"),
+        (["+        offload_fsdp_model_to_cpu(self.module)"], "mech.offload"),
+        (["+        state = state.cpu()"], "mech.host_copy"),
+        (["+        loader = DataLoader(ds, pin_memory=True)"], "mech.pinned"),
+    ],
+)
+def test_a_memory_risk_says_what_the_call_does_to_memory(calls: list[str], mechanism: str) -> None:
+    lines = [c[1:] for c in calls if c.startswith("+")]
+    removed = [c[1:] for c in calls if c.startswith("-")]
+    body = [f"    value_{i} = compute({i})" for i in range(250)]
+    path = "verl/workers/sharding_manager/fsdp_vllm.py"
+    pr = make_pr("[rollout] feat: x", files=[changed(path, ["def wake_up(self):", *lines, *body], removed)])
+    for language in ("zh", "en"):
+        analysis = analyze(pr, language)
+        severity, text, evidence = risk(analysis, "memory")
+        assert severity == "medium" and say(mechanism, language) in text
+        assert ("wake_up" in text) == bool(lines)  # a removed line above the definition is in no function
+        assert evidence.startswith(f"{path}: {calls[0][0]}")
 
 
 def test_many_memory_management_calls_in_a_code_change_are_a_low_memory_risk() -> None:

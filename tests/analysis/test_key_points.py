@@ -276,3 +276,29 @@ def test_what_follows_a_pointer_at_the_title_in_the_same_sentence_is_kept(langua
     pr = make_pr("[ci] chore: update code owners", body, [OFFLOAD])
     points = ANALYZER.analyze(pr, language).key_points  # type: ignore[arg-type]
     assert any(p.startswith("move the ascend workflow files") for p in points)
+
+
+@pytest.mark.parametrize(
+    ("table", "point"),
+    [
+        (
+            "|Model|Device Info|time cost (s)|bandwidth (GB/s)|\n|:-:|:-:|:-:|:-:|\n|Qwen3-8B|8x Ascend 910C|0.27|50.26|\n",
+            "Qwen3-8B, 8x Ascend 910C: time cost (s) 0.27; bandwidth (GB/s) 50.26",
+        ),
+        ("|序列|耗时|\n|-|-|\n|4K|1.31s|\n", "4K: 耗时 1.31s"),
+        # a comparison with a baseline row, a table of options and one without units are no result
+        ("|setup|step time (s)|\n|-|-|\n|baseline|72.6|\n|this PR|51.0|\n", None),
+        ("|option|default|\n|-|-|\n|use_liger|1|\n", None),
+        ("|layer|count|\n|-|-|\n|moe|40|\n", None),
+    ],
+)
+def test_the_first_row_of_a_table_of_measurements_is_a_measured_point(table: str, point: str | None) -> None:
+    body = f"Adds a mooncake transfer engine for weight sync.\n\n{table}"
+    pr = make_pr("[ckpt] feat: add mooncake backend", body, [code("verl/checkpoint_engine/mooncake.py", 40)])
+    for language in ("zh", "en"):
+        points = ANALYZER.analyze(pr, language).key_points
+        measured = [p for p in points if p.startswith(("Measured", "实测"))]
+        if point is None or (language == "en" and re.search(r"[\u4e00-\u9fff]", point)):
+            assert measured == []  # an English reader gets no Chinese quote
+        else:
+            assert measured == [f"{'实测：' if language == 'zh' else 'Measured: '}{point}"]

@@ -82,7 +82,15 @@ def test_a_revert_belongs_to_the_modules_of_the_change_it_quotes() -> None:
         make_pr('Revert "[rollout] feat: automatically resume generation"', files=[code("a/b.py", 30)])
     )
     assert analysis.modules == ("rollout",)
-    assert analysis.key_points[0] == "Reverts “automatically resume generation”"
+
+
+def test_a_revert_names_the_pr_it_undoes_only_where_the_title_does_not() -> None:
+    quoted = 'Revert "[rollout] feat: automatically resume generation (#5071)"'
+    bare = make_pr('Revert "[rollout] feat: automatically resume generation"', files=[code("a/b.py", 30)])
+    assert not any(p.startswith("Reverts") for p in analyze(bare).key_points)  # the title says it all
+    assert not any(p.startswith("Reverts") for p in analyze(make_pr(quoted, files=[RESUME])).key_points)
+    told = make_pr(quoted, body="This reverts #5080, the re-land of #5071.", files=[RESUME])
+    assert analyze(told).key_points[0].startswith("Reverts #5080")
 
 
 # --- moved and removed definitions ---------------------------------------------------------------------

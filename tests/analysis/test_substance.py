@@ -176,3 +176,77 @@ def test_a_speed_up_claimed_without_a_figure_is_a_risk() -> None:
         repo="openrlhf/openrlhf",
     )
     assert [r for r in HeuristicAnalyzer().analyze(pr).risks if r.category == "performance"]
+
+
+# --- key points that add to the title ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "opening", "files"),
+    [
+        (
+            "[BREAKING][trtllm] feat: Add FP8 refit support for trtllm rollout",
+            "This PR adds FP8 refit support for the trtllm rollout in verl.",
+            [code("verl/workers/rollout/trtllm_rollout/fp8.py", 60)],
+        ),
+        (  # the title's module spelled as its folder adds nothing
+            "[ckpt] feat: add mooncake backend",
+            "Add mooncake backend to checkpoint-engine.",
+            [code("verl/checkpoint_engine/mooncake_checkpoint_engine.py", 60)],
+        ),
+        (  # an acronym of the title's words, and inflections
+            "[megatron] feat: add dynamic context parallel scheduling",
+            "Adds Dynamic Context Parallel (DCP) scheduling for the Megatron backend.",
+            [code("verl/workers/engine/megatron/dcp.py", 60)],
+        ),
+        (
+            "Fix the nightly CI and docker",
+            "Fixed the nightly CI and Docker failures.",
+            [code("src/pkg/runner.py", 60)],
+        ),
+        ("新增 mooncake 后端", "本 PR 新增了 mooncake 后端的支持。", [code("pkg/engine/mooncake.py", 60)]),
+    ],
+)
+def test_a_sentence_that_only_restates_the_title_is_no_key_point(
+    title: str, opening: str, files: list
+) -> None:
+    for language in ("zh", "en"):
+        analysis = ANALYZER.analyze(
+            make_pr(title, f"### What does this PR do?\n\n{opening}\n", files), language
+        )
+        assert opening not in analysis.key_points
+
+
+@pytest.mark.parametrize(
+    ("title", "point"),
+    [
+        (
+            "[ckpt] feat: add mooncake backend",
+            "Transfers each bucket over RDMA with one registered buffer per rank.",
+        ),
+        ("[megatron] fix: fix qwen3 moe config", "Fix the qwen3 moe config moe_router_pre_softmax flag."),
+        (
+            "add HY v3 Megatron GRPO example",
+            "Add HY v3 FLOPs estimation support in verl/utils/flops_counter.py.",
+        ),
+        ("新增 mooncake 后端", "每个 rank 只注册一块缓冲区，按桶通过 RDMA 传输权重。"),
+    ],
+)
+def test_a_sentence_with_a_mechanism_identifier_or_file_of_its_own_stays_a_key_point(
+    title: str, point: str
+) -> None:
+    files = [code("verl/checkpoint_engine/mooncake.py", 40), code("verl/utils/flops_counter.py", 10)]
+    analysis = ANALYZER.analyze(make_pr(title, f"### What does this PR do?\n\n{point}\n", files), "zh")
+    assert point in analysis.key_points
+
+
+def test_a_summary_leaves_out_the_caption_of_a_table() -> None:
+    body = (
+        "### What does this PR do?\n\nAdd mooncake backend to checkpoint-engine.\n\n"
+        "benchmark result test with bucket_size=2GB\n\n|Model|time (s)|\n|:-:|:-:|\n|Qwen3-8B|0.27|\n\n"
+        "Gap is 0.2292 ==> 0.2064 (-9.95%)\n\n```\nlog\n```\n"
+    )
+    summary = ANALYZER.analyze(make_pr("[ckpt] feat: add mooncake", body, [code("a/b.py", 20)])).summary
+    assert "bucket_size" not in summary
+    assert summary.startswith("Add mooncake backend to checkpoint-engine.")
+    assert "0.2292" in summary  # a result before a block is no caption
