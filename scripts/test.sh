@@ -18,5 +18,9 @@ PRHUB_TEST_POSTGRES_URL=$(scripts/pg-cluster.sh start "$pgdir")
 export PRHUB_TEST_POSTGRES_URL PRHUB_TEST_REQUIRE_POSTGRES=1
 echo "throwaway cluster at ${PRHUB_TEST_POSTGRES_URL}"
 
-echo "== tests"
-"$VENV/bin/python" -m pytest "$@"
+# One pytest-xdist worker a core, at most four (PRHUB_TEST_WORKERS overrides; 0 runs in one process).
+# --dist loadfile gives each test file to one worker, so a module-scoped seeded database is built once.
+workers=${PRHUB_TEST_WORKERS:-$(nproc)}
+[ "$workers" -le 4 ] || workers=4
+echo "== tests (${workers} workers)"
+"$VENV/bin/python" -m pytest -n "$workers" --dist loadfile "$@"

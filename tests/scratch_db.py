@@ -14,18 +14,19 @@ from chatbot.store.db import Database, open_database
 
 
 @contextmanager
-def scratch_postgres(server_url: str, prefix: str = "prhub_test") -> Iterator[str]:
-    """The URL of a new, empty database on the server of `server_url`, dropped afterwards. It is created
-    with a UTF-8 LC_CTYPE: pg_trgm makes no trigrams of Chinese text under the C locale."""
+def scratch_postgres(
+    server_url: str, prefix: str = "prhub_test", template: str | None = None
+) -> Iterator[str]:
+    """The URL of a new database on the server of `server_url`, dropped afterwards: empty, created with a
+    UTF-8 LC_CTYPE (pg_trgm makes no trigrams of Chinese text under the C locale), or a copy of the
+    database named `template` (itself made here, so with the same locale), which nothing may be
+    connected to."""
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     server = make_url(server_url).set(drivername="postgresql+psycopg")
     admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    source = template or "template0 ENCODING 'UTF8' LC_CTYPE 'C.UTF-8' LC_COLLATE 'C.UTF-8'"
     with admin.connect() as connection:
-        connection.execute(
-            text(
-                f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LC_CTYPE 'C.UTF-8' LC_COLLATE 'C.UTF-8'"
-            )
-        )
+        connection.execute(text(f"CREATE DATABASE {name} TEMPLATE {source}"))
     try:
         yield server.set(database=name).render_as_string(hide_password=False)
     finally:

@@ -31,7 +31,8 @@ from tests.fakes.http import FakeService, Request, Response
 BOT_TOKEN = "xoxb-test-bot-token"
 APP_TOKEN = "xapp-test-app-token"
 SIGNING_SECRET = "test-signing-secret"
-WAIT = 10.0  # seconds a test waits for calls that take milliseconds on a quiet machine
+WAIT = 60.0  # seconds a test waits for calls that take milliseconds on a quiet machine: only a failure
+# waits that long, and two test workers beside other work on 2 cores once took over 5 s
 TEAM_ID = "T1"
 BOT_USER_ID = "UBOT"
 BOT_ID = "B1"

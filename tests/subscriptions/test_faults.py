@@ -48,7 +48,6 @@ from tests.subscriptions.test_delivery import MONDAY_0900, SUBSCRIBED
 ROOT = Path(__file__).resolve().parents[2]
 AT = MONDAY_0900 + timedelta(minutes=5)  # every push of the week is due (they spread over 3 minutes)
 CHANNELS = [f"C{n:03d}" for n in range(200)]
-WAIT = 20.0  # seconds to wait for something that takes one or two
 POST = "/api/chat.postMessage"
 
 
@@ -70,10 +69,14 @@ class HoldingSlack(FakeSlack):
         """Hold the `nth` chat.postMessage, after posting it when `accepted`."""
         self._hold_at, self._hold_accepted = nth, accepted
 
-    def wait_until(self, condition: Callable[[], bool], what: str) -> None:
+    def wait_until(self, condition: Callable[[], bool], what: str, workers: list[Worker]) -> None:
+        """Wait until `condition` holds; fail as soon as a worker exits before it does. There is no time
+        limit of its own (a loaded machine may take long to start a worker): pytest-timeout ends a hang."""
         with self._changed:
-            if not self._changed.wait_for(condition, WAIT):
-                raise AssertionError(f"{what} did not happen within {WAIT} s")
+            while not condition():
+                if exited := [w for w in workers if w.process.poll() is not None]:
+                    raise AssertionError(f"{what} never happened: {exited[0].log.read_text()}")
+                self._changed.wait(1.0)  # then look at the workers again
 
     def handle(self, request: Request) -> Response:
         if request.path != POST:
@@ -91,7 +94,7 @@ class HoldingSlack(FakeSlack):
             with self._changed:
                 self.held = request.json()
                 self._changed.notify_all()
-            self.release.wait(WAIT)
+            self.release.wait()  # the test, or the fixture at the latest, sets it
             return response
         finally:
             with self._changed:
@@ -163,13 +166,13 @@ class Worker:
 
     def report(self) -> dict[str, Any]:
         """Wait for the worker to finish; its PushReport."""
-        out, _ = self.process.communicate(timeout=WAIT)
+        out, _ = self.process.communicate()
         assert self.process.returncode == 0, self.log.read_text()
         return json.loads(out.splitlines()[-1])
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
-        self.process.communicate(timeout=WAIT)
+        self.process.communicate()
         assert self.process.returncode == -signal.SIGKILL
 
 
@@ -186,7 +189,7 @@ def test_a_worker_killed_while_slack_holds_an_unaccepted_post_leaves_every_chann
 ) -> None:
     fake.hold(100, accepted=False)
     worker = Worker(database_url, fake, timedelta(0), "first", tmp_path / "first.log")
-    fake.wait_until(lambda: fake.held is not None, "the 100th post")
+    fake.wait_until(lambda: fake.held is not None, "the 100th post", [worker])
     worker.kill()
     fake.release.set()
     assert len(fake.posted()) == 99
@@ -208,7 +211,7 @@ def test_a_worker_killed_after_slack_accepted_a_post_it_had_not_recorded_finds_i
 ) -> None:
     fake.hold(100, accepted=True)
     worker = Worker(database_url, fake, timedelta(0), "first", tmp_path / "first.log")
-    fake.wait_until(lambda: fake.held is not None, "the 100th post")
+    fake.wait_until(lambda: fake.held is not None, "the 100th post", [worker])
     worker.kill()
     fake.release.set()
     assert len(fake.posted()) == 100
@@ -240,7 +243,7 @@ def test_two_processes_pushing_the_same_200_deliveries_on_postgresql_post_exactl
         worker.ready()
     for worker in workers:
         worker.go()  # both schedule the same 200 deliveries, then race to claim them
-    fake.wait_until(lambda: fake.peak_in_flight >= 2, "two posts in flight at once")
+    fake.wait_until(lambda: fake.peak_in_flight >= 2, "two posts in flight at once", workers)
     fake.release.set()
     reports = [worker.report() for worker in workers]
     assert all(r["sent"] >= 1 for r in reports) and sum(r["sent"] for r in reports) == 200

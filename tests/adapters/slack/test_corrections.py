@@ -10,14 +10,14 @@ import time
 from chatbot.messages import say
 from chatbot.store.feedback import CorrectionRow
 from tests.adapters.slack.conftest import SlackHarness
-from tests.fakes.slack import mention
+from tests.fakes.slack import WAIT, mention
 from tests.reports.fixtures import REPO
 
 
 def _said(slack: SlackHarness, marker: str, after: int) -> str:
     """The notification text of the first message shown after the first `after` ones that contains
     `marker` (the whole reply as plain text: a table's rows are "#N | title | modules | importance | …")."""
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + WAIT
     while True:
         for shown in slack.fake.shown()[after:]:
             if marker in shown.text:

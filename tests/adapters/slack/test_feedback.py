@@ -11,7 +11,7 @@ from typing import Any
 from chatbot.messages import say
 from chatbot.team.feedback import FEEDBACK_ACTION, feedback_list, parse_feedback_value
 from tests.adapters.slack.conftest import SlackHarness
-from tests.fakes.slack import Shown, mention
+from tests.fakes.slack import WAIT, Shown, mention
 from tests.reports.fixtures import REPO
 
 QUESTION = "widgets 上周有哪些风险？"
@@ -19,7 +19,7 @@ QUESTION = "widgets 上周有哪些风险？"
 
 def _answer(slack: SlackHarness, marker: str) -> Shown:
     """The answer as the channel shows it, once its blocks contain `marker`."""
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + WAIT
     while True:
         shown = slack.fake.shown()
         if shown and marker in json.dumps(shown[-1].blocks):

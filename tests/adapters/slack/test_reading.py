@@ -15,7 +15,7 @@ from chatbot.messages import say
 from chatbot.models import Message
 from chatbot.store.reading import ReadingClaimRow
 from tests.adapters.slack.conftest import SlackHarness
-from tests.fakes.slack import Shown, mention
+from tests.fakes.slack import WAIT, Shown, mention
 from tests.reports.fixtures import REPO
 
 
@@ -37,7 +37,7 @@ def _card(slack: SlackHarness, *texts: str) -> Shown:
         content = json.dumps(shown[-1].blocks, ensure_ascii=False) if shown else ""
         return "team_claim:" in content and all(t in content for t in texts)
 
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + WAIT
     while not ready():
         assert time.monotonic() < deadline, f"the card never showed {texts}: {slack.fake.shown()}"
         time.sleep(0.01)
