@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 import time as _time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -37,6 +38,7 @@ from chatbot.ports import AnswerStream, Clock, Progress
 from chatbot.qa.compose import Answer, Composer, window_text
 from chatbot.qa.context import (
     LISTED,
+    SUBJECT,
     follow_up,
     listed_from,
     listed_query,
@@ -45,9 +47,17 @@ from chatbot.qa.context import (
     query_to_dict,
 )
 from chatbot.qa.glossary import default_glossary
-from chatbot.qa.parse import KnownRepo, ParseContext, language_of, names_subscribed_repos, parse_query
+from chatbot.qa.parse import (
+    KnownRepo,
+    ParseContext,
+    clauses,
+    closest_word,
+    language_of,
+    names_subscribed_repos,
+    parse_query,
+)
 from chatbot.qa.query import Query, Window
-from chatbot.qa.retrieve import Evidence, gather, known_authors, known_modules, known_repos
+from chatbot.qa.retrieve import Evidence, gather, known_authors, known_modules, known_repos, title_words
 from chatbot.reports.cards import ReportLinks, report_card
 from chatbot.reports.weekly import BuiltReport, ReportWriter, build_weekly_report
 from chatbot.store.conversations import ConversationKey, Remembered, recall, remember
@@ -99,6 +109,8 @@ VERSUS_SHOWN = 3
 TOPIC_DAYS = 30
 MAINTAINERS_DAYS = 90
 _WORDS = re.compile(r"[A-Za-z\u4e00-\u9fff]")  # letters or Chinese characters: words, not only emoji
+# What the second clause of a question that first asks for a count may ask for: a list.
+_LISTED_SECOND = ("highlights", "must_read", "topic", "risks")
 VOCABULARY_TTL = 300.0  # seconds the module and author vocabulary is cached: it changes only on sync
 
 
@@ -137,6 +149,7 @@ class ChatBot:
         # A channel's several subscriptions: the choice offered when a question there names no repo.
         self.channel_repos = channel_repos or (lambda message: subscribed_repos(db, seen_from(message)))
         self._vocabulary_cache: tuple[float, frozenset[str], frozenset[str]] | None = None
+        self._title_words: dict[str, tuple[float, Counter[str]]] = {}
 
     def handle(
         self, message: Message, progress: Progress | None = None, stream: AnswerStream | None = None
@@ -156,14 +169,48 @@ class ChatBot:
         return answer
 
     def parse(self, message: Message) -> Query:
+        context = self._parse_context(self.channel_repo(message))
+        query = parse_query(message.text, context)
+        return self.query_parser(message.text, context, query) if self.query_parser else query
+
+    def _parse_context(self, default_repo: str | None) -> ParseContext:
         with self.db.session() as session:
             repos = known_repos(session)
             modules, authors = self._vocabulary(session)
-        context = ParseContext(
-            self.clock.now(), self.config.tz, repos, self.channel_repo(message), modules, authors
+        return ParseContext(self.clock.now(), self.config.tz, repos, default_repo, modules, authors)
+
+    def _second_question(self, query: Query) -> tuple[Query, Query] | None:
+        """A count followed by a list in one question ("上周合并了多少 PR，哪些最重要？", "axolotl 3月合并了
+        多少PR，有哪些破坏性的", "how many PRs merged in July and who merged the most?"): the count's
+        question and the list's, each read from its own clause in the repo and window of the whole; a
+        list clause that names no subject of its own is about the count's. None for one question."""
+        parts = clauses(query.text)
+        if query.intent != "stats" or len(parts) < 2 or query.versus:
+            return None
+        context = self._parse_context(query.repo)
+        count = parse_query(parts[0], context)
+        listed = parse_query(" ".join(parts[1:]), context)
+        if count.intent != "stats" or listed.intent not in _LISTED_SECOND:
+            return None
+        window = count.window or listed.window or query.window
+        count = replace(count, repo=query.repo, window=window, window_named=window is not None)
+        subject = listed if any(getattr(listed, name) for name in SUBJECT) or listed.breaking else count
+        listed = replace(
+            listed,
+            repo=query.repo,
+            window=listed.window or window,
+            window_named=(listed.window or window) is not None,
+            **{name: getattr(subject, name) for name in SUBJECT},
         )
-        query = parse_query(message.text, context)
-        return self.query_parser(message.text, context, query) if self.query_parser else query
+        return count, listed
+
+    def _both(self, count: Query, listed: Query) -> Answer:
+        """The count's answer, then the list's under the same heading: one reply, one footer; the
+        conversation goes on from the list."""
+        counted, answer = self.answer(count), self.answer(listed)
+        blocks = (*counted.reply.blocks[:-1], *answer.reply.blocks[1:])
+        cited = (*answer.cited, *(n for n in counted.cited if n not in answer.cited))
+        return Answer(listed, Reply(blocks, answer.reply.more_url), cited, answer.window, answer.count)
 
     def _vocabulary(self, session: Session) -> tuple[frozenset[str], frozenset[str]]:
         """The module names and author logins of the index, cached for VOCABULARY_TTL seconds."""
@@ -357,7 +404,8 @@ class ChatBot:
                 query,
                 _paragraph(say("qa.repo.which", language, known=join(repos, language), example=example)),
             )
-        answer = self.answer(query)
+        both = self._second_question(query)
+        answer = self._both(*both) if both is not None else self.answer(query)
         if self.phraser is None or query.intent in ("pr", "report"):
             return answer
         return self.phraser(answer, stream)
@@ -526,14 +574,53 @@ class ChatBot:
                 )
         return composer.highlights()
 
+    def _respelled(self, query: Query) -> Query | None:
+        """The question with each search word that no PR title of the repo uses and that is a typo of
+        one that some do ("grop" → "grpo", "gpro" → "grpo") replaced by it, saying so; None when no word
+        is corrected."""
+        if not query.terms or query.repo is None:
+            return None
+        now = _time.monotonic()
+        cached = self._title_words.get(query.repo)
+        if cached is None or now - cached[0] > VOCABULARY_TTL:
+            with self.db.session() as session:
+                cached = self._title_words[query.repo] = (now, title_words(session, query.repo))
+        fixed = {
+            term: word
+            for term in query.terms
+            if term.isascii() and (word := closest_word(term.lower(), cached[1])) is not None
+        }
+        if not fixed:
+            return None
+        pairs = join(
+            (say("qa.respelled.pair", query.language, written=t, word=w) for t, w in fixed.items()),
+            query.language,
+        )
+        return replace(
+            query,
+            terms=tuple(fixed.get(t, t) for t in query.terms),
+            alternatives=tuple(fixed.get(t, t) for t in query.alternatives),
+            understood=tuple(fixed.get(w.lower(), w) for w in query.understood),
+            notes=(*query.notes, say("qa.respelled", query.language, pairs=pairs)),
+        )
+
     def _relaxed(
         self, query: Query, window: Window | None, seen: Window | None, now: datetime
     ) -> tuple[Query, Window | None, Evidence] | None:
         """When the question as read finds nothing: a window the asker did not name widens to the past
         WIDER_DAYS, then its unplaced words become wishes rather than requirements (filler such as
         "团队留心" must not empty an answer that a breaking filter or an intent already narrows), in the
-        window and then the wider ones. The first reading that finds PRs is answered, and the answer
-        says what was relaxed; None when none does. `seen` is `window` up to now, what is searched."""
+        window and then the wider ones. A search word mistyped ("grop") is first read as the word of the
+        repo's titles it is a typo of (`_respelled`), in the window and then relaxed as above. The first
+        reading that finds PRs is answered, and the answer says what was relaxed; None when none does.
+        `seen` is `window` up to now, what is searched."""
+        respelled = self._respelled(query)
+        if respelled is not None:
+            with self.db.session() as session:
+                evidence = gather(session, respelled, seen, self.fallback, until=now)
+            if evidence.records:
+                return respelled, window, evidence
+            return self._relaxed(respelled, window, seen, now)
         topical = (
             query.terms
             or query.modules
@@ -587,7 +674,7 @@ class ChatBot:
                 asked,
                 window=attempt_window,
                 understood=tuple(w for w in asked.understood if w.lower() not in dropped),
-                notes=tuple(notes),
+                notes=(*asked.notes, *notes),
             )
             return read, attempt_window, evidence
         return None

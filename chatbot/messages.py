@@ -252,6 +252,14 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "qa.newest.title": ("最新合并（按合并时间）", "Latest merges (newest first)"),
     "qa.highlights.title": ("主要改动（按重要性）", "Main changes (by importance)"),
     "qa.must_read.title": ("值得精读", "Worth a close read"),
+    "qa.why.title": ("为什么是 #{number}", "Why #{number}"),
+    "qa.respelled": (
+        "索引的 PR 标题里没有这个词，按拼写最接近的词搜索：{pairs}。",
+        "No PR title uses that word; searching for the closest spelling: {pairs}.",
+    ),
+    "qa.respelled.pair": ("'{written}' → '{word}'", "'{written}' → '{word}'"),
+    "qa.why.scores": ("重要性 {importance} / 洞察 {insight}", "importance {importance} / insight {insight}"),
+    "qa.why.reading": ("怎么读：", "How to read it:"),
     "qa.must_read.none": (
         "这段时间没有被评为“必读”或“值得一读”的 PR；最重要的几个是：",
         "No PR in this window was rated must-read or worth-reading; the most important ones are:",

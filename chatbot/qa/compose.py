@@ -3,6 +3,7 @@ question; the repo, the exact window ("as of" while it is not over) and the inde
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -106,6 +107,11 @@ def pr_line(record: AnalyzedPR, language: Language, extra: str | None = None) ->
     return tuple(spans)
 
 
+# How many of its key points a PR's "why" shows, and what marks one reporting a figure (a measured result).
+WHY_POINTS = 3
+_FIGURE = re.compile(r"\d(?:[\d.,]*)\s*(?:%|x\b|×|倍|gib|gb|mb|ms|tokens?/s|it/s|s\b|秒)", re.IGNORECASE)
+
+
 class Composer:
     """Builds the reply for one question from its evidence."""
 
@@ -171,7 +177,36 @@ class Composer:
         # "and N more" unless the question asked for no more than it shows
         if more > 0 and (self.query.limit is None or self.query.limit > len(shown)):
             items.append((plain(say("qa.more", self.language, n=more)),))
-        return [BulletList(tuple(items))]
+        blocks: list[Block] = [BulletList(tuple(items))]
+        if self.query.asks_why and len(shown) == 1 and shown[0].number not in reverts:
+            blocks += self.why(shown[0], verdict_shown=extra == "verdict")
+        return blocks
+
+    def why(self, record: AnalyzedPR, *, verdict_shown: bool = False) -> list[Block]:
+        """Why one PR is the answer, from its analysis: the verdict and its reason (unless its line
+        already gives them), its scores, what it does (its key points, those reporting a figure first
+        after the opening one) and how to read it."""
+        a = record.analysis
+        texts = a.localized(self.language)
+        scores = say(
+            "qa.why.scores", self.language, importance=f"{a.importance:.1f}", insight=f"{a.insight:.1f}"
+        )
+        verdict = () if verdict_shown else (*prose(self._extra(record, "verdict") or ""), plain(" · "))
+        blocks: list[Block] = [
+            Heading(say("qa.why.title", self.language, number=record.number), 3),
+            Paragraph((*verdict, plain(scores))),
+        ]
+        points = list(texts.key_points[:1])
+        points += [p for p in texts.key_points[1:] if _FIGURE.search(p)]
+        points += [p for p in texts.key_points[1:] if p not in points]
+        if points[:WHY_POINTS]:
+            blocks.append(BulletList(tuple(prose(p) for p in points[:WHY_POINTS])))
+        if texts.reading_guide:
+            blocks += [
+                Paragraph((plain(say("qa.why.reading", self.language)),)),
+                BulletList(tuple(prose(line) for line in texts.reading_guide)),
+            ]
+        return blocks
 
     def _revert_line(self, revert: AnalyzedPR, reverted: Reverted) -> Inline:
         """The PR a revert undid, then the revert: "#3425 Use vLLM colocate mode in GRPO（06-03 合并）— 被

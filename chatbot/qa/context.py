@@ -57,7 +57,17 @@ _IN_LANGUAGE = re.compile(
 _LANGUAGES = {"english": "en", "英文": "en", "英语": "en", "chinese": "zh", "中文": "zh", "汉语": "zh"}
 # Intents a question settles by itself; the others (a topic, a bare window) keep the last question's.
 _EXPLICIT_INTENTS = frozenset(("risks", "must_read", "stats", "compare", "report", "author", "search"))
-_SUBJECT = ("modules", "topics", "terms", "understood", "alternatives", "paths", "author", "change_types")
+SUBJECT = (
+    "modules",
+    "topics",
+    "terms",
+    "understood",
+    "alternatives",
+    "paths",
+    "author",
+    "change_types",
+    "alternative_types",
+)
 
 
 # The key of a stored PR question holding the list question it was opened from, and that list's PRs.
@@ -154,7 +164,7 @@ def is_follow_up(text: str, current: Query) -> bool:
             or current.breaking
             or current.untested
             or current.limit is not None
-            or any(getattr(current, name) for name in _SUBJECT)
+            or any(getattr(current, name) for name in SUBJECT)
         )
     )
 
@@ -255,7 +265,7 @@ def follow_up(
         intent = current.intent
     elif intent in ("help", "unknown", "pr") or current.maintainers:
         intent = current.intent if current.intent != "unknown" else "highlights"
-    subject = current if any(getattr(current, name) for name in _SUBJECT) else previous
+    subject = current if any(getattr(current, name) for name in SUBJECT) else previous
     return replace(
         previous,
         text=text,
@@ -275,9 +285,10 @@ def follow_up(
         newcomers=current.newcomers or (previous.newcomers and current.intent not in _EXPLICIT_INTENTS),
         asks_who=current.asks_who or previous.asks_who,
         limit=current.limit or previous.limit,
+        asks_why=current.asks_why,
         # what the last question asked for besides its intent, while the intent stays
         upgrade=current.upgrade or (previous.upgrade and intent == previous.intent),
         order=current.order or (previous.order if intent == previous.intent else None),
         confidence=1.0,
-        **{name: getattr(subject, name) for name in _SUBJECT},
+        **{name: getattr(subject, name) for name in SUBJECT},
     )

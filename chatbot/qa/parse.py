@@ -10,7 +10,7 @@ from __future__ import annotations
 import calendar
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from itertools import pairwise
@@ -142,18 +142,43 @@ def cn_number(token: str) -> int | None:
 
 
 def edit_distance(a: str, b: str, limit: int = 2) -> int:
-    """Levenshtein distance, stopping early once it exceeds `limit`."""
+    """Edit distance with two neighbouring letters swapped counting as one edit, as people mistype
+    ("grop" for "grpo", "megatorn" for "megatron"), stopping early once it exceeds `limit`."""
     if abs(len(a) - len(b)) > limit:
         return limit + 1
+    before: list[int] = []
     previous = list(range(len(b) + 1))
     for i, ca in enumerate(a, start=1):
         current = [i]
         for j, cb in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
         if min(current) > limit:
             return limit + 1
-        previous = current
+        before, previous = previous, current
     return previous[-1]
+
+
+def typo_limit(word: str) -> int:
+    """How many edits a mistyped word of this length may be from the word meant: none under four
+    letters (too many short words are one edit apart), one up to seven, two from eight."""
+    return 2 if len(word) >= 8 else 1 if len(word) >= 4 else 0
+
+
+def closest_word(word: str, vocabulary: Mapping[str, int]) -> str | None:
+    """The word of `vocabulary` (word → how often it occurs) that `word` is a typo of: the closest within
+    `typo_limit`, the most frequent among equally close ones; None when `word` is in it or none is."""
+    limit = typo_limit(word)
+    if not limit or word in vocabulary:
+        return None
+    close = [
+        (distance, -count, known)
+        for known, count in vocabulary.items()
+        if abs(len(known) - len(word)) <= limit and (distance := edit_distance(word, known, limit)) <= limit
+    ]
+    return min(close)[2] if close else None
 
 
 def _word(term: str) -> re.Pattern[str]:
@@ -1234,7 +1259,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "must_read",
         re.compile(
-            r"值得(?:精|细|仔细|一)?[读看]|必读|精读|细读|重点看|worth (?:a )?(?:close )?read|must[- ]read|close read|deserves? (?:a )?(?:careful|close)|should i read"
+            r"值得(?:精|细|仔细|一)?[读看]|必读|精读|细读|重点看|worth (?:a )?(?:close )?read|must[- ]read|close read|deserves? (?:a )?(?:careful|close)|should (?:i|we) read|(?:i|we) should read|\bread first\b|先(?:读|看)哪"
             # what is worth learning from: the PRs with the most insight
             r"|值得(?:我们?|大家|你们)?(?:团队|组里|这边)?(?:学习|借鉴|参考|研究|关注|跟进|跟踪|留意)(?:的(?:设计|实现|思路|地方))?|(?:学习|借鉴)的(?:设计|实现|思路)|设计亮点|好的设计"
             r"|\blearn (?:from|something)\b|worth (?:studying|learning)|well[- ]designed|good design|clever"
@@ -1244,7 +1269,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "highlights",
         re.compile(
-            r"改动|变化|变更|更新|亮点|总结|概括|概述|概要|摘要|概况|进展|做了什么|干了什么|有什么|有哪些|合并了|发生了什么|what changed|what's new|whats new|highlights?|summary|summari[sz]e|changes|updates|happened|going on|overview|recap"
+            r"改动|变化|变更|更新|亮点|重要|关键|important|significant|总结|概括|概述|概要|摘要|概况|进展|做了什么|干了什么|有什么|有哪些|合并了|发生了什么|what changed|what's new|whats new|highlights?|summary|summari[sz]e|changes|updates|happened|going on|overview|recap"
         ),
     ),
 )
@@ -1547,8 +1572,15 @@ _THE_ONE = re.compile(
     r" (?:change|pr|pull request|thing|risk|update|fix|feature)\b(?!s)"
     r"|最(?:大|重要|关键|危险|值得(?:关注|一读|读))的\s*(?:一个)?\s*(?:改动|变更|pr|风险|修复|功能|更新)?"
     r"(?=\s*(?:是(?:什么|哪个|哪一个|哪条)|是啥)|\s*[?？]?\s*$)"
-    r"|最[^，。？?！!\s]{0,8}?(?:的)?是哪(?:个|条|篇)(?!些)|哪(?:个|条|篇)\s*(?:pr\s*)?最"
-    r"|\bwhich (?:[\w./-]+ ){0,2}?(?:pr|change|pull request|one)\b(?!s)[^?.,;]{0,30}?\bthe (?:most|biggest)\b"
+    r"|最[^，。？?！!]{0,12}?(?:的)?是哪(?:个|条|篇|一个)(?!些)|哪(?:个|条|篇)\s*(?:pr\s*)?最"
+    r"|\bwhich (?:[\w./-]+ ){0,2}?(?:pr|change|pull request|one)\b(?!s)[^?.,;]{0,30}?\b(?:the (?:most|biggest)|first)\b"
+    # one asked for by its count alone: "给我一个就行", "推荐一个", "the one PR I should read", "just one PR"
+    r"|(?:给我|推荐|挑|选|只要|来|说)\s*一\s*(?:个|篇|条)(?!月)|一个就(?:行|好|够)"
+    r"|\bthe one (?:[\w./-]+ ){0,2}?(?:pr|change|pull request)\b(?!s)|\b(?:just|only|a single) (?:one )?(?:pr|change)\b(?!s)"
+)
+# It asks why ("为什么", "说说理由", "and why?"): a single PR's answer says why from its analysis.
+_WHY = re.compile(
+    r"为什么|为啥|为何|(?:说说|讲讲|给个|给出|有什么|说一下)?(?:理由|原因)|\bwhy\b|\bhow come\b|\bthe reasons?\b"
 )
 
 
@@ -1592,6 +1624,21 @@ def _limit(text: str) -> tuple[int | None, list[tuple[int, int]]]:
     if one:
         return 1, [one.span()]
     return None, []
+
+
+# Where a question asking two things splits ("上周合并了多少 PR，哪些最重要？", "how many PRs merged in July
+# and which were the most important?"): a clause mark, or "and" before a question word; the joining
+# word that opens the second clause is dropped.
+_CLAUSE_BREAK = re.compile(
+    r"[，,；;？?。!！]+|\s+(?=(?:and|also|plus)\s+(?:which|what|who|how|where|any|list|show|name)\b)"
+)
+_CLAUSE_JOINER = re.compile(r"^\s*(?:and|also|plus|另外|还有|以及|并且|同时|那(?![些个])|都)\s*")
+
+
+def clauses(text: str) -> list[str]:
+    """The question's clauses, each with what it asks (empty ones dropped)."""
+    parts = (_CLAUSE_JOINER.sub("", part).strip() for part in _CLAUSE_BREAK.split(text))
+    return [part for part in parts if part]
 
 
 def parse_query(text: str, context: ParseContext) -> Query:
@@ -1652,6 +1699,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         *((_CONTRIBUTOR_WORDS,) if contributors else ()),
         _MAGNITUDE,
         _FORMAT,
+        _WHY,
     ):
         rest = pattern.sub(_spaces, rest)
     modules, module_confidence, module_words = _modules(rest, context, repo_words)
@@ -1711,7 +1759,12 @@ def parse_query(text: str, context: ParseContext) -> Query:
         slots = _blank_pattern(slots, pattern)
     skip = own_repo | module_words | set(modules) | {author or ""} | _INTENT_WORDS
     content = _content_words(slots, skip)
-    chain = _alternatives(rest, concepts, content, module_words & set(modules))
+    typed = [(name, m.span()) for name, pattern in _CHANGE_TYPES for m in pattern.finditer(rest)]
+    chain = _alternatives(rest, concepts, content, module_words & set(modules), typed)
+    # A change type offered as one alternative ("修复或者显存相关", "fixes or docs changes"): a PR of that
+    # type matches as one about the other alternatives does.
+    alternative_types = tuple(dict.fromkeys(key for kind, key, _ in chain if kind == "type"))
+    change_types = tuple(t for t in change_types if t not in alternative_types)
     if chain:
         # A module offered as one alternative among words ("vllm 和 deepspeed 相关") is searched as a word.
         chained_modules = {key for kind, key, _ in chain if kind == "module"}
@@ -1721,9 +1774,13 @@ def parse_query(text: str, context: ParseContext) -> Query:
     if _UPGRADE_IMPACT.search(rest):
         content = [(word, span) for word, span in content if word not in _UPGRADE_WORDS]
     terms = tuple(dict.fromkeys(word for word, _ in content))
-    alternatives = tuple(dict.fromkeys(key for _, key, _ in chain))
+    alternatives = tuple(dict.fromkeys(key for kind, key, _ in chain if kind != "type"))
     written = {key: _as_written(raw, norm, span) for _, key, span in chain}
-    either = join_either([written[key] for key in alternatives], language) if chain else None
+    either = (
+        join_either([written[key] for key in (*alternative_types, *alternatives)], language)
+        if chain
+        else None
+    )
     understood_words: list[str] = []
     for key, spans in [*concepts, *((word, [span]) for word, span in content)]:
         understood_words.append(either if key in written and either else _as_written(raw, norm, min(spans)))
@@ -1773,6 +1830,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
             or order
             or breaking
             or untested
+            or limit is not None  # "which one is the most important": a superlative of PRs
             or _DOMAIN.search(rest)
             or _AUDIENCE.search(norm)
         )
@@ -1810,9 +1868,11 @@ def parse_query(text: str, context: ParseContext) -> Query:
         terms=terms if intent not in ("pr", "help") else (),
         understood=understood + paths if intent not in ("pr", "help") else (),
         alternatives=alternatives if intent not in ("pr", "help") else (),
+        alternative_types=alternative_types if intent not in ("pr", "help") else (),
         upgrade=intent == "risks" and bool(_UPGRADE_IMPACT.search(rest)),
         authors=people if intent in _AUTHOR_FILTERED else (),
         asks_when=bool(_ASKS_WHEN.search(norm)),
+        asks_why=bool(_WHY.search(norm)),
         paths=paths,
         limit=limit,
         breaking=breaking,
@@ -1975,12 +2035,15 @@ def _alternatives(
     concepts: Sequence[tuple[str, list[tuple[int, int]]]],
     content: Sequence[tuple[str, tuple[int, int]]],
     module_words: Iterable[str],
+    types: Sequence[tuple[str, tuple[int, int]]] = (),
 ) -> list[tuple[str, str, tuple[int, int]]]:
-    """The subjects of `text` that are joined as alternatives: concepts, search terms and modules (kind,
-    key, span) next to each other with only "or" / "and" / a list separator between them. Empty when no
-    two are joined, or all joined ones are modules (the module filter already takes any of them)."""
+    """The subjects of `text` that are joined as alternatives: concepts, search terms, modules and change
+    types (kind, key, span) next to each other with only "or" / "and" / a list separator between them.
+    Empty when no two are joined, or all joined ones are modules or all change types (their filters
+    already take any of them)."""
     items = [("topic", name, span) for name, spans in concepts for span in spans]
     items += [("term", word, span) for word, span in content]
+    items += [("type", name, span) for name, span in types]
     items += [("module", word, m.span()) for word in module_words for m in _word(word).finditer(text)]
     items.sort(key=lambda item: item[2])
     both = bool(_BOTH.search(text))
@@ -1990,7 +2053,8 @@ def _alternatives(
         if join is None or (both and join.group(2)):
             continue
         linked += [item for item in (before, after) if item not in linked]
-    if all(kind == "module" for kind, _, _ in linked):
+    kinds = {kind for kind, _, _ in linked}
+    if kinds <= {"module"} or kinds <= {"type"}:
         return []
     return linked
 

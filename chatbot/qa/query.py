@@ -130,6 +130,9 @@ class Query:
     # "defaults or dropped support"): a PR about any one of them matches (about more of them ranks
     # first); the other topics and terms are each still required. "Both X and Y" keeps them all required.
     alternatives: tuple[str, ...] = ()
+    # Change types offered among those alternatives ("修复或者显存相关", "fixes or docs"): a PR of one of
+    # them matches as one about an alternative does; the alternatives then rank, never filter.
+    alternative_types: tuple[str, ...] = ()
     # Files or directories the PRs must touch.
     paths: tuple[str, ...] = ()
     # At most this many PRs in the answer ("最重要的 3 个", "top 5").
@@ -141,6 +144,8 @@ class Query:
     upgrade: bool = False
     # It asks when ("什么时候加的", "when was X added"): each PR's line says when it was merged.
     asks_when: bool = False
+    # It asks why ("为什么", "说说理由", "and why?"): an answer naming one PR says why, from its analysis.
+    asks_why: bool = False
     # Only PRs that changed code without adding or changing a test ("哪些没有测试").
     untested: bool = False
     # The question asks who ("谁在改 megatron"): each PR's line names its author.

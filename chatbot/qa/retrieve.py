@@ -144,6 +144,20 @@ def known_modules(session: Session) -> frozenset[str]:
     return frozenset(names)
 
 
+_TITLE_WORD = re.compile(r"[a-z][a-z0-9]+")
+
+
+def title_words(session: Session, repo: str) -> Counter[str]:
+    """The words of the repo's PR titles (identifiers split at `_`, `.`, `-`) with how many titles use
+    each: the vocabulary a mistyped search word is corrected against ("grop" → "grpo")."""
+    titles = session.scalars(
+        select(PullRequestRow.title)
+        .join(RepoRow, RepoRow.id == PullRequestRow.repo_id)
+        .where(RepoRow.full_name == repo)
+    )
+    return Counter(word for title in titles for word in set(_TITLE_WORD.findall(title.lower())))
+
+
 def known_authors(session: Session) -> frozenset[str]:
     """Every login that authored an indexed PR, lower-cased: tells "carol 的 PR" from "PEFT 的 PR"."""
     return frozenset(a.lower() for a in session.scalars(select(PullRequestRow.author).distinct()) if a)
@@ -187,13 +201,25 @@ def stated_breaking(
 
 
 def _matches(
-    record: AnalyzedPR, query: Query, module_hits: set[int] | None, stated: Collection[int] = ()
+    record: AnalyzedPR,
+    query: Query,
+    module_hits: set[int] | None,
+    stated: Collection[int] = (),
+    alternative: Collection[int] = (),
 ) -> bool:
     """Whether a PR passes the question's filters. A module matches by the analysis' modules or, when
     the analysis did not tag it, by the module's name in the PR's text (modules are a signal, not a
     vocabulary every analysis must share); a breaking change by the analysis' flag or, when the
-    analysis did not set it, by its own words (`stated`, see `stated_breaking`)."""
+    analysis did not set it, by its own words (`stated`, see `stated_breaking`); a question offering a
+    change type among alternatives by that type or by being about another alternative (`alternative`,
+    see `_about_an_alternative`)."""
     analysis = record.analysis
+    if (
+        query.alternative_types
+        and analysis.change_type not in query.alternative_types
+        and record.number not in alternative
+    ):
+        return False
     if (
         query.modules
         and not set(query.modules) & set(analysis.modules)
@@ -435,7 +461,7 @@ def _required_groups(query: Query) -> list[_Group]:
     """The glossary concepts and paths of the question, and its alternatives as one group: what even a
     relaxed reading still requires."""
     groups = [_subject_group(query, topic) for topic in query.topics if topic not in query.alternatives]
-    if query.alternatives:
+    if query.alternatives and not query.alternative_types:
         groups.append(_Group.of([w for key in query.alternatives for w in _subject_group(query, key).words]))
     groups += [_Group.of((path,), literal=True) for path in query.paths]
     return [group for group in groups if group.words]
@@ -906,10 +932,18 @@ def has_condition(query: Query) -> bool:
         or query.paths
         or query.author
         or query.change_types
+        or query.alternative_types
         or query.breaking
         or query.untested
         or query.intent not in ("topic", "search")
     )
+
+
+def _about_an_alternative(query: Query, match: TextMatch | None) -> set[int]:
+    """The PRs about one of the question's alternatives, when it offers a change type among them."""
+    if not query.alternative_types or match is None:
+        return set()
+    return {number for number, about in match.scored.coordination.items() if about}
 
 
 def _best_matched(records: list[AnalyzedPR], query: Query, match: TextMatch) -> list[AnalyzedPR]:
@@ -992,6 +1026,9 @@ def gather(
             # ones whose shorter descriptions or analysis' gist give the path's words more weight.
             evidence.scores, evidence.titled = {}, {}
     numbers = set(match.scored.scores) if match is not None and match.filters else None
+    if query.alternative_types and not text_groups(query):
+        numbers = None  # a PR of the type need not hold a word: the type alone matches
+    alternative = _about_an_alternative(query, None if relaxed else match)
     module_hits = match.module_hits if match is not None else None
     start, end = (window.start, window.end) if window else (ALL_TIME_START, until or ALL_TIME_END)
     stated = stated_breaking(session, repo, start, end, corrector) if query.breaking else set()
@@ -1013,13 +1050,13 @@ def gather(
         records = corrector.records(
             answer_records(session, repo, start, end, fallback, numbers, query.author)
         )
-        evidence.records = [r for r in records if _matches(r, query, module_hits, stated)]
+        evidence.records = [r for r in records if _matches(r, query, module_hits, stated, alternative)]
         if relaxed and match is not None:
             evidence.records = _best_matched(evidence.records, query, match)
     else:
         # A month of a busy repo holds hundreds of PRs: decode whole analyses of the shown ones only.
         scored = corrector.records(score_records(session, repo, start, end, fallback, query.author, numbers))
-        matching = [r for r in scored if _matches(r, query, module_hits, stated)]
+        matching = [r for r in scored if _matches(r, query, module_hits, stated, alternative)]
         if relaxed and match is not None:
             matching = _best_matched(matching, query, match)
         top = [r.number for r in evidence.ranked(matching)[: min(query.limit or limit, LIST_MAX)]]
@@ -1044,13 +1081,16 @@ def gather(
         )
         earlier = text_scores(session, repo, query, previous)
         if earlier is not None:
-            if earlier.filters:
+            if earlier.filters and not (query.alternative_types and not text_groups(query)):
                 before = [r for r in before if r.number in earlier.scored.scores]
             module_hits = earlier.module_hits
+        alternative = _about_an_alternative(query, earlier)
         earlier_stated = (
             stated_breaking(session, repo, previous.start, previous.end, corrector)
             if query.breaking
             else set()
         )
-        evidence.previous = [r for r in before if _matches(r, query, module_hits, earlier_stated)]
+        evidence.previous = [
+            r for r in before if _matches(r, query, module_hits, earlier_stated, alternative)
+        ]
     return evidence

@@ -53,6 +53,7 @@ class Written:
     review: str = ""
     open_days: float = 1.0  # how long the PR was open before it merged
     merge_commit_sha: str | None = None
+    labels: tuple[str, ...] = ()  # GitHub labels, for repos that tag PRs with labels instead of titles
 
     @property
     def text(self) -> str:
@@ -72,6 +73,7 @@ class Written:
             html_url=f"https://github.com/{self.repo}/pull/{self.number}",
             base_ref="main",
             merge_commit_sha=self.merge_commit_sha,
+            labels=self.labels,
         )
         files = tuple(PRFile(path, "modified", 30, 5, "+x = 1\n-x = 0") for path in self.files)
         reviews = (Review("reviewer", "COMMENTED", self.review),) if self.review else ()
