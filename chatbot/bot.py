@@ -57,7 +57,15 @@ from chatbot.qa.parse import (
     parse_query,
 )
 from chatbot.qa.query import Query, Window
-from chatbot.qa.retrieve import Evidence, gather, known_authors, known_modules, known_repos, title_words
+from chatbot.qa.retrieve import (
+    Evidence,
+    gather,
+    in_a_title,
+    known_authors,
+    known_modules,
+    known_repos,
+    title_words,
+)
 from chatbot.reports.cards import ReportLinks, report_card
 from chatbot.reports.weekly import BuiltReport, ReportWriter, build_weekly_report
 from chatbot.store.conversations import ConversationKey, Remembered, recall, remember
@@ -111,6 +119,8 @@ MAINTAINERS_DAYS = 90
 _WORDS = re.compile(r"[A-Za-z\u4e00-\u9fff]")  # letters or Chinese characters: words, not only emoji
 # What the second clause of a question that first asks for a count may ask for: a list.
 _LISTED_SECOND = ("highlights", "must_read", "topic", "risks")
+# How many words `_in_a_title` remembers at most (questions bring new ones without end).
+IN_TITLES_CACHED = 4096
 VOCABULARY_TTL = 300.0  # seconds the module and author vocabulary is cached: it changes only on sync
 
 
@@ -150,6 +160,7 @@ class ChatBot:
         self.channel_repos = channel_repos or (lambda message: subscribed_repos(db, seen_from(message)))
         self._vocabulary_cache: tuple[float, frozenset[str], frozenset[str]] | None = None
         self._title_words: dict[str, tuple[float, Counter[str]]] = {}
+        self._in_titles: dict[str, tuple[float, bool]] = {}
 
     def handle(
         self, message: Message, progress: Progress | None = None, stream: AnswerStream | None = None
@@ -177,7 +188,22 @@ class ChatBot:
         with self.db.session() as session:
             repos = known_repos(session)
             modules, authors = self._vocabulary(session)
-        return ParseContext(self.clock.now(), self.config.tz, repos, default_repo, modules, authors)
+        return ParseContext(
+            self.clock.now(), self.config.tz, repos, default_repo, modules, authors, self._in_a_title
+        )
+
+    def _in_a_title(self, word: str) -> bool:
+        """Whether some indexed PR's title uses `word`, cached for VOCABULARY_TTL seconds: asked of the
+        halves of an `owner/name` the index does not hold ("grpo/dpo" is two words) and of the words of
+        a question that names no repo ("transfer queue" is about the index, "weather" is not)."""
+        now = _time.monotonic()
+        cached = self._in_titles.get(word)
+        if cached is None or now - cached[0] > VOCABULARY_TTL:
+            if len(self._in_titles) >= IN_TITLES_CACHED:
+                self._in_titles.clear()
+            with self.db.session() as session:
+                cached = self._in_titles[word] = (now, in_a_title(session, word))
+        return cached[1]
 
     def _second_question(self, query: Query) -> tuple[Query, Query] | None:
         """A count followed by a list in one question ("上周合并了多少 PR，哪些最重要？", "axolotl 3月合并了
@@ -566,8 +592,9 @@ class ChatBot:
                     filters.append(word)
             if query.breaking:
                 filters.append(say("qa.understood.breaking", query.language))
-            if query.untested:
-                filters.append(say("qa.understood.untested", query.language))
+            for flag in ("untested", "semantics"):
+                if getattr(query, flag):
+                    filters.append(say(f"qa.understood.{flag}", query.language))
             if filters:  # none left when a relaxed reading dropped every word: the window's changes
                 return composer.filtered(
                     say("qa.topic.title", query.language, filters=join(filters, query.language))
@@ -610,17 +637,10 @@ class ChatBot:
         """When the question as read finds nothing: a window the asker did not name widens to the past
         WIDER_DAYS, then its unplaced words become wishes rather than requirements (filler such as
         "团队留心" must not empty an answer that a breaking filter or an intent already narrows), in the
-        window and then the wider ones. A search word mistyped ("grop") is first read as the word of the
-        repo's titles it is a typo of (`_respelled`), in the window and then relaxed as above. The first
-        reading that finds PRs is answered, and the answer says what was relaxed; None when none does.
-        `seen` is `window` up to now, what is searched."""
-        respelled = self._respelled(query)
-        if respelled is not None:
-            with self.db.session() as session:
-                evidence = gather(session, respelled, seen, self.fallback, until=now)
-            if evidence.records:
-                return respelled, window, evidence
-            return self._relaxed(respelled, window, seen, now)
+        window and then the wider ones; before all, a search word mistyped ("grop") is read as the word
+        of the repo's titles it is a typo of (`_respelled`). The first reading that finds PRs is answered,
+        and the answer says what was relaxed; None when none does. `seen` is `window` up to now, what
+        is searched."""
         topical = (
             query.terms
             or query.modules
@@ -629,6 +649,7 @@ class ChatBot:
             or query.author
             or query.breaking
             or query.untested
+            or query.semantics
         )
         wider: list[Window | None] = []
         vague = not query.window_named or query.vague_window
@@ -637,11 +658,17 @@ class ChatBot:
         if window is not None and vague and (topical or recent) and query.intent != "stats":
             spans = (Window(now - timedelta(days=days), now) for days in WIDER_DAYS)
             wider = [span for span in spans if span.start < window.start]
+        # A mistyped word read as the title word meant, in the window and the wider ones; never relaxed
+        # away ("status" read as "states" and then dropped would say two wrong things).
+        respelled = self._respelled(query)
+        attempts: list[tuple[Query, Window | None, bool]] = (
+            [(respelled, span, False) for span in (window, *wider)] if respelled is not None else []
+        )
         # The question's own words are kept as long as a wider window can still find them.
-        attempts: list[tuple[Query, Window | None, bool]] = [(query, span, False) for span in wider]
+        attempts += [(query, span, False) for span in wider]
         if query.terms:
             attempts += [(query, span, True) for span in (window, *wider)]
-        flagged = query.breaking or query.untested
+        flagged = query.breaking or query.untested or query.semantics
         if flagged and (query.modules or query.topics or query.terms or query.paths):
             # "sglang 相关的 breaking change": none; then the window's breaking changes, said so.
             attempts.append(
@@ -667,7 +694,7 @@ class ChatBot:
             if dropped:
                 quoted = join((f"'{t}'" for t in evidence.dropped), query.language)
                 notes.append(say("qa.relaxed.terms", query.language, terms=quoted))
-            if asked is not query:
+            if asked is not query and asked is not respelled:
                 subject = join((f"'{w}'" for w in (*query.modules, *query.understood)), query.language)
                 notes.append(say("qa.relaxed.subject", query.language, subject=subject))
             read = replace(
@@ -784,6 +811,7 @@ class ChatBot:
             or query.paths
             or query.breaking
             or query.untested
+            or query.semantics
             or query.change_types
             or query.author
         )

@@ -296,6 +296,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "qa.understood.breaking": ("破坏性变更", "breaking changes"),
     "qa.understood.untested": ("没有测试的改动", "changes without tests"),
+    "qa.understood.semantics": ("改变训练或推理语义的改动", "changes to training or inference semantics"),
     "qa.widened": (
         "{window} 没有符合条件的 PR，以下是 {wider} 的：",
         "No matching PRs in {window}; here are those of {wider}:",

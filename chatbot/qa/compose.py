@@ -239,7 +239,7 @@ class Composer:
         words = [written.get(w.lower(), w) for w in (*self.query.modules, *self.query.understood)]
         flags = [
             say(f"qa.understood.{flag}", self.language)
-            for flag in ("breaking", "untested")
+            for flag in ("breaking", "untested", "semantics")
             if getattr(self.query, flag)
         ]
         if not words and not flags:

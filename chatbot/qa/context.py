@@ -163,6 +163,7 @@ def is_follow_up(text: str, current: Query) -> bool:
             or current.maintainers  # "谁写的最多": of the last answer's PRs
             or current.breaking
             or current.untested
+            or current.semantics
             or current.limit is not None
             or any(getattr(current, name) for name in SUBJECT)
         )
@@ -280,6 +281,7 @@ def follow_up(
         pr_number=None,
         breaking=current.breaking or previous.breaking,
         untested=current.untested or previous.untested,
+        semantics=current.semantics or previous.semantics,
         # a people question stays one ("谁写的最多" then "那 megatron 呢") until another intent is asked
         maintainers=current.maintainers or (previous.maintainers and current.intent not in _EXPLICIT_INTENTS),
         newcomers=current.newcomers or (previous.newcomers and current.intent not in _EXPLICIT_INTENTS),

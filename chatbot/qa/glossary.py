@@ -49,10 +49,12 @@ class Glossary:
 
     def find(self, text: str, repo: str | None = None) -> list[tuple[str, list[tuple[int, int]]]]:
         """The concepts named in lower-cased `text`, in order of first mention, each with the spans of
-        `text` that named it (a longer term wins over a shorter one inside it)."""
+        `text` that named it (a longer term wins over a shorter one inside it; of two concepts sharing a
+        term, the one the glossary lists first, in every process: a set's order changed with the hash seed,
+        so "版本升级" was the dependency concept in one run and the upgrade concept in the next)."""
         found: dict[str, list[tuple[int, int]]] = {}
         taken: list[tuple[int, int]] = []
-        names = set(self.concepts) | set(self.per_repo.get((repo or "").lower(), {}))
+        names = dict.fromkeys((*self.concepts, *self.per_repo.get((repo or "").lower(), {})))
         candidates = sorted(
             ((term, name) for name in names for term in self._naming(name, repo)),
             key=lambda pair: -len(pair[0]),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import calendar
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from itertools import pairwise
@@ -89,6 +89,8 @@ class ParseContext:
     modules: frozenset[str] = frozenset()
     # Logins of the indexed PRs' authors (lower-case): "X 的 PR" names a person only when X is one.
     authors: frozenset[str] = frozenset()
+    # Whether a word occurs in some indexed PR's title: "grpo/dpo" is two words, not a repo.
+    title_word: Callable[[str], bool] | None = None
 
 
 # Control characters and lone surrogates (a broken client's JSON) mean nothing in a question, and no
@@ -309,7 +311,7 @@ def _repo(text: str, context: ParseContext, url_repo: str | None) -> tuple[str |
     for candidate in candidates:
         if candidate in known:
             return candidate, None, 1.0
-        if not _looks_like_a_date(candidate):
+        if not _reads_as_words(candidate, context):
             return None, candidate, 1.0
     ordered = _repos_named(text, context)
     if ordered:
@@ -353,14 +355,41 @@ def _looks_like_a_date(candidate: str) -> bool:
     return bool(re.fullmatch(r"[\d.]+/[\d.-]+(?:/[\d.-]+)?", candidate))
 
 
+_INFLECTED = re.compile(r"[a-z]{3,}(?:ing|ed)")
+
+
+def _reads_as_words(candidate: str, context: ParseContext) -> bool:
+    """Whether an `owner/name` the index does not hold is words offered as alternatives, not a repo:
+    a date, or two halves each an inflected word, a module, a glossary concept or a word of the indexed
+    titles ("saving/loading", "fsdp/megatron", "oom/leak", "grpo/dpo"); "vllm-project/vllm" stays a
+    repo."""
+    if _looks_like_a_date(candidate):
+        return True
+    halves = candidate.split("/", 1)
+    return all(
+        _INFLECTED.fullmatch(half)
+        or half in context.modules
+        or default_glossary().find(half)
+        or (context.title_word is not None and context.title_word(half))
+        for half in halves
+    )
+
+
 _GITHUB_URL = re.compile(r"(?:https?://)?(?:www\.)?github\.com/\S*")
 
 
-def _without_repo_references(text: str) -> str:
+def _without_repo_references(text: str, context: ParseContext) -> str:
     """The text without GitHub URLs and `owner/name` references, whose words are no module, author or
-    search term (`sgl-project/sglang` names a repo, not the sglang module)."""
+    search term (`sgl-project/sglang` names a repo, not the sglang module); an indexed repo's is always
+    one, other pairs may be words (`_reads_as_words`)."""
     text = _GITHUB_URL.sub(_spaces, text)
-    return _OWNER_NAME.sub(lambda m: m.group(0) if _looks_like_a_date(m.group(0)) else _spaces(m), text)
+    known = {r.full_name.lower() for r in context.repos}
+
+    def blank(m: re.Match[str]) -> str:
+        pair = m.group(0)
+        return pair if pair not in known and _reads_as_words(pair, context) else _spaces(m)
+
+    return _OWNER_NAME.sub(blank, text)
 
 
 def _spaces(match: re.Match[str]) -> str:
@@ -900,6 +929,33 @@ _CHANGE_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 # Improvements ("修复或改进", "fixes and improvements") are new features, speed-ups and refactors.
 _IMPROVEMENT = re.compile(r"改进|改善|增强|\bimprovements?\b|\benhancements?\b")
 _IMPROVEMENT_TYPES = ("feat", "perf", "refactor")
+# Whether results may change: "影响收敛", "训练行为变了吗", "change training semantics", "affect convergence":
+# the PRs whose change alters what training or inference computes (`changes_semantics`).
+_SEMANTICS = re.compile(
+    r"(?:影响|改变|改了|改动了?|变了)?(?:模型|训练|推理)?(?:的)?收敛(?:性|速度|曲线)?"
+    r"|(?:训练|推理)(?:的)?(?:语义|行为|结果|动态|数值)(?:变化|改变|变了)?|(?:改变|影响|改)了?(?:训练|推理)(?:的)?(?:语义|行为|结果)"
+    r"|\bconverg(?:e|es|ed|ence|ing)\b|\b(?:training|inference|numerical|numeric|optimi[sz]ation) (?:semantics|behaviou?r|results|dynamics)\b"
+    r"|\bsemantics\b|\b(?:alters?|changes?|affects?) (?:the )?(?:training|learning|results|numerics)\b"
+)
+
+
+def _bare_improvement(text: str, subjects: Sequence[tuple[int, int]], module_words: Iterable[str]) -> bool:
+    """Whether `text` asks for improvements as a kind of change ("修复或改进", "fixes and improvements"),
+    not as what a named subject got ("memory improvements", "显存方面的改进", "perf or memory improvements":
+    a memory fix is one)."""
+    ends = {end for _, end in subjects}
+    ends |= {m.end() for word in module_words for m in _word(word).finditer(text)}
+    for m in _IMPROVEMENT.finditer(text):
+        before = _SUBJECT_LINK.sub("", text[: m.start()])
+        if len(before) not in ends:
+            return True
+    return False
+
+
+# What may stand between a subject and the improvement it got ("显存方面的改进", "memory-related improvements").
+_SUBJECT_LINK = re.compile(r"(?:\s|的|方面|相关|上|-related|\brelated\b)*$")
+
+
 # "哪些没有测试", "PRs without tests", "untested changes": the PRs that changed code and no test.
 _UNTESTED = re.compile(
     r"(?:没有|没|无|缺少?|缺乏|未|不带|不含)(?:加|补|写|附带?|带|新增|相应的?|对应的?|单元|回归)*(?:单元|回归)?(?:测试|单测|测例)"
@@ -1626,6 +1682,14 @@ def _limit(text: str) -> tuple[int | None, list[tuple[int, int]]]:
     return None, []
 
 
+def _about_the_index(terms: Sequence[str], context: ParseContext) -> bool:
+    """Whether most of a question's search words are words of the indexed PRs' titles: "what's the
+    status of transfer queue work" is about the repo, "what's the weather in Shanghai" is not."""
+    if not terms or context.title_word is None:
+        return False
+    return 2 * sum(1 for term in terms if context.title_word(term)) > len(terms)
+
+
 # Where a question asking two things splits ("上周合并了多少 PR，哪些最重要？", "how many PRs merged in July
 # and which were the most important?"): a clause mark, or "and" before a question word; the joining
 # word that opens the second clause is dropped.
@@ -1660,7 +1724,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
     repo, unknown_repo, repo_confidence = _repo(without_paths, context, url_repo)
     # Several repos named ("openrlhf vs axolotl 谁更活跃", "trl 和 torchtune 本周的风险"): answered across
     # them; a repo name that is also a module name ("verl 的 sglang rollout") is the module.
-    plain_text = _without_repo_references(without_paths)
+    plain_text = _without_repo_references(without_paths, context)
     compared = [
         r
         for r in _repos_named(plain_text, context)
@@ -1675,7 +1739,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         repo = path_repo.lower()
     repo_words = _repo_words(context, repo, without_paths)
     window = _window_in_known_years(without_paths, context)
-    rest = _without_repo_references(without_paths)
+    rest = _without_repo_references(without_paths, context)
     limit, limit_spans = _limit(_blank_windows(rest))
     latest = bool(_LATEST.search(rest))
     few = _FEW.search(rest)
@@ -1690,6 +1754,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
         rest = _blank(rest, (compat.span(verb), compat.span(word)))
     untested = bool(_UNTESTED.search(rest))
     rest = _UNTESTED.sub(_spaces, rest)
+    semantics = bool(_SEMANTICS.search(rest))
+    rest = _SEMANTICS.sub(_spaces, rest)
     newcomers = bool(_NEWCOMERS.search(rest))
     contributors = bool(_CONTRIBUTORS.search(rest))
     maintainers = newcomers or contributors or bool(_MAINTAINERS.search(rest))
@@ -1710,9 +1776,22 @@ def parse_query(text: str, context: ParseContext) -> Query:
     if _UPGRADE_IMPACT.search(rest):
         # "升级会不会挂", "what breaks when we upgrade": the framing of an upgrade question, not its subject.
         concepts = [(name, spans) for name, spans in concepts if name not in _UPGRADE_FRAMING]
+    # A module named only inside a longer glossary phrase ("new model support" in a repo with a `model`
+    # module) is the phrase's concept, not the module as well.
+    phrases = [span for _, spans in concepts for span in spans]
+    inside = {
+        word
+        for word in module_words & set(modules)
+        if all(
+            any(start <= m.start() and m.end() <= end and end - start > len(word) for start, end in phrases)
+            for m in _word(word).finditer(rest)
+        )
+    }
+    modules = tuple(m for m in modules if m not in inside)
+    module_words -= inside
     topics = tuple(name for name, _ in concepts)
     change_types = tuple(name for name, pattern in _CHANGE_TYPES if pattern.search(rest))
-    if _IMPROVEMENT.search(rest):
+    if _bare_improvement(rest, phrases, module_words):
         change_types = tuple(dict.fromkeys((*change_types, *_IMPROVEMENT_TYPES)))
     author = _author(rest, context, repo_words, module_words)
     people = _people(rest, context, repo_words | module_words | set(context.modules))
@@ -1799,6 +1878,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
             or paths
             or breaking
             or untested
+            or semantics
             or (change_types and "highlights" not in matched)
         ):
             intent = "topic"
@@ -1830,9 +1910,11 @@ def parse_query(text: str, context: ParseContext) -> Query:
             or order
             or breaking
             or untested
+            or semantics
             or limit is not None  # "which one is the most important": a superlative of PRs
             or _DOMAIN.search(rest)
             or _AUDIENCE.search(norm)
+            or _about_the_index(terms, context)
         )
     ):
         intent, confidence = "unknown", 0.2  # weather, greetings: say what the bot does
@@ -1877,6 +1959,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         limit=limit,
         breaking=breaking,
         untested=untested,
+        semantics=semantics,
         asks_who=maintainers or bool(_ASKS_WHO.search(norm)),
         maintainers=maintainers,
         newcomers=newcomers,
@@ -1933,7 +2016,8 @@ _NEWCOMERS = re.compile(
 # "改了多少行", "代码量最大", "biggest PRs", "largest diffs", "most lines changed".
 _BY_SIZE = re.compile(
     r"改动(?:量|行数)?最(?:大|多)|(?:改动|代码)(?:量|行数)(?:最大|最多)?|改了多少行|多少行(?:代码)?|行数最多|最大的\s*pr"
-    r"|\b(?:biggest|largest|huge|hugest) (?:prs?|pull requests?|diffs?)\b|\b(?:most|how many) lines\b"
+    r"|\b(?:biggest|largest|huge|hugest) (?:prs?|pull requests?|diffs?|ones)\b|\b(?:most|how many) lines\b"
+    r"|最大的(?:几个|那几个|那个|一个|是哪几个)"
     r"|\blines? (?:changed|of code)\b|\bby (?:size|lines changed|diff size)\b|\bdiff size\b"
 )
 # Asking for the PRs open longest before they merged: "等了最久的 PR", "拖得最久", "open the longest".

@@ -148,6 +148,9 @@ class Query:
     asks_why: bool = False
     # Only PRs that changed code without adding or changing a test ("哪些没有测试").
     untested: bool = False
+    # Only PRs that change what training or inference computes ("影响收敛", "change training semantics"):
+    # a feature, fix or speed-up whose title names it, as the analyzer's verdict reasons it.
+    semantics: bool = False
     # The question asks who ("谁在改 megatron"): each PR's line names its author.
     asks_who: bool = False
     # It asks who looks after what it names ("谁在维护 dataloader", "who maintains X"): the answer is the

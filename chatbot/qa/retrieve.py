@@ -15,12 +15,13 @@ from sqlalchemy import ColumnElement, Row, Text, and_, case, cast, exists, func,
 from sqlalchemy.orm import Session, aliased
 
 from chatbot.analysis.types import Analysis
+from chatbot.analysis.weights import SEMANTICS_TITLE
 from chatbot.models import PullHeader, PullRequest
 from chatbot.qa.glossary import default_glossary, term_pattern
 from chatbot.qa.parse import KnownRepo
 from chatbot.qa.query import LIST_MAX, Intent, Order, Query, Window
 from chatbot.qa.reverts import Reverted, reverted_prs
-from chatbot.reports.builder import AnalyzedPR
+from chatbot.reports.builder import AnalyzedPR, clean_title
 from chatbot.store.analyses import ANALYSIS_MARK, current_analysis
 from chatbot.store.index import PRIndex, to_pull_request
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow
@@ -52,6 +53,12 @@ SHOWN: dict[Intent, int] = {
 # database ranks and counts them and only the shown ones are read, however long the window.
 LISTS: tuple[Intent, ...] = ("highlights", "topic", "author", "search", "must_read")
 READING = ("must-read", "worth-reading")
+# The change types that alter results when their title names what they change (`changes_semantics`),
+# and the modules of a PR that touches no shipped code.
+SEMANTIC_TYPES = ("feat", "fix", "perf")
+PERIPHERAL_MODULES = frozenset(
+    ("doc", "docs", "ci", "test", "tests", "docker", "example", "examples", "recipe")
+)
 ALL_TIME_START = datetime(1970, 1, 1, tzinfo=UTC)
 ALL_TIME_END = datetime(2200, 1, 1, tzinfo=UTC)
 
@@ -158,6 +165,19 @@ def title_words(session: Session, repo: str) -> Counter[str]:
     return Counter(word for title in titles for word in set(_TITLE_WORD.findall(title.lower())))
 
 
+# How many titles holding a word's letters `in_a_title` reads to find one holding it as a word.
+TITLES_CHECKED = 500
+
+
+def in_a_title(session: Session, word: str) -> bool:
+    """Whether some indexed PR's title holds `word` as a whole word (case aside), among the first
+    TITLES_CHECKED titles holding its letters."""
+    pattern = re.compile(rf"(?<![a-z0-9]){re.escape(word.lower())}(?![a-z0-9])")
+    like = f"%{word.lower().replace('%', '').replace('_', '')}%"
+    statement = select(PullRequestRow.title).where(func.lower(PullRequestRow.title).like(like))
+    return any(pattern.search(title.lower()) for title in session.scalars(statement.limit(TITLES_CHECKED)))
+
+
 def known_authors(session: Session) -> frozenset[str]:
     """Every login that authored an indexed PR, lower-cased: tells "carol 的 PR" from "PEFT 的 PR"."""
     return frozenset(a.lower() for a in session.scalars(select(PullRequestRow.author).distinct()) if a)
@@ -200,6 +220,19 @@ def stated_breaking(
     }
 
 
+def changes_semantics(record: AnalyzedPR) -> bool:
+    """Whether the PR changes what training or inference computes, as the heuristic analyzer weighs it
+    ("changes training or inference semantics"): a feature, fix or speed-up whose title names a loss,
+    advantage, sampling, weight sync, precision… (`SEMANTICS_TITLE`) and that is not only docs, tests
+    or CI."""
+    analysis = record.analysis
+    return (
+        analysis.change_type in SEMANTIC_TYPES
+        and not set(analysis.modules) <= PERIPHERAL_MODULES
+        and SEMANTICS_TITLE.search(clean_title(record.pr.header.title)) is not None
+    )
+
+
 def _matches(
     record: AnalyzedPR,
     query: Query,
@@ -231,6 +264,8 @@ def _matches(
     if query.breaking and not analysis.breaking and record.number not in stated:
         return False
     if query.untested and (analysis.tests or not any(r.category == "missing-tests" for r in analysis.risks)):
+        return False
+    if query.semantics and not changes_semantics(record):
         return False
     return not (query.author and record.pr.header.author.lower() != query.author.lower())
 
@@ -489,18 +524,25 @@ def _alternative_groups(query: Query) -> list[_Group]:
 
 
 _ENGLISH_WORD = re.compile(r"[a-z]{5,}")
+# The shortest verb in -ate / -ize whose noun in -ion a term also finds ("validate", "quantize").
+NOMINAL_STEM = 7
 
 
 def _inflections(term: str) -> tuple[str, ...]:
     """An English term and the stems it may be inflected from, each found with its own inflections
     (`term_pattern`): "dropped" finds "drop support", "caching" finds "cache", "libraries" finds
-    "library". Other terms as written."""
+    "library"; a verb and its noun in -ion find each other ("aggregated" finds "loss aggregation",
+    "quantization" finds "quantize"). Other terms as written."""
     word = term.lower()
     if not _ENGLISH_WORD.fullmatch(word):
         return (term,)
     bases: list[str] = []
     if word.endswith(("ies", "ied")):
         bases.append(word[:-3] + "y")
+    if word.endswith("ization"):
+        bases.append(word[:-5] + "e")  # "quantization": "quantize"
+    elif word.endswith("ation") and len(word) >= 8:
+        bases.append(word[:-3] + "e")  # "aggregation": "aggregate"
     for suffix in ("ing", "ed", "es", "s"):
         base = word[: -len(suffix)]
         if word.endswith(suffix) and len(base) >= 3 and not word.endswith("ss"):
@@ -510,6 +552,12 @@ def _inflections(term: str) -> tuple[str, ...]:
             elif suffix in ("ing", "ed"):
                 bases.append(base + "e")  # "caching", "changed"
             break
+    # "aggregate" and "aggregation", "quantize" and "quantization" (not "state", "size": too short)
+    bases += [
+        b[:-1] + ("ion" if b.endswith("ate") else "ation")
+        for b in (word, *bases)
+        if b.endswith(("ate", "ize")) and len(b) >= NOMINAL_STEM
+    ]
     return (term, *dict.fromkeys(b for b in bases if b != word))
 
 
@@ -935,6 +983,7 @@ def has_condition(query: Query) -> bool:
         or query.alternative_types
         or query.breaking
         or query.untested
+        or query.semantics
         or query.intent not in ("topic", "search")
     )
 
@@ -1037,7 +1086,7 @@ def gather(
     listed = None
     if (
         match is None
-        and not (query.untested or query.maintainers or query.order)
+        and not (query.untested or query.semantics or query.maintainers or query.order)
         and query.intent in LISTS
         and corrector.changes_nothing
     ):

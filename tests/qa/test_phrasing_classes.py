@@ -6,6 +6,10 @@ phrasings in both languages; answered over the repos of tests/qa/other_repos.py 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from chatbot.bot import ChatBot
@@ -65,6 +69,29 @@ def test_a_concept_still_finds_its_narrower_terms() -> None:
     custom = parse_glossary('[concepts.color]\nterms = ["颜色", "color"]\nnarrower = ["red"]\n')
     assert custom.terms("color") == ("颜色", "color", "red")
     assert custom.find("the red one") == []
+
+
+def test_a_term_two_concepts_share_names_the_one_listed_first_in_every_process() -> None:
+    custom = parse_glossary(
+        '[concepts.zeta]\nterms = ["版本升级"]\n[concepts.alpha]\nterms = ["版本升级", "升级"]\n'
+    )
+    assert [name for name, _ in custom.find("版本升级相关")] == ["zeta"]
+    # the shipped glossary, whatever the hash seed (a set's order made it differ from run to run)
+    script = (
+        "from chatbot.qa.glossary import default_glossary; "
+        "print([n for n, _ in default_glossary().find('vllm 版本升级相关的 pr')])"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(4)
+    }
+    assert len(seen) == 1
 
 
 # Changed defaults ----------------------------------------------------------------------------------
