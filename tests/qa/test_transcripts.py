@@ -73,7 +73,7 @@ def test_last_weeks_risks_come_from_the_stored_weekly_report(chat: Transcript) -
     assert pr_link(VERL, 6512) in reply
     # one PR's mechanism a line, as the report words it, worst first; not category buckets
     assert reply.index("[高] #6512 EP=8 时 all-to-all buffer") < reply.index(
-        "[中] #6505 batch 过大时延迟上升"
+        "[中] #6509 loss_agg_mode 默认值从 token-mean 改为 seq-mean"
     )
     assert "1 个 PR" not in reply
 
