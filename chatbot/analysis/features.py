@@ -1274,7 +1274,10 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         for m in _ENV_READ.matches(patch):
             env[m.group(1)].setdefault(m.group(2), f.path)
         todos += [LineHit(f.path, _first_line(m.group(1))) for m in _TODO.matches(patch)]
-        hits = [LineHit(f.path, _first_line(m.group(1))) for m in _PLATFORM.matches(patch)]
+        hits = [
+            LineHit(f.path, _first_line(m.group(1)), enclosing_function(patch, m.start()) or "")
+            for m in _PLATFORM.matches(patch)
+        ]
         if not hits and _PLATFORM_PATH.search(f.path):
             hits = [LineHit(f.path, "")]
         platform += hits

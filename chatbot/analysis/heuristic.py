@@ -172,6 +172,10 @@ TEXT: dict[str, dict[Language, str]] = {
         "zh": "验证：{where} `{code}` 前后的峰值显存与释放时机",
         "en": "Verify: peak memory, and when it is freed, around `{code}` {where}",
     },
+    "guide.verify.branch": {
+        "zh": "验证：{where} `{code}` 的每一侧分支都在对应的{kind}上运行过",
+        "en": "Verify: each side of `{code}` {where} has run, on the {kind} it is for",
+    },
     "guide.verify.config": {
         "zh": "验证：依赖 {key} 旧默认值（{old}）的运行是否受影响",
         "en": "Verify: runs that relied on the old default of {key} ({old})",
@@ -337,10 +341,26 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "the memory is freed only once no other reference holds the tensors",
     },
     "risk.tests_removed": {"zh": "删除了测试：{paths}", "en": "tests removed: {paths}"},
-    "risk.todo": {"zh": "新增了 {n} 处 TODO/FIXME/HACK", "en": "{n} TODO/FIXME/HACK markers added"},
-    "risk.platform": {
-        "zh": "包含平台或版本相关的分支（{n} 处），其他硬件/版本上可能表现不同",
-        "en": "{n} platform- or version-specific branches; behaviour may differ on other hardware or versions",
+    "risk.todo": {"zh": "{path} 新增 TODO：“{text}”{more}", "en": "TODO added in {path}: “{text}”{more}"},
+    "risk.todo_more": {"zh": "（共 {n} 处）", "en": " ({n} in all)"},
+    "risk.platform_branch": {
+        "zh": "{where}新增按{kind}分支的代码 `{code}`{more}：{mechanism}",
+        "en": "a {kind} branch `{code}` added {where}{more}: {mechanism}",
+    },
+    "risk.platform_more": {"zh": "（共 {n} 处）", "en": " ({n} such branches)"},
+    "platform.version": {"zh": "版本", "en": "version"},
+    "platform.device": {"zh": "硬件", "en": "hardware"},
+    "mech.version_branch": {
+        "zh": "两侧的分支各只在一部分版本上运行，一个 CI 镜像只测得到其中一支",
+        "en": "each side runs only on some versions, and one CI image tests only one of them",
+    },
+    "mech.device_branch": {
+        "zh": "每个分支只在对应的硬件上运行，没有该硬件的 CI 执行不到它",
+        "en": "each branch runs only on its own hardware, which a CI without that hardware never executes",
+    },
+    "risk.platform_file": {
+        "zh": "{path} 只在特定硬件上运行，没有该硬件的 CI 执行不到它",
+        "en": "{path} runs only on particular hardware, which a CI without it never executes",
     },
     "risk.security": {"zh": "新增了潜在不安全的调用（{n} 处）", "en": "{n} potentially unsafe calls added"},
     "risk.perf_unmeasured": {
@@ -371,9 +391,13 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "Make sure what the tests removed from {path} covered is still tested",
     },
     "fu.todo": {"zh": "跟踪 {path} 中新增的 TODO", "en": "Track the TODO added in {path}"},
-    "fu.platform": {
-        "zh": "在其他硬件和依赖版本上回归验证",
-        "en": "Re-validate on other hardware and dependency versions",
+    "fu.version_branch": {
+        "zh": "在检查两侧的版本上各运行一次 {where}的测试",
+        "en": "Run the tests of the code {where} on a version on each side of the check",
+    },
+    "fu.device_branch": {
+        "zh": "在 {where}各分支对应的硬件上各跑一次端到端测试",
+        "en": "Run an end-to-end test on the hardware of each branch {where}",
     },
     "fu.measure": {
         "zh": "补充性能测量数据（吞吐、显存、耗时）",
@@ -445,6 +469,7 @@ RESTATED_SHARE = 4
 RESTATED_MAX_OWN = 6
 CAPTION_CHARS = 100
 CALL_CHARS = 60
+TODO_CHARS = 100
 _FIGURE_MARK = re.compile(r"%|→|->|=>")
 
 
@@ -882,6 +907,47 @@ def _sensitive(f: PRFeatures, language: Language, out: _Findings) -> None:
         out.add(Risk(category, severity, text, _hit(hit)), follow)
 
 
+# A line that branches (`if`, `elif`, `assert`, `while`, a conditional expression), not an import, a
+# docstring or a comment that names a platform; and a check of a version rather than of a device.
+_BRANCH = re.compile(r"^(?:(?:el)?if|assert|while)\b|\bif\b.+\belse\b")
+_VERSION_CHECK = re.compile(r"version|__version__|is_version_ge|get_version", re.I)
+_TODO_MARKER = re.compile(r"\b(?:TODO|FIXME|HACK|XXX)\b(?:\s*\([^)]*\))?|#\s*[Hh]ack\b")
+
+
+def _todo_text(line: str) -> str:
+    """What a TODO line says is left to do: the words after its marker (and its owner)."""
+    marker = _TODO_MARKER.search(line)
+    return line[marker.end() :].strip(" :-–—\"'") if marker else ""
+
+
+def _platform(f: PRFeatures, language: Language, out: _Findings) -> None:
+    """A branch on a version or a device that the diff adds, named with its file and function and why
+    one CI does not test it; else a changed file that only runs on particular hardware (`npu_patch.py`)."""
+    branches = [h for h in f.platform_hits if _BRANCH.search(h.line)]
+    if branches:
+        hit = branches[0]
+        kind = "version" if _VERSION_CHECK.search(hit.line) else "device"
+        where = _call_where(hit, language)
+        more = say("risk.platform_more", language, n=len(branches)) if len(branches) > 1 else ""
+        text = say(
+            "risk.platform_branch",
+            language,
+            where=where,
+            kind=say(f"platform.{kind}", language),
+            code=_clip(hit.line.replace("`", "'"), CALL_CHARS),
+            more=more,
+            mechanism=say(f"mech.{kind}_branch", language),
+        )
+        out.add(
+            Risk("compatibility", "low", text, _hit(hit)), say(f"fu.{kind}_branch", language, where=where)
+        )
+        return
+    files = [h for h in f.platform_hits if not h.line]
+    if files:
+        text = say("risk.platform_file", language, path=files[0].path)
+        out.add(Risk("compatibility", "low", text, files[0].path))
+
+
 def _patch_markers(f: PRFeatures, change_type: ChangeType, language: Language, out: _Findings) -> None:
     if f.tests_removed:
         text = say("risk.tests_removed", language, paths=_join(f.tests_removed, language, limit=2))
@@ -894,12 +960,18 @@ def _patch_markers(f: PRFeatures, change_type: ChangeType, language: Language, o
         out.add(
             Risk("security", "medium", text, _hit(hits[0])), say("fu.security", language, path=hits[0].path)
         )
-    if f.platform_hits:
-        text = say("risk.platform", language, n=len(f.platform_hits))
-        out.add(Risk("compatibility", "low", text, _hit(f.platform_hits[0])), say("fu.platform", language))
-    if f.todos:
-        text = say("risk.todo", language, n=len(f.todos))
-        out.add(Risk("other", "low", text, _hit(f.todos[0])), say("fu.todo", language, path=f.todos[0].path))
+    _platform(f, language, out)
+    todos = [h for h in f.todos if len(_todo_text(h.line).split()) >= w.TODO_MIN_WORDS]
+    if todos:
+        text = _clip(_todo_text(todos[0].line), TODO_CHARS)
+        more = say("risk.todo_more", language, n=len(todos)) if len(todos) > 1 else ""
+        risk = Risk(
+            "other",
+            "low",
+            say("risk.todo", language, path=todos[0].path, text=text, more=more),
+            _hit(todos[0]),
+        )
+        out.add(risk, say("fu.todo", language, path=todos[0].path))
     if change_type == "perf" and not f.measurements.found and f.code_lines:
         text = say("risk.perf_unmeasured", language)
         out.add(Risk("performance", "low", text, f"title: {f.title.text}"), say("fu.measure", language))
@@ -1375,6 +1447,17 @@ def _verify(
             names = [d.name for d in f.dependency_changes if d.change != "removed"]
             if names:
                 return say("guide.verify.dependency", language, names=_join(names, language))
+        branch = next((h for h in f.platform_hits if h.line and _hit(h) == risk.evidence), None)
+        if branch is not None:
+            kind = say(
+                "platform.version" if _VERSION_CHECK.search(branch.line) else "platform.device", language
+            )
+            code = _clip(branch.line.replace("`", "'"), CALL_CHARS)
+            return say(
+                "guide.verify.branch", language, where=_call_where(branch, language), code=code, kind=kind
+            )
+        if risk.evidence.startswith(tuple(x.path for x in f.platform_hits if not x.line)):
+            continue  # a file for one platform: nothing downstream to check
         if (
             risk.category in ("breaking-change", "compatibility")
             and risk.evidence

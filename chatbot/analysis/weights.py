@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "3.1"
+ANALYZER_VERSION = "3.2"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 
@@ -46,6 +46,8 @@ PATH_MODULE_MIN_SHARE = 0.15
 PATH_MODULE_MAX = 4
 # Lines of code outside a docs/CI-only title tag's files for the paths' modules to join the tag's.
 UNTAGGED_CODE_MIN_LINES = 20
+# A TODO says what is left to do in at least this many words (a bare `# TODO` says nothing).
+TODO_MIN_WORDS = 3
 
 # --- importance: how much the change matters to people who follow the repo ---------------------------
 

@@ -485,6 +485,50 @@ def test_platform_and_version_specific_branches_are_compatibility_risks(line: st
 
 
 @pytest.mark.parametrize(
+    ("line", "kind"),
+    [("        if is_npu_available():", "device"), ('        if vllm.__version__ >= "0.9.0":', "version")],
+)
+def test_a_platform_branch_risk_quotes_the_branch_and_says_why_one_ci_misses_it(line: str, kind: str) -> None:
+    pr = make_pr(
+        "[hardware] feat: x",
+        files=[changed("verl/utils/device.py", ["def pick_device():", line, "    pass"])],
+    )
+    for language in ("zh", "en"):
+        analysis = analyze(pr, language)
+        (text,) = [r.text for r in analysis.risks if r.category == "compatibility"]
+        assert line.strip() in text and "pick_device" in text and say(f"mech.{kind}_branch", language) in text
+        assert any("pick_device" in f for f in analysis.follow_ups)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "from verl.utils.device import get_device_name, is_npu_available",  # an import branches nothing
+        "    # NPU needs the fused kernel here",
+    ],
+)
+def test_a_line_that_only_names_a_platform_is_no_risk(line: str) -> None:
+    analysis = analyze(make_pr("[trainer] feat: x", files=[changed("verl/trainer/main.py", [line])]))
+    assert "compatibility" not in categories(analysis)
+
+
+def test_a_changed_file_for_one_platform_is_a_low_risk_naming_it() -> None:
+    analysis = analyze(
+        make_pr("[hardware] feat: x", files=[code("verl/models/transformers/npu_patch.py", 20)])
+    )
+    assert risk(analysis, "compatibility")[::2] == ("low", "verl/models/transformers/npu_patch.py")
+
+
+def test_a_todo_risk_quotes_what_is_left_to_do_and_a_bare_todo_is_none() -> None:
+    todo = changed("verl/trainer/ppo/loop.py", ["    x = run()  # TODO(alice): handle bf16 here"])
+    for language in ("zh", "en"):
+        (text,) = [r.text for r in analyze(make_pr("[trainer] feat: x", files=[todo]), language).risks]
+        assert "“handle bf16 here”" in text and "alice" not in text
+    bare = changed("verl/trainer/ppo/loop.py", ["    # TODO", "    run()"])
+    assert "other" not in categories(analyze(make_pr("[trainer] feat: x", files=[bare])))
+
+
+@pytest.mark.parametrize(
     ("path", "line"),
     [
         (
@@ -548,7 +592,9 @@ def test_every_risk_names_its_evidence() -> None:
         code("verl/workers/megatron_workers.py", 900),
         changed("requirements.txt", ["vllm==0.9.0"], ["vllm==0.8.5"]),
         changed("verl/trainer/config/ppo_trainer.yaml", ["  lr: 1e-6"], ["  lr: 1e-5"]),
-        changed("verl/utils/device.py", ["    if is_npu_available():", "    # FIXME: slow path"]),
+        changed(
+            "verl/utils/device.py", ["    if is_npu_available():", "    # FIXME: slow path on old drivers"]
+        ),
         changed("tests/test_old.py", status="removed", deletions=10),
     ]
     analysis = analyze(make_pr("[BREAKING][megatron] feat: new engine", files=files))
