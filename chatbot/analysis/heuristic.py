@@ -567,6 +567,13 @@ def importance_parts(f: PRFeatures, change_type: ChangeType, modules: tuple[str,
     return parts
 
 
+def names_semantics(change_type: str, title: str) -> bool:
+    """Whether a feature, fix or speed-up names in its title (its description, without tags) what
+    training or inference computes: a loss, advantage, sampling, weight sync, precision…; the
+    "changes training or inference semantics" signal of importance, which questions filter by too."""
+    return change_type in w.SEMANTIC_TYPES and w.SEMANTICS_TITLE.search(title) is not None
+
+
 def _substance_parts(f: PRFeatures, change_type: ChangeType) -> list[Contribution]:
     """What the change does to users: a new capability, changed semantics, a memory or correctness fix."""
     if f.code_lines < w.SHIPPED_CODE_MIN_LINES:
@@ -576,7 +583,7 @@ def _substance_parts(f: PRFeatures, change_type: ChangeType) -> list[Contributio
     if change_type == "feat" and f.api_added:
         added = min(w.NEW_CAPABILITY_CAP, w.NEW_CAPABILITY_EACH * len(f.api_added))
         parts.append(Contribution("capability", added))
-    if change_type in ("feat", "fix", "perf") and w.SEMANTICS_TITLE.search(title):
+    if names_semantics(change_type, title):
         parts.append(Contribution("semantics", w.SEMANTICS))
     if change_type in ("fix", "perf") and w.CORE_FIX_TITLE.search(title):
         parts.append(Contribution("core_fix", w.CORE_FIX))
@@ -920,13 +927,22 @@ def _todo_text(line: str) -> str:
     return line[marker.end() :].strip(" :-–—\"'") if marker else ""
 
 
+def _branch_kind(line: str) -> str:
+    """What a platform branch checks: "version" or "device"."""
+    return "version" if _VERSION_CHECK.search(line) else "device"
+
+
+def _branch_code(line: str) -> str:
+    return _clip(line.replace("`", "'"), CALL_CHARS)
+
+
 def _platform(f: PRFeatures, language: Language, out: _Findings) -> None:
     """A branch on a version or a device that the diff adds, named with its file and function and why
     one CI does not test it; else a changed file that only runs on particular hardware (`npu_patch.py`)."""
     branches = [h for h in f.platform_hits if _BRANCH.search(h.line)]
     if branches:
         hit = branches[0]
-        kind = "version" if _VERSION_CHECK.search(hit.line) else "device"
+        kind = _branch_kind(hit.line)
         where = _call_where(hit, language)
         more = say("risk.platform_more", language, n=len(branches)) if len(branches) > 1 else ""
         text = say(
@@ -934,7 +950,7 @@ def _platform(f: PRFeatures, language: Language, out: _Findings) -> None:
             language,
             where=where,
             kind=say(f"platform.{kind}", language),
-            code=_clip(hit.line.replace("`", "'"), CALL_CHARS),
+            code=_branch_code(hit.line),
             more=more,
             mechanism=say(f"mech.{kind}_branch", language),
         )
@@ -1267,7 +1283,7 @@ def _reverted(undone: RevertClues, f: PRFeatures, language: Language) -> str | N
     else:
         return None
     said = {_stem(word) for word in _WORDS.findall(point.lower())} - _FILLER_WORDS
-    return None if said <= {_stem(word) for word in _WORDS.findall(f.title.text.lower())} else point
+    return None if said <= _title_words(f.title.text) else point
 
 
 def _key_points(
@@ -1449,12 +1465,12 @@ def _verify(
                 return say("guide.verify.dependency", language, names=_join(names, language))
         branch = next((h for h in f.platform_hits if h.line and _hit(h) == risk.evidence), None)
         if branch is not None:
-            kind = say(
-                "platform.version" if _VERSION_CHECK.search(branch.line) else "platform.device", language
-            )
-            code = _clip(branch.line.replace("`", "'"), CALL_CHARS)
             return say(
-                "guide.verify.branch", language, where=_call_where(branch, language), code=code, kind=kind
+                "guide.verify.branch",
+                language,
+                where=_call_where(branch, language),
+                code=_branch_code(branch.line),
+                kind=say(f"platform.{_branch_kind(branch.line)}", language),
             )
         if risk.evidence.startswith(tuple(x.path for x in f.platform_hits if not x.line)):
             continue  # a file for one platform: nothing downstream to check

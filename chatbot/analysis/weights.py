@@ -122,6 +122,8 @@ NEW_CAPABILITY_CAP = 0.75
 # The title names training or inference semantics (loss, advantage, sampling, weights sync…) and shipped
 # code changed: such a change alters results.
 SEMANTICS = 0.5
+# The change types whose title can say they change what training or inference computes.
+SEMANTIC_TYPES = frozenset({"feat", "fix", "perf"})
 SEMANTICS_TITLE = re.compile(
     r"\b(?:loss|advantages?|kl|entropy|importance sampling|off-?policy|on-?policy|log-?probs?|logprobs?|"
     r"rewards?|gradients?|grad|optimi[sz]er|learning rate|lr scheduler|sampling|temperature|"

@@ -14,8 +14,8 @@ from typing import Any
 from sqlalchemy import ColumnElement, Row, Text, and_, case, cast, exists, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
+from chatbot.analysis.heuristic import names_semantics
 from chatbot.analysis.types import Analysis
-from chatbot.analysis.weights import SEMANTICS_TITLE
 from chatbot.models import PullHeader, PullRequest
 from chatbot.qa.glossary import default_glossary, term_pattern
 from chatbot.qa.parse import KnownRepo
@@ -53,9 +53,7 @@ SHOWN: dict[Intent, int] = {
 # database ranks and counts them and only the shown ones are read, however long the window.
 LISTS: tuple[Intent, ...] = ("highlights", "topic", "author", "search", "must_read")
 READING = ("must-read", "worth-reading")
-# The change types that alter results when their title names what they change (`changes_semantics`),
-# and the modules of a PR that touches no shipped code.
-SEMANTIC_TYPES = ("feat", "fix", "perf")
+# The modules of a PR that touches no shipped code.
 PERIPHERAL_MODULES = frozenset(
     ("doc", "docs", "ci", "test", "tests", "docker", "example", "examples", "recipe")
 )
@@ -222,14 +220,11 @@ def stated_breaking(
 
 def changes_semantics(record: AnalyzedPR) -> bool:
     """Whether the PR changes what training or inference computes, as the heuristic analyzer weighs it
-    ("changes training or inference semantics"): a feature, fix or speed-up whose title names a loss,
-    advantage, sampling, weight sync, precision… (`SEMANTICS_TITLE`) and that is not only docs, tests
+    ("changes training or inference semantics", `names_semantics`) and that is not only docs, tests
     or CI."""
     analysis = record.analysis
-    return (
-        analysis.change_type in SEMANTIC_TYPES
-        and not set(analysis.modules) <= PERIPHERAL_MODULES
-        and SEMANTICS_TITLE.search(clean_title(record.pr.header.title)) is not None
+    return not set(analysis.modules) <= PERIPHERAL_MODULES and names_semantics(
+        analysis.change_type, clean_title(record.pr.header.title)
     )
 
 

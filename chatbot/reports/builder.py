@@ -300,18 +300,13 @@ def _highlight(group: _Group, language: Language) -> ReportItem:
     shown = ordered if len(ordered) == HIGHLIGHT_PRS + 1 else ordered[:HIGHLIGHT_PRS]
     parts: list[str] = []
     for index, record in enumerate(shown):
-        part = say("report.highlight.pr", language, what=_phrase(record, language), pr=record.number)
+        what = _phrase(record, language)
+        part = say("report.highlight.pr", language, what=what, pr=record.number)
         point = point_of(record, language) if index == 0 or record.analysis.verdict != "skim" else None
         if point and index:
             point = _clip(point, SECOND_POINT_CHARS).rstrip("。.;； ")
         if point:
-            pointed = say(
-                "report.highlight.pr.point",
-                language,
-                what=_phrase(record, language),
-                pr=record.number,
-                point=point,
-            )
+            pointed = say("report.highlight.pr.point", language, what=what, pr=record.number, point=point)
             # The first PR always says what it adds; the next ones while the sentence stays short.
             if not index or sum(map(len, parts)) + len(pointed) <= HIGHLIGHT_CHARS:
                 part = pointed
@@ -477,8 +472,9 @@ def risk_mechanisms(
     """The `limit` first risk mechanisms, one PR each (its most severe risk, with the file, function or
     pin that shows it and what could go wrong), most severe first, of one severity a fact of the diff
     (a removal, a new default, a pin) before a risk inferred from the code it touches, then most
-    important first; and one line gathering the code PRs that come without tests. A PR's second risk is listed only after every PR's
-    first. Only the observations shown are worded (a week of 300 PRs has hundreds of risks)."""
+    important first; and one line gathering the code PRs that come without tests. A PR's second risk
+    is listed only after every PR's first. Only the observations shown are worded (a week of 300 PRs
+    has hundreds of risks)."""
     return [observation for observation, _ in _risk_lines(ranked, language, limit)]
 
 

@@ -24,7 +24,7 @@ def follow_up_blocks(report: WeeklyReport, level: int = 2) -> list[Block]:
         return [*blocks, Paragraph((plain(say("ledger.nothing", language)),))]
     parts = (
         ("ledger.resolved", section.resolved, len(section.resolved)),
-        ("ledger.followed", section.followed, max(section.followed_total, len(section.followed))),
+        ("ledger.followed", section.followed, section.followed_total),
         ("ledger.still_open", section.still_open, section.open_total),
     )
     for key, lines, n in parts:

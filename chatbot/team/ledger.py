@@ -687,7 +687,6 @@ class WeekFollowUp:
 HORIZON = timedelta(weeks=4)  # "still open" looks back this far before the week: older risks are counted
 STILL_OPEN_SHOWN = 5
 FOLLOWED_SHOWN = 6  # a busy week links dozens of earlier risks: the most severe are the report's news
-_SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2}
 
 
 def week_follow_up(session: Session, repo: str, start: datetime, end: datetime) -> WeekFollowUp:
@@ -700,20 +699,19 @@ def week_follow_up(session: Session, repo: str, start: datetime, end: datetime) 
         RiskEntryRow.state_at < end,
         linked_until=end,
     )
+    done = {view.key for view in resolved}
     linked_ids = select(RiskLinkRow.entry_id).where(
         RiskLinkRow.linked_at >= start, RiskLinkRow.linked_at < end, RiskLinkRow.undone_at.is_(None)
     )
-    followed = sorted(
-        (
-            view
-            # the follow-ups that landed in the week; earlier ones were the news of earlier reports
-            for view in entry_views(
-                session, repo_is(repo), RiskEntryRow.id.in_(linked_ids), linked_since=start, linked_until=end
-            )
-            if view.state != "withdrawn" and view.key not in {done.key for done in resolved}
-        ),
-        key=lambda v: (_SEVERITY_ORDER.get(v.severity, 3), v.number),
-    )
+    followed = [
+        view
+        # the follow-ups that landed in the week, most severe first (entry_views' order); earlier ones
+        # were the news of earlier reports
+        for view in entry_views(
+            session, repo_is(repo), RiskEntryRow.id.in_(linked_ids), linked_since=start, linked_until=end
+        )
+        if view.state != "withdrawn" and view.key not in done
+    ]
     recent = entry_views(
         session,
         repo_is(repo),
