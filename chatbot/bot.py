@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Generic, TypeVar
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
@@ -119,9 +120,29 @@ MAINTAINERS_DAYS = 90
 _WORDS = re.compile(r"[A-Za-z\u4e00-\u9fff]")  # letters or Chinese characters: words, not only emoji
 # What the second clause of a question that first asks for a count may ask for: a list.
 _LISTED_SECOND = ("highlights", "must_read", "topic", "risks")
-# How many words `_in_a_title` remembers at most (questions bring new ones without end).
+# How many words (or repos) the title caches remember at most.
 IN_TITLES_CACHED = 4096
+K = TypeVar("K")
+V = TypeVar("V")
 VOCABULARY_TTL = 300.0  # seconds the module and author vocabulary is cached: it changes only on sync
+
+
+class _Expiring(Generic[K, V]):
+    """Values of the index loaded on first use and again once VOCABULARY_TTL seconds old; at most `size`
+    keys are remembered (questions bring new words without end)."""
+
+    def __init__(self, size: int = 1) -> None:
+        self._size = size
+        self._values: dict[K, tuple[float, V]] = {}
+
+    def get(self, key: K, load: Callable[[], V]) -> V:
+        now = _time.monotonic()
+        cached = self._values.get(key)
+        if cached is None or now - cached[0] > VOCABULARY_TTL:
+            if key not in self._values and len(self._values) >= self._size:
+                self._values.clear()
+            cached = self._values[key] = (now, load())
+        return cached[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,9 +179,9 @@ class ChatBot:
         self.channel_repo = channel_repo or (lambda message: subscribed_repo(db, seen_from(message)))
         # A channel's several subscriptions: the choice offered when a question there names no repo.
         self.channel_repos = channel_repos or (lambda message: subscribed_repos(db, seen_from(message)))
-        self._vocabulary_cache: tuple[float, frozenset[str], frozenset[str]] | None = None
-        self._title_words: dict[str, tuple[float, Counter[str]]] = {}
-        self._in_titles: dict[str, tuple[float, bool]] = {}
+        self._modules_and_authors: _Expiring[None, tuple[frozenset[str], frozenset[str]]] = _Expiring()
+        self._title_words: _Expiring[str, Counter[str]] = _Expiring(IN_TITLES_CACHED)
+        self._in_titles: _Expiring[str, bool] = _Expiring(IN_TITLES_CACHED)
 
     def handle(
         self, message: Message, progress: Progress | None = None, stream: AnswerStream | None = None
@@ -196,14 +217,12 @@ class ChatBot:
         """Whether some indexed PR's title uses `word`, cached for VOCABULARY_TTL seconds: asked of the
         halves of an `owner/name` the index does not hold ("grpo/dpo" is two words) and of the words of
         a question that names no repo ("transfer queue" is about the index, "weather" is not)."""
-        now = _time.monotonic()
-        cached = self._in_titles.get(word)
-        if cached is None or now - cached[0] > VOCABULARY_TTL:
-            if len(self._in_titles) >= IN_TITLES_CACHED:
-                self._in_titles.clear()
+
+        def load() -> bool:
             with self.db.session() as session:
-                cached = self._in_titles[word] = (now, in_a_title(session, word))
-        return cached[1]
+                return in_a_title(session, word)
+
+        return self._in_titles.get(word, load)
 
     def _second_question(self, query: Query) -> tuple[Query, Query] | None:
         """A count followed by a list in one question ("上周合并了多少 PR，哪些最重要？", "axolotl 3月合并了
@@ -240,10 +259,7 @@ class ChatBot:
 
     def _vocabulary(self, session: Session) -> tuple[frozenset[str], frozenset[str]]:
         """The module names and author logins of the index, cached for VOCABULARY_TTL seconds."""
-        now = _time.monotonic()
-        if self._vocabulary_cache is None or now - self._vocabulary_cache[0] > VOCABULARY_TTL:
-            self._vocabulary_cache = (now, known_modules(session), known_authors(session))
-        return self._vocabulary_cache[1], self._vocabulary_cache[2]
+        return self._modules_and_authors.get(None, lambda: (known_modules(session), known_authors(session)))
 
     def _handle(
         self, message: Message, progress: Progress | None = None, stream: AnswerStream | None = None
@@ -607,15 +623,17 @@ class ChatBot:
         is corrected."""
         if not query.terms or query.repo is None:
             return None
-        now = _time.monotonic()
-        cached = self._title_words.get(query.repo)
-        if cached is None or now - cached[0] > VOCABULARY_TTL:
+        repo = query.repo
+
+        def load() -> Counter[str]:
             with self.db.session() as session:
-                cached = self._title_words[query.repo] = (now, title_words(session, query.repo))
+                return title_words(session, repo)
+
+        vocabulary = self._title_words.get(repo, load)
         fixed = {
             term: word
             for term in query.terms
-            if term.isascii() and (word := closest_word(term.lower(), cached[1])) is not None
+            if term.isascii() and (word := closest_word(term.lower(), vocabulary)) is not None
         }
         if not fixed:
             return None
