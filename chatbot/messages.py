@@ -621,6 +621,11 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "#{number} 改了同一函数 {detail}",
         "#{number} changes the same function {detail}",
     ),
+    "ledger.alike": (
+        "#{number} 又改了函数 {detail}，{n} 个更早的 PR 在这里留下的风险仍未解决：{prs}（最严重 [{severity}]：{text}）",
+        "#{number} changes {detail} again, where {n} earlier PRs left risks open: {prs} (most severe "
+        "[{severity}]: {text})",
+    ),
     "ledger.link.undone": ("（关联已撤销：{who}）", " (link undone by {who})"),
     "ledger.closed.resolved": ("{who} 标记为已解决：{reason}", "marked resolved by {who}: {reason}"),
     "ledger.closed.accepted": ("{who} 决定不处理：{reason}", "accepted by {who}: {reason}"),
@@ -827,6 +832,15 @@ def say(key: str, language: Language, /, **values: object) -> str:
 
 def join(items: Iterable[str], language: Language) -> str:
     return LIST_SEPARATOR[language].join(items)
+
+
+def join_all(items: Iterable[str], language: Language) -> str:
+    """The items of a sentence's list: `推理、训练、性能` / `rollout and inference, training, and
+    performance` (the serial comma keeps items that hold an "and" apart)."""
+    items = list(items)
+    if language == "zh" or len(items) < 2:
+        return join(items, language)
+    return " and ".join(items) if len(items) == 2 else ", ".join(items[:-1]) + ", and " + items[-1]
 
 
 def join_either(items: Iterable[str], language: Language) -> str:

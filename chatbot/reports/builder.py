@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from chatbot.analysis.heuristic import TEXT
 from chatbot.analysis.types import Analysis, LocalizedAnalysis, Severity
-from chatbot.messages import Language, join, pr_refs, say
+from chatbot.messages import Language, join, join_all, pr_refs, say
 from chatbot.models import PullRequest
 from chatbot.qa.parse import language_of
 from chatbot.reports.model import KeyPR, ReportItem, RiskObservation, Theme, Trend, WeeklyReport
@@ -44,6 +44,14 @@ POINT_CHARS = 110
 # Words (Latin runs, digits, single Han characters) by which a gist is compared with its title.
 _WORD = re.compile(r"[a-z0-9_]+|[\u4e00-\u9fff]")
 _URL = re.compile(r"https?://\S+")
+# A link to a pull request or issue on GitHub, shown by its number as GitHub itself does.
+_GITHUB_REF = re.compile(r"https?://github\.com/([\w.-]+/[\w.-]+)/(?:pull|issues)/(\d+)[^\s,;)]*")
+# Any other link, with the word that leads into it ("reported by CI at https://…/runs/1"): the PR page has
+# it; a line of the report is no place for a raw URL.
+_BARE_LINK = re.compile(r"\s*(?:\b(?:at|in|see|from|here|via)\b:?\s*)?https?://\S+")
+# A short clause that only points elsewhere before the point itself ("Follow up the work from #5297",
+# "Related to #12:", "基于 #88，"): at most five words, then the reference.
+_LEADING_REFERENCE = re.compile(r"^(?:[^\s.。:：]+\s*){0,5}?(?:[\w.-]+/[\w.-]+)?#\d+[\s.,;:，；：。)）]*")
 # A lowercase word that is not part of an identifier (`foo_bar`, `x.y`, `a/b`, `f(`, `a-b`).
 _PLAIN_START = re.compile(r"[a-z]+(?![\w./`(-])")
 # A reading-guide line's closing quote of the PR's title ("（title: [BREAKING] …）"): the title again.
@@ -206,6 +214,7 @@ def point_of(record: AnalyzedPR, language: Language) -> str | None:
     for text in (texts.gist, *texts.key_points):
         if _URL.match(text):
             continue  # a link first ("https://…/pull/4280 refactor…") is a reference, not a point
+        text = _without_leading_reference(text, record.pr.header.repo)
         shown = _clip(text, POINT_CHARS).rstrip("。.;； ")
         # A text quoting the whole title is the title again with something after it.
         if shown and _says_more(shown.rstrip("…"), record) and title[:TITLE_QUOTE] not in shown.lower():
@@ -213,18 +222,39 @@ def point_of(record: AnalyzedPR, language: Language) -> str | None:
     return None
 
 
+def _without_leading_reference(text: str, repo: str) -> str:
+    """`text` with GitHub links to pull requests and issues written as `#N` (`owner/repo#N` for another
+    repo), other links left out, and without a short opening clause that only points at a PR, when
+    something follows it."""
+
+    def number(match: re.Match[str]) -> str:
+        return f"#{match[2]}" if match[1].lower() == repo.lower() else f"{match[1]}#{match[2]}"
+
+    text = _BARE_LINK.sub("", _GITHUB_REF.sub(number, text))
+    rest = _LEADING_REFERENCE.sub("", text, count=1)
+    return rest if len(rest) >= 20 else text
+
+
 def _says_more(text: str, record: AnalyzedPR) -> bool:
     """Whether `text` says more about the PR than its title, its modules and its kind of change."""
     return _adds_to(text, record.pr.title, _TYPE_WORDS | _words_of(" ".join(record.analysis.modules)))
 
 
+def _headline(record: AnalyzedPR, language: Language) -> str:
+    """What a line about one PR opens with: its gist when the gist says more than the title, else the
+    title itself (a gist that only puts the module and the kind of change before the title, "workers
+    feature: Add X", tells the reader nothing the theme and the title do not)."""
+    gist = record.texts(language).gist
+    return gist if gist and _says_more(gist, record) else clean_title(record.pr.title)
+
+
 def _change(record: AnalyzedPR, language: Language) -> str:
-    """A PR in the "key changes" narrative: its gist, after its title when the gist does not already say
-    the title (most of the title's words in the gist, which covers a gist quoting a clipped or retyped
-    title), so no line says its title twice; then what the PR says beyond its title, when the gist does
-    not already."""
+    """A PR in the "key changes" narrative: its headline, after its title when the headline does not
+    already say the title (most of the title's words in it, which covers a gist quoting a clipped or
+    retyped title), so no line says its title twice; then what the PR says beyond its title, when the
+    headline does not already."""
     title = clean_title(record.pr.title)
-    gist = record.texts(language).gist or title
+    gist = _headline(record, language)
     words = _words_of(title)
     if words and len(words & _words_of(gist)) < TITLE_OVERLAP * len(words):
         gist = f"{title} — {gist}"
@@ -273,8 +303,13 @@ def _groups(ranked: list[AnalyzedPR]) -> list[_Group]:
     grouped: dict[str, list[AnalyzedPR]] = defaultdict(list)
     for record in ranked:
         grouped[record.concern].append(record)
+    common = {concern: _common_modules(records) for concern, records in grouped.items()}
+    # A module that labels several themes ("workers" in a repo whose code all lives under workers/) does
+    # not tell them apart: no theme names it.
+    labels = Counter(m for modules in common.values() for m in modules)
     groups = [
-        _Group(concern, tuple(records), _common_modules(records)) for concern, records in grouped.items()
+        _Group(concern, tuple(records), tuple(m for m in common[concern] if labels[m] == 1))
+        for concern, records in grouped.items()
     ]
     return sorted(
         groups,
@@ -377,8 +412,10 @@ def compose_weekly_report(
     risk_lines = _risk_lines(ranked, language, RISK_OBSERVATIONS)
     risks = [observation for observation, _ in risk_lines]
     theme_names = [g.label(language) for g in groups[:3]]
+    # The headline names the most severe mechanism; the missing-tests line only when there is none.
+    mechanisms = [short for observation, short in risk_lines if observation.category != "missing-tests"]
     attention = (
-        say("report.attention", language, risk=risk_lines[0][1])
+        say("report.attention", language, risk=(mechanisms or [risk_lines[0][1]])[0])
         if risks
         else say("report.no_attention", language)
     )
@@ -386,7 +423,7 @@ def compose_weekly_report(
         "report.headline",
         language,
         count=len(records),
-        themes=join(theme_names, language),
+        themes=join_all(theme_names, language),
         attention=attention,
     )
     avg_importance = round(sum(r.analysis.importance for r in records) / len(records), 1)
@@ -432,7 +469,7 @@ def compose_weekly_report(
                 insight=r.analysis.insight,
                 verdict=r.analysis.verdict,
                 key_point=_key_point(r, language),
-                gist=r.texts(language).gist,
+                gist=_headline(r, language),
                 reading_guide=tuple(_TITLE_QUOTED.sub("", line) for line in r.texts(language).reading_guide),
                 corrected=bool(r.analysis.corrected),
             )
@@ -472,7 +509,8 @@ def risk_mechanisms(
     """The `limit` first risk mechanisms, one PR each (its most severe risk, with the file, function or
     pin that shows it and what could go wrong), most severe first, of one severity a fact of the diff
     (a removal, a new default, a pin) before a risk inferred from the code it touches, then most
-    important first; and one line gathering the code PRs that come without tests. A PR's second risk
+    important first; and one line gathering the code PRs that come without tests, placed by the
+    severity of the worst of them. A PR's second risk
     is listed only after every PR's first. Only the observations shown are worded (a week of 300 PRs
     has hundreds of risks)."""
     return [observation for observation, _ in _risk_lines(ranked, language, limit)]
@@ -513,8 +551,11 @@ def _risk_lines(
         line = say("report.risk.untested", language, n=len(numbers), prs=pr_refs(numbers, language))
         gathered = RiskObservation(category="missing-tests", severity=worst_untested, text=line, prs=numbers)
         short = say("report.risk.untested", language, n=len(numbers), prs=pr_refs(numbers, language, limit=3))
-        # The missing-tests line always makes the report's list, after the most severe mechanisms.
-        lines.insert(min(len(lines), limit - 1), (gathered, short))
+        # The missing-tests line always makes the report's list, among the mechanisms by its severity
+        # (its PRs' worst): the list reads most severe first.
+        rank = _SEVERITY_RANK[worst_untested]
+        at = next((i for i, (o, _) in enumerate(lines) if _SEVERITY_RANK[o.severity] < rank), len(lines))
+        lines.insert(at, (gathered, short))
     return lines
 
 
@@ -683,7 +724,7 @@ def _executive_summary(
         delta=delta_text,
         importance=f"{avg_importance:.1f}",
         insight=f"{avg_insight:.1f}",
-        themes=join(themes, language),
+        themes=join_all(themes, language),
         must_read=say(
             "report.must_read",
             language,

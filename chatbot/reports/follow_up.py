@@ -30,8 +30,9 @@ def follow_up_blocks(report: WeeklyReport, level: int = 2) -> list[Block]:
     for key, lines, n in parts:
         if lines:
             blocks += [Paragraph((bold(say(key, language, n=n)),)), _lines(lines, report)]
-            if n > len(lines):
-                more = say("ledger.more", language, n=n - len(lines), repo=report.repo)
+            shown = sum(line.entries for line in lines)
+            if n > shown:
+                more = say("ledger.more", language, n=n - shown, repo=report.repo)
                 blocks.append(Context((plain(more),)))
     return blocks
 

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-REPORT_FORMAT_VERSION = 5
+REPORT_FORMAT_VERSION = 6
 
 
 class _Frozen(BaseModel):
@@ -77,6 +77,7 @@ class LedgerLine(_Frozen):
     severity: Literal["high", "medium", "low"]
     text: str
     prs: tuple[int, ...]  # the PRs the sentence names: the entry's own and its follow-ups
+    entries: int = 1  # the entries the line stands for: one, or those one PR followed up alike
 
 
 class RiskFollowUp(_Frozen):

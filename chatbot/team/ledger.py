@@ -675,18 +675,17 @@ def in_modules(modules: Sequence[str]) -> Any:
 @dataclass(frozen=True, slots=True)
 class WeekFollowUp:
     """The follow-up of a week (for the report's section): entries resolved or accepted in the week,
-    links made by PRs merged in it, and the recent high/medium entries still unresolved at its end."""
+    entries linked by PRs merged in it (most severe first), and the recent high/medium entries still
+    unresolved at its end."""
 
     resolved: tuple[EntryView, ...]
     followed: tuple[EntryView, ...]
     still_open: tuple[EntryView, ...]
     open_total: int
-    followed_total: int
 
 
 HORIZON = timedelta(weeks=4)  # "still open" looks back this far before the week: older risks are counted
 STILL_OPEN_SHOWN = 5
-FOLLOWED_SHOWN = 6  # a busy week links dozens of earlier risks: the most severe are the report's news
 
 
 def week_follow_up(session: Session, repo: str, start: datetime, end: datetime) -> WeekFollowUp:
@@ -724,8 +723,7 @@ def week_follow_up(session: Session, repo: str, start: datetime, end: datetime) 
     still_open = sorted((v for v in recent if v.open_at(end)), key=lambda v: (v.raised_at, v.number))
     return WeekFollowUp(
         tuple(resolved),
-        tuple(followed[:FOLLOWED_SHOWN]),
+        tuple(followed),
         tuple(still_open[:STILL_OPEN_SHOWN]),
         len(still_open),
-        len(followed),
     )

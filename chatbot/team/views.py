@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from chatbot.messages import Language, say
+from chatbot.messages import Language, pr_refs, say
 from chatbot.reports.model import LedgerLine, RiskFollowUp
 from chatbot.team.ledger import EntryView, LinkView, week_follow_up
 
 LINKS_SHOWN = 3  # follow-ups named on an entry's line; the others are counted
+FOLLOWED_SHOWN = 6  # a busy week links dozens of earlier risks: the most severe are the report's news
 
 
 def link_sentence(link: LinkView, pr: int, language: Language) -> str:
@@ -56,6 +58,39 @@ def _line(view: EntryView, language: Language, as_of: datetime | None = None) ->
     )
 
 
+def _followed_lines(views: tuple[EntryView, ...], language: Language) -> list[LedgerLine]:
+    """The week's follow-ups, one line per entry, except that the entries of several earlier PRs in a
+    function that one PR changed again are one line: "#5615 changes `compute_advantage` again, where 5
+    earlier PRs left risks open" says once what five lines would repeat. Most severe first."""
+    alike: dict[tuple[int, str] | str, list[EntryView]] = defaultdict(list)
+    for view in views:
+        link = next(iter(view.live_links()), None)
+        same_function = link is not None and link.kind == "function"
+        alike[(link.number, link.detail) if link and same_function else view.key].append(view)
+    lines = []
+    for key, group in alike.items():
+        numbers = list(dict.fromkeys(v.number for v in group))
+        if isinstance(key, str) or len(numbers) < 2:
+            lines += [_line(view, language) for view in group]
+            continue
+        number, detail = key
+        first = group[0]  # the most severe: views come in entry_views' order
+        text = say(
+            "ledger.alike",
+            language,
+            number=number,
+            detail=detail,
+            n=len(numbers),
+            prs=pr_refs(numbers, language, limit=LINKS_SHOWN),
+            severity=say(f"report.severity.{first.severity}", language),
+            text=first.text(language),
+        )
+        line = _line(first, language)
+        prs = (number, *numbers[:LINKS_SHOWN])
+        lines.append(line.model_copy(update={"pr": number, "text": text, "prs": prs, "entries": len(group)}))
+    return lines  # in the order of each line's most severe entry, which is entry_views' order
+
+
 def risk_follow_up(
     session: Session, repo: str, start: datetime, end: datetime, now: datetime, language: Language
 ) -> RiskFollowUp:
@@ -65,8 +100,8 @@ def risk_follow_up(
     week = week_follow_up(session, repo, start, as_of)
     return RiskFollowUp(
         resolved=tuple(_line(v, language) for v in week.resolved),
-        followed=tuple(_line(v, language) for v in week.followed),
+        followed=tuple(_followed_lines(week.followed, language)[:FOLLOWED_SHOWN]),
         still_open=tuple(_line(v, language, as_of) for v in week.still_open),
         open_total=week.open_total,
-        followed_total=week.followed_total,
+        followed_total=len(week.followed),
     )

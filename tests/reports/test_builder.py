@@ -17,7 +17,7 @@ import pytest
 from adapters.github.rest import pull_request_from_rest
 from chatbot.analysis.heuristic import HeuristicAnalyzer
 from chatbot.analysis.types import Risk
-from chatbot.messages import pr_refs, say
+from chatbot.messages import join_all, pr_refs, say
 from chatbot.models import PullRequest
 from chatbot.reports.builder import AnalyzedPR, clean_title, compose_weekly_report, point_of
 from chatbot.reports.model import WeeklyReport
@@ -279,7 +279,10 @@ def test_a_gist_quoting_a_clipped_or_retyped_title_is_not_prefixed_by_it(gist: s
     texts = {k: replace(v, gist=gist) for k, v in analysis.texts.items()}
     record = AnalyzedPR(pr, replace(analysis, texts=texts))
     (item,) = compose([record]).themes[0].items
-    assert item.text == gist
+    # The line says the title once: the gist, or the title itself when the gist only adds the module
+    # and the kind of change.
+    assert item.text.lower().count("compatibility") == 1
+    assert item.text in (gist, "fix some compatibility issue with qwen vl seris support of trtllm rollout")
     other = AnalyzedPR(
         pr, replace(analysis, texts={k: replace(v, gist="提升多模态兼容性") for k, v in texts.items()})
     )
@@ -413,3 +416,108 @@ def test_of_one_severity_a_fact_of_the_diff_comes_before_a_risk_inferred_from_wh
     report = compose(records, language)
     assert [r.prs for r in report.risks[:2]] == [(47,), (50,)]
     assert "#47" in report.headline
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+@pytest.mark.parametrize(
+    ("lead", "point"),
+    [
+        (
+            "Follow up the work from https://github.com/acme/x/pull/5297 This PR streams the weights "
+            "bucket by bucket",
+            "This PR streams the weights bucket by bucket",
+        ),
+        ("Related to #12: weights now move in buckets of 512 MB", "weights now move in buckets of 512 MB"),
+        (
+            "基于 #88，权重按 512 MB 分桶传输，主机峰值内存只占一个桶",
+            "权重按 512 MB 分桶传输，主机峰值内存只占一个桶",
+        ),
+        (
+            "Fixes the hang reported by CI at https://github.com/acme/x/actions/runs/123/job/4 when a "
+            "bucket is empty",
+            "Fixes the hang reported by CI when a bucket is empty",
+        ),
+        (
+            "Streams weights in buckets, as https://github.com/other/repo/issues/7 proposed",
+            "Streams weights in buckets, as other/repo#7 proposed",
+        ),
+    ],
+)
+def test_a_point_leaves_out_a_clause_that_only_points_elsewhere_and_raw_links(
+    language: str, lead: str, point: str
+) -> None:
+    """A reference ("Follow up the work from <link>", "Related to #12:") is not what the PR says; a link
+    to a PR or issue reads as its number, and other links are left to the PR page."""
+    pr = make_pr("Bucketed weight transfer", files=[code("pkg/ckpt/transfer.py", 80)], number=31)
+    analysis = ANALYZER.analyze(pr)
+    texts = {k: replace(v, gist="", key_points=(lead,)) for k, v in analysis.texts.items()}
+    assert point_of(AnalyzedPR(pr, replace(analysis, texts=texts)), language) == point
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_gist_that_only_adds_module_and_kind_gives_way_to_the_title(language: str) -> None:
+    """ "workers feature: Add Nemo engine" says nothing the theme and the title do not: the key change
+    and the key PR's heading open with the title."""
+    pr = make_pr(
+        "Add Nemo engine as alternative training backend",
+        body="The engine matches FSDP loss curves exactly for SFT (TP1/TP2).",
+        files=[code("acme/workers/engine/nemo.py", 200)],
+        number=40,
+    )
+    analysis = ANALYZER.analyze(pr)
+    gist = {"zh": "workers 新功能：Add Nemo engine as alternative training backend"}
+    gist["en"] = "workers feature: Add Nemo engine as alternative training backend"
+    texts = {k: replace(v, gist=gist[k]) for k, v in analysis.texts.items()}
+    report = compose([AnalyzedPR(pr, replace(analysis, texts=texts, importance=7.5))], language)
+    (item,) = report.themes[0].items
+    assert item.text.startswith("Add Nemo engine") and "workers" not in item.text
+    assert report.key_prs[0].gist == "Add Nemo engine as alternative training backend"
+
+
+def test_a_module_shared_by_several_themes_names_none_of_them() -> None:
+    """In a repo whose code all sits under one directory ("workers"), that module tells no theme apart,
+    so no theme's label carries it; a module only one theme's PRs share still does."""
+    prs = [
+        make_pr(
+            "Support LoRA for SGLang rollouts", files=[code("acme/workers/rollout/sglang.py", 90)], number=1
+        ),
+        make_pr(
+            "Fix vLLM rollout hang with DP > 1", files=[code("acme/workers/rollout/vllm.py", 30)], number=2
+        ),
+        make_pr(
+            "Add Megatron recompute patch", files=[code("acme/workers/engine/megatron.py", 90)], number=3
+        ),
+        make_pr("Fix FSDP engine checkpoint save", files=[code("acme/workers/engine/fsdp.py", 30)], number=4),
+    ]
+    records = [AnalyzedPR(pr, replace(ANALYZER.analyze(pr), modules=("workers",))) for pr in prs]
+    report = compose(records, "en")
+    assert len(report.themes) >= 2
+    assert not any("workers" in theme.name for theme in report.themes)
+    assert "workers" not in report.headline
+
+
+def test_an_english_list_of_themes_keeps_items_holding_and_apart() -> None:
+    assert join_all(["rollout and inference", "APIs", "performance"], "en") == (
+        "rollout and inference, APIs, and performance"
+    )
+    assert join_all(["rollout", "APIs"], "en") == "rollout and APIs"
+    assert join_all(["推理与采样", "性能"], "zh") == "推理与采样、性能"
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_the_missing_tests_line_takes_its_place_by_severity_and_the_headline_names_a_mechanism(
+    language: str,
+) -> None:
+    """Risks read most severe first: a missing-tests line whose worst PR is high comes before a medium
+    mechanism, and the headline still names that mechanism, not the gathered line."""
+    removal = make_pr("Drop init_weights", files=[code("pkg/mlp.py", 20)], number=60)
+    untested = make_pr("Rewrite the SAC trainer loop", files=[code("pkg/sac/trainer.py", 900)], number=61)
+    medium = Risk("breaking-change", "medium", "init_weights removed", "pkg/mlp.py: -init_weights")
+    missing = Risk("missing-tests", "high", "900 lines of code changed without tests", "pkg/sac/trainer.py")
+    records = [
+        AnalyzedPR(removal, replace(ANALYZER.analyze(removal), risks=(medium,), texts={}, importance=6.0)),
+        AnalyzedPR(untested, replace(ANALYZER.analyze(untested), risks=(missing,), texts={}, importance=7.0)),
+    ]
+    report = compose(records, language)
+    assert [r.category for r in report.risks] == ["missing-tests", "breaking-change"]
+    assert "#60" in report.headline

@@ -18,7 +18,8 @@ from chatbot.reports.cards import report_card, report_document
 from chatbot.reports.html import render_html
 from chatbot.reports.markdown import render_markdown
 from chatbot.reports.weekly import build_weekly_report
-from chatbot.team.ledger import FOLLOWED_SHOWN, maintain_ledger
+from chatbot.team.ledger import maintain_ledger
+from chatbot.team.views import FOLLOWED_SHOWN
 from chatbot.weeks import Week
 from tests.team.ledger_fixtures import (
     FOLLOW_PATCH,
@@ -222,3 +223,37 @@ def test_a_week_following_up_many_risks_lists_the_most_severe_and_counts_the_res
     text = report_document(built.report).plain_text()
     assert say("ledger.followed", "en", n=len(severities)) in text
     assert say("ledger.more", "en", n=len(severities) - FOLLOWED_SHOWN, repo=REPO) in text
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_earlier_risks_in_a_function_one_pr_changes_again_are_one_line(db, language):
+    """Four earlier PRs left risks in `step` and #60 changes `step` again: the section says so in one
+    line naming them (the most severe's words), still counts four follow-ups, and lists a follow-up of
+    another function on its own line."""
+    severities = ["low", "medium", "low", "low"]
+    for n, severity in enumerate(severities):
+        patch = (
+            "@@ -40,6 +40,7 @@ class M:\n     def step(self, shards):\n"
+            f'-        out = [s.cpu() for s in shards]\n+        out = [s.to("cuda:{n}") for s in shards]\n'
+        )
+        risk = Risk("memory", severity, f"buffers of round {n} gathered on the GPU", "pkg/m.py")  # type: ignore[arg-type]
+        store(db, pull(40 + n, W25 + timedelta(hours=n + 1), {"pkg/m.py": patch}), analysis(risk), NOW)
+    store(db, pull(50, W25 + timedelta(hours=9), {"pkg/rollout.py": ROLLOUT_PATCH}), analysis(MEMORY), NOW)
+    follow = (
+        "@@ -41,7 +41,7 @@ def step(self, shards):\n"
+        '-        out = [s.to("cuda:0") for s in shards]\n+        out = [s.to("cuda", non_blocking=True) for s in shards]\n'
+    )
+    files = {"pkg/m.py": follow, "pkg/rollout.py": FOLLOW_PATCH}
+    store(db, pull(60, W25 + timedelta(days=8), files), analysis(), NOW)
+    built = build_weekly_report(
+        db, REPO, W26, clock=FixedClock(NOW), language=language, fallback=HeuristicAnalyzer().analyze
+    )
+    section = built.report.risk_follow_up
+    assert section is not None and section.followed_total == len(severities) + 1
+    grouped = [line for line in section.followed if line.entries > 1]
+    assert len(grouped) == 1 and grouped[0].entries == len(severities)
+    assert grouped[0].pr == 60 and set(grouped[0].prs) >= {60, 41}
+    assert "round 1" in grouped[0].text  # the medium one speaks for the group
+    assert [line.pr for line in section.followed if line.entries == 1] == [50]
+    text = report_document(built.report).plain_text()
+    assert say("ledger.more", language, n=1, repo=REPO) not in text  # every follow-up is on a line
