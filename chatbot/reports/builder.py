@@ -412,10 +412,8 @@ def compose_weekly_report(
     risk_lines = _risk_lines(ranked, language, RISK_OBSERVATIONS)
     risks = [observation for observation, _ in risk_lines]
     theme_names = [g.label(language) for g in groups[:3]]
-    # The headline names the most severe mechanism; the missing-tests line only when there is none.
-    mechanisms = [short for observation, short in risk_lines if observation.category != "missing-tests"]
     attention = (
-        say("report.attention", language, risk=(mechanisms or [risk_lines[0][1]])[0])
+        say("report.attention", language, risk=risk_lines[0][1])
         if risks
         else say("report.no_attention", language)
     )
@@ -509,10 +507,9 @@ def risk_mechanisms(
     """The `limit` first risk mechanisms, one PR each (its most severe risk, with the file, function or
     pin that shows it and what could go wrong), most severe first, of one severity a fact of the diff
     (a removal, a new default, a pin) before a risk inferred from the code it touches, then most
-    important first; and one line gathering the code PRs that come without tests, placed by the
-    severity of the worst of them. A PR's second risk
-    is listed only after every PR's first. Only the observations shown are worded (a week of 300 PRs
-    has hundreds of risks)."""
+    important first; and last, one line gathering the code PRs that come without tests. A PR's second
+    risk is listed only after every PR's first. Only the observations shown are worded (a week of 300
+    PRs has hundreds of risks)."""
     return [observation for observation, _ in _risk_lines(ranked, language, limit)]
 
 
@@ -551,11 +548,8 @@ def _risk_lines(
         line = say("report.risk.untested", language, n=len(numbers), prs=pr_refs(numbers, language))
         gathered = RiskObservation(category="missing-tests", severity=worst_untested, text=line, prs=numbers)
         short = say("report.risk.untested", language, n=len(numbers), prs=pr_refs(numbers, language, limit=3))
-        # The missing-tests line always makes the report's list, among the mechanisms by its severity
-        # (its PRs' worst): the list reads most severe first.
-        rank = _SEVERITY_RANK[worst_untested]
-        at = next((i for i, (o, _) in enumerate(lines) if _SEVERITY_RANK[o.severity] < rank), len(lines))
-        lines.insert(at, (gathered, short))
+        # The missing-tests line always makes the list, last: it sums up where the mechanisms explain.
+        lines.append((gathered, short))
     return lines
 
 

@@ -505,11 +505,11 @@ def test_an_english_list_of_themes_keeps_items_holding_and_apart() -> None:
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
-def test_the_missing_tests_line_takes_its_place_by_severity_and_the_headline_names_a_mechanism(
+def test_the_missing_tests_line_comes_after_the_mechanisms_and_the_headline_names_a_mechanism(
     language: str,
 ) -> None:
-    """Risks read most severe first: a missing-tests line whose worst PR is high comes before a medium
-    mechanism, and the headline still names that mechanism, not the gathered line."""
+    """The gathered missing-tests line sums up; the mechanisms explain: even when its worst PR is high
+    it comes after a medium mechanism, which the headline names."""
     removal = make_pr("Drop init_weights", files=[code("pkg/mlp.py", 20)], number=60)
     untested = make_pr("Rewrite the SAC trainer loop", files=[code("pkg/sac/trainer.py", 900)], number=61)
     medium = Risk("breaking-change", "medium", "init_weights removed", "pkg/mlp.py: -init_weights")
@@ -519,5 +519,5 @@ def test_the_missing_tests_line_takes_its_place_by_severity_and_the_headline_nam
         AnalyzedPR(untested, replace(ANALYZER.analyze(untested), risks=(missing,), texts={}, importance=7.0)),
     ]
     report = compose(records, language)
-    assert [r.category for r in report.risks] == ["missing-tests", "breaking-change"]
+    assert [r.category for r in report.risks] == ["breaking-change", "missing-tests"]
     assert "#60" in report.headline
