@@ -413,7 +413,8 @@ def compose_weekly_report(
     risks = [observation for observation, _ in risk_lines]
     theme_names = [g.label(language) for g in groups[:3]]
     attention = (
-        say("report.attention", language, risk=risk_lines[0][1])
+        # a clipped risk ends in its ellipsis, not in "…。"
+        say("report.attention", language, risk=risk_lines[0][1]).replace("…。", "…").replace("….", "…")
         if risks
         else say("report.no_attention", language)
     )

@@ -521,3 +521,18 @@ def test_the_missing_tests_line_comes_after_the_mechanisms_and_the_headline_name
     report = compose(records, language)
     assert [r.category for r in report.risks] == ["breaking-change", "missing-tests"]
     assert "#60" in report.headline
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_clipped_risk_in_the_headline_ends_in_its_ellipsis(language: str) -> None:
+    pr = make_pr("Quantize weights on refit", files=[code("pkg/quant.py", 40)], number=70)
+    long = Risk(
+        "breaking-change",
+        "high",
+        "signature of should_quantize_param(name, tensor, config, dtype, group_size, scheme, layer_index, "
+        "module_name) changed to should_quantize_param(self, name, tensor, config, dtype, group_size)",
+        "pkg/quant.py",
+    )
+    report = compose([AnalyzedPR(pr, replace(ANALYZER.analyze(pr), risks=(long,), texts={}))], language)
+    assert "…" in report.headline
+    assert not report.headline.endswith(("…。", "…."))
