@@ -465,12 +465,13 @@ _MONTH_NAME = "|".join(sorted(_MONTHS_EN, key=len, reverse=True))
 _CN = r"[零〇一二两三四五六七八九十百千]+"
 # A year stands alone ("hjh0119 三月" names March, not the year 119).
 _YEAR_WORD = r"(?:(?<![\w-])((?:19|20)\d{2})\s*年?|(去年|今年|前年|last year|this year))"
-# One calendar day, in every form people write: 2026-06-08, 2026/6/8, 6/8, 6月8日, 六月八号, june 8(th),
-# 8 june, june 8, 2026.
+# One calendar day, in every form people write: 2026-06-08, 2026/6/8, 6/8, 09-01 (a dashed day only with a
+# two-digit month, as "3-5 个" is no date), 6月8日, 六月八号, june 8(th), 8 june, june 8, 2026.
 _DATE = re.compile(
     r"(?<!\d)(?P<iy>\d{4})[-/.](?P<im>\d{1,2})[-/.](?P<id>\d{1,2})(?!\d|[/.-]\d)"
     rf"|(?:(?P<zy>\d{{4}})\s*年|(?P<zyw>去年|今年))?\s*(?P<zm>\d{{1,2}}|{_CN})\s*月\s*(?P<zd>\d{{1,2}}|{_CN})\s*[日号]?"
     r"|(?<![\d/.:])(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?!\d|[/.:]\d)"
+    r"|(?<![0-9A-Za-z_/.:-])(?P<dm>0[1-9]|1[0-2])-(?P<dd>[0-3]\d)(?![0-9A-Za-z_/.:-])"
     rf"|\b(?P<em>{_MONTH_NAME})\.?\s+(?P<ed>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s*(?P<ey>\d{{4}}))?"
     rf"|\b(?P<fd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<fm>{_MONTH_NAME})\b(?:,?\s*(?P<fy>\d{{4}}))?"
 )
@@ -514,9 +515,36 @@ _YEAR = re.compile(
     r"今年|this year|去年|last year|前年"
     r"|(?<![\d./-])((?:19[7-9]|20\d)\d)\s*年(?!\s*\d{1,2}\s*月)(?:份|度)?|\b(?:in|during|of|for|since)\s+((?:19[7-9]|20\d)\d)\b(?![-/.]\d)"
 )
+_ZH_UNIT = r"小时|天|日|周|星期|礼拜|个月|月|年"
+_EN_UNIT = r"hours?|days?|weeks?|months?|years?"
+# After a bare number, months are counted with 个: "六月内" is within June, "六个月内" six months.
+_ZH_UNIT_COUNTED = r"小时|天|日|周|星期|礼拜|个月|年"
+# The past N units up to now: 最近 7 天, 过去48小时, 近两周, 前几天, 半个月内, past 3 days, within 2 weeks.
 _LAST_N = re.compile(
-    r"(?:最近|过去|近|这|last|past)\s*(\d+|[零〇一二两俩三四五六七八九十百千万]+|几)?\s*(?:个)?\s*(天|日|周|星期|礼拜|个月|月|days?|weeks?|months?)"
-    r"|(?:last|past)\s+(one|two|three|four|five|six|seven|eight|nine|ten|fourteen|thirty|a|few|couple of)\s+(days?|weeks?|months?)"
+    r"(?:(?:最近|过去|近|这|last|past|within)\s*(?P<n>\d+|[零〇一二两俩三四五六七八九十百千万]+|几|半)?"
+    r"|前\s*(?P<front>\d+|[两俩三四五六七八九十]|几|半))"
+    rf"\s*(?:个)?\s*(?P<unit>{_ZH_UNIT}|{_EN_UNIT})(?!\s*(?:前|之前|以前|ago))"
+    rf"|(?<![\d.])(?P<inside>\d+|[一两三四五六七八九十]+|几|半)\s*(?:个)?\s*(?P<inside_unit>{_ZH_UNIT_COUNTED})\s*(?:以内|之内|内)"
+    r"|(?:last|past|within)\s+(?P<en>one|two|three|four|five|six|seven|eight|nine|ten|fourteen|thirty|a|few|couple of)"
+    rf"\s+(?P<en_unit>{_EN_UNIT})"
+)
+# How many days a unit of `_LAST_N` or `_AGO` is.
+_UNIT_DAYS = {"小时": 1 / 24, "天": 1, "日": 1, "周": 7, "星期": 7, "礼拜": 7, "月": 30, "年": 365}  # fmt: skip
+# "三天前", "两周前合的", "a month ago": the day, ISO week or calendar month that many units before today.
+_AGO = re.compile(
+    r"(\d+|[一二两三四五六七八九十]+)\s*(天|日|个?周|个?星期|个?礼拜|个月)\s*(?:前|之前|以前)"
+    r"|\b(\d+|one|two|three|four|five|six|a)\s+(days?|weeks?|months?)\s+ago\b"
+)
+# A window written with its end at now: "这周一到现在", "自上周三以来", "since last Friday", "上个月中旬至今".
+_UP_TO_NOW = re.compile(
+    r"以来|至今|迄今|到现在|到目前(?:为止)?|到今天|截至目前|截止目前|为止"
+    r"|\bsince\b|\b(?:till|until|up to|through)\s+(?:now|today)\b|\bto date\b|自从|从[^，,。？?]{1,12}?(?:起|开始)"
+)
+# A quarter: 上个季度, 本季度, 今年第三季度, 去年 Q4, Q3, 2026Q1, last quarter, this quarter.
+_QUARTER = re.compile(
+    r"(?:(?P<zy>(?:19|20)\d{2})\s*年|(?P<zyw>今年|去年))?\s*(?:的)?\s*(?:(?P<zp>上|本|这|下)\s*个?\s*季度|第\s*(?P<zn>[一二三四1-4])\s*(?:个)?\s*季度)"
+    r"|\b(?P<ep>last|this|previous|current)\s+quarter\b"
+    r"|(?<![\w-])(?:(?P<qy>(?:19|20)\d{2})\s*-?\s*)?q(?P<qn>[1-4])(?![\w-])(?:\s*(?P<qy2>(?:19|20)\d{2})\b)?"
 )
 # "最近几天", "the past few days": a few is three.
 _A_FEW_UNITS = 3
@@ -529,6 +557,7 @@ _NEXT_WEEK = re.compile(r"下周|下个?星期|next week")
 _THIS_WEEK = re.compile(r"本周|这周|这个?星期|这个?礼拜|本星期|这一周|this week|current week")
 _LAST_MONTH = re.compile(r"上个?月|last month|previous month")
 _THIS_MONTH = re.compile(r"本月|这个?月|this month")
+_THREE_DAYS_AGO = re.compile(r"大前天")
 _DAY_BEFORE_YESTERDAY = re.compile(r"前天|day before yesterday")
 _YESTERDAY = re.compile(r"昨天|昨日|yesterday")
 _TODAY = re.compile(r"今天|今日|today")
@@ -568,7 +597,9 @@ _WINDOW_PATTERNS: tuple[re.Pattern[str], ...] = (
         r"上旬|中旬|下旬|月初|月底|月末|\b(?:early|mid|middle of|late|beginning of|start of|end of)\b"
     ),
     _DATE,
+    _QUARTER,
     _WEEK_NUMBER,
+    _AGO,
     _LAST_N,
     _WEEKEND,
     _HOLIDAY,
@@ -585,7 +616,8 @@ _WINDOW_PATTERNS: tuple[re.Pattern[str], ...] = (
     _YESTERDAY,
     _TODAY,
     _RECENTLY,
-    re.compile(r"以来|至今|开始|之后|以后|之前|以前|so far|since|between|from|until"),
+    _UP_TO_NOW,
+    re.compile(r"以来|至今|开始|之后|以后|之前|以前|之间|期间|以内|so far|since|between|from|until|till|now"),
 )
 
 
@@ -608,8 +640,8 @@ def _date_of(match: re.Match[str], today: date) -> tuple[date | None, bool]:
         year = _year_of(g["zyw"], g["zy"], today)
         guess = _date(year or today.year, month or 0, day or 0)
         return guess, year is not None
-    if g["sm"]:
-        return _date(today.year, int(g["sm"]), int(g["sd"])), False
+    if g["sm"] or g["dm"]:
+        return _date(today.year, int(g["sm"] or g["dm"]), int(g["sd"] or g["dd"])), False
     if g["em"]:
         return _date(int(g["ey"] or today.year), _MONTHS_EN[g["em"]], int(g["ed"])), bool(g["ey"])
     return _date(int(g["fy"] or today.year), _MONTHS_EN[g["fm"]], int(g["fd"])), bool(g["fy"])
@@ -801,7 +833,7 @@ def _window(text: str, context: ParseContext) -> Window | None:
     window = _named_window(text, context)
     part = _month_part(text)
     if part is None or (window is not None and not is_calendar_month(window.start, window.end)):
-        return window
+        return _up_to_now(window, text, context.now)
     tz = context.tz
     if window is None:
         today = context.now.astimezone(tz).date()
@@ -817,7 +849,8 @@ def _window(text: str, context: ParseContext) -> Window | None:
         month_start = month_start.replace(year=month_start.year - 1)
         window = _month_window(month_start.year, month_start.month, tz)
     start = month_start.replace(day=first)
-    return Window(start, window.end if end > 28 else month_start.replace(day=end))
+    window = Window(start, window.end if end > 28 else month_start.replace(day=end))
+    return _up_to_now(window, text, context.now)
 
 
 # "in the last month", "over the last week": the past month or week up to now, as "past month" is; bare
@@ -832,7 +865,7 @@ def _named_window(text: str, context: ParseContext) -> Window | None:
     today = now.date()
     this_week = Week.containing(now, tz)
 
-    window = _dates_window(text, now, tz)
+    window = _dates_window(text, now, tz) or _quarter(text, now, tz) or _ago(text, now, tz)
     if window is not None:
         return window
 
@@ -878,21 +911,25 @@ def _named_window(text: str, context: ParseContext) -> Window | None:
 
     m = _LAST_N.search(text)
     if m:
-        g = m.groups()
-        count: int | None
-        if g[2]:
-            count, unit = _EN_NUMBERS.get(g[2], _A_FEW_UNITS if g[2] == "few" else 2), g[3]
+        parts = {k: v or "" for k, v in m.groupdict().items()}
+        count: float | None
+        if parts["en"]:
+            count, unit = (
+                _EN_NUMBERS.get(parts["en"], _A_FEW_UNITS if parts["en"] == "few" else 2),
+                parts["en_unit"],
+            )
         else:
-            count = _A_FEW_UNITS if g[0] == "几" else cn_number(g[0]) if g[0] else None
-            unit = g[1]
+            written = parts["n"] or parts["front"] or parts["inside"]
+            count = {"几": _A_FEW_UNITS, "半": 0.5}.get(written) or (cn_number(written) if written else None)
+            unit = parts["unit"] or parts["inside_unit"]
             if count is None:
                 count = 2 if "两" in m.group(0) else 1
-        days = {"天": 1, "日": 1, "周": 7, "星期": 7, "礼拜": 7, "个月": 30, "月": 30}.get(unit)
-        if days is None:
-            days = 1 if unit.startswith("day") else 7 if unit.startswith("week") else 30
-        if count and 0 < count * days <= 3660:
-            return Window(now - timedelta(days=count * days), now)
+        days = count * _unit_days(unit)
+        if 0 < days <= 3660:
+            return Window(now - timedelta(days=round(days) if days >= 1 else days), now)
 
+    if _THREE_DAYS_AGO.search(text):
+        return _range(today - timedelta(days=3), today - timedelta(days=3), tz)
     if _DAY_BEFORE_YESTERDAY.search(text):
         return _range(today - timedelta(days=2), today - timedelta(days=2), tz)
     if _YESTERDAY.search(text):
@@ -911,6 +948,75 @@ def _named_window(text: str, context: ParseContext) -> Window | None:
     if _RECENTLY.search(text):
         return _recently(now)
     return None
+
+
+_EN_UNIT_DAYS = {"hour": 1 / 24, "day": 1, "week": 7, "month": 30, "year": 365}
+
+
+def _unit_days(unit: str) -> float:
+    """How many days a unit of time is, written in Chinese or English ("个月", "weeks")."""
+    return _UNIT_DAYS.get(unit.lstrip("个")) or _EN_UNIT_DAYS[unit.rstrip("s")]
+
+
+def _ago(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
+    """A day, ISO week or calendar month that many units before today: "三天前" is that day, "两周前"
+    that week, "一个月前" / "a month ago" that month."""
+    m = _AGO.search(text)
+    if m is None:
+        return None
+    zh_count, zh_unit, en_count, en_unit = m.groups()
+    unit = zh_unit or en_unit
+    if zh_count:
+        count = cn_number(zh_count)
+    else:
+        count = int(en_count) if en_count.isdigit() else _EN_NUMBERS.get(en_count, 1)
+    if not count or count > 120:
+        return None
+    today = now.date()
+    days = _unit_days(unit)
+    if days == 1:
+        day = today - timedelta(days=count)
+        return _range(day, day, tz)
+    if days == 7:
+        return _week_window(Week.containing(now - timedelta(days=7 * count), tz))
+    month_index = today.year * 12 + today.month - 1 - count
+    return _month_window(month_index // 12, month_index % 12 + 1, tz)
+
+
+def _quarter(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
+    """A calendar quarter: 上个季度 / last quarter, 本季度, 第三季度 / Q3 (the latest begun, unless a year is
+    given), 今年第三季度, 2026Q1. Cut at now while it is not over."""
+    m = _QUARTER.search(text)
+    if m is None:
+        return None
+    g = m.groupdict()
+    today = now.date()
+    current = (today.month - 1) // 3
+    relative = g["zp"] or g["ep"]
+    written_year = g["zy"] or g["qy"] or g["qy2"]
+    year = int(written_year) if written_year else _year_of(g["zyw"], None, today)
+    if relative:
+        step = {"上": -1, "last": -1, "previous": -1, "下": 1}.get(relative, 0)
+        index = today.year * 4 + current + step
+        year, quarter = index // 4, index % 4
+    else:
+        quarter = (cn_number(g["zn"]) if g["zn"] else int(g["qn"])) or 1
+        quarter -= 1
+        if year is None:
+            year = today.year if quarter <= current else today.year - 1
+    start = _day_start(date(year, 3 * quarter + 1, 1), tz)
+    end_month = 3 * quarter + 4
+    end = _day_start(date(year + (end_month > 12), (end_month - 1) % 12 + 1, 1), tz)
+    return Window(start, end)
+
+
+def _up_to_now(window: Window | None, text: str, now: datetime) -> Window | None:
+    """A window that ended before now, written with its end at now ("这周一到现在", "since last Friday",
+    "自上周三以来"), runs from its start to now. One that reaches now already is kept (a week stays the
+    week its report covers)."""
+    if window is None or window.end >= now or window.start >= now or not _UP_TO_NOW.search(text):
+        return window
+    return Window(window.start, now)
 
 
 def _recently(now: datetime) -> Window:
