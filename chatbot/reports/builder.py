@@ -216,10 +216,17 @@ def point_of(record: AnalyzedPR, language: Language) -> str | None:
             continue  # a link first ("https://…/pull/4280 refactor…") is a reference, not a point
         text = _without_leading_reference(text, record.pr.header.repo)
         shown = _clip(text, POINT_CHARS).rstrip("。.;； ")
-        # A text quoting the whole title is the title again with something after it.
-        if shown and _says_more(shown.rstrip("…"), record) and title[:TITLE_QUOTE] not in shown.lower():
+        if shown and _says_more(shown.rstrip("…"), record) and not _repeats_title(shown.lower(), title):
             return shown
     return None
+
+
+def _repeats_title(text: str, title: str) -> bool:
+    """Whether `text` (lowercased) is the title again with something after it: it opens with the title,
+    or holds a long title's first words. A short title inside a sentence ("Adds on-policy distillation
+    across FSDP and Megatron" for "On-Policy Distillation") is the sentence using its name."""
+    quoted = title[:TITLE_QUOTE]
+    return text.startswith(quoted) or (len(title) >= TITLE_QUOTE and quoted in text)
 
 
 def _without_leading_reference(text: str, repo: str) -> str:
@@ -252,13 +259,15 @@ def _change(record: AnalyzedPR, language: Language) -> str:
     """A PR in the "key changes" narrative: its headline, after its title when the headline does not
     already say the title (most of the title's words in it, which covers a gist quoting a clipped or
     retyped title), so no line says its title twice; then what the PR says beyond its title, when the
-    headline does not already."""
+    headline does not already. A point that names the whole title is the line by itself."""
     title = clean_title(record.pr.title)
     gist = _headline(record, language)
     words = _words_of(title)
     if words and len(words & _words_of(gist)) < TITLE_OVERLAP * len(words):
         gist = f"{title} — {gist}"
     point = point_of(record, language)
+    if point and title.lower() in point.lower():
+        return point  # a sentence naming a short title says it and more ("Add a tiny recipe <title>…")
     if point and point != _clip(gist, POINT_CHARS) and not _says_more(gist, record):
         gist = say("report.change.point", language, change=gist.rstrip("。."), point=point)
     return _clip(gist, CHANGE_CHARS)

@@ -536,3 +536,18 @@ def test_a_clipped_risk_in_the_headline_ends_in_its_ellipsis(language: str) -> N
     report = compose([AnalyzedPR(pr, replace(ANALYZER.analyze(pr), risks=(long,), texts={}))], language)
     assert "…" in report.headline
     assert not report.headline.endswith(("…。", "…."))
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_sentence_naming_a_short_title_is_a_point_but_a_text_opening_with_the_title_is_not(
+    language: str,
+) -> None:
+    pr = make_pr("On-Policy Distillation", files=[code("pkg/trainer/distill.py", 300)], number=80)
+    analysis = ANALYZER.analyze(pr)
+    sentence = "Adds on-policy distillation support across FSDP and Megatron backends"
+    for points, expected in (
+        ((sentence, "FSDP and Megatron engines"), sentence),
+        (("On-Policy Distillation: teacher logprobs from a vLLM server", sentence), sentence),
+    ):
+        texts = {k: replace(v, gist="", key_points=points) for k, v in analysis.texts.items()}
+        assert point_of(AnalyzedPR(pr, replace(analysis, texts=texts)), language) == expected
