@@ -96,6 +96,20 @@ _TITLE_VERBS: tuple[tuple[ChangeType, re.Pattern[str]], ...] = (
     ("perf", re.compile(rf"^(?:{_COST_CUT})", re.I)),  # "Avoid redundant copies…" before "avoid" as a fix
     ("fix", re.compile(r"^(?:fix|fixed|fixes|fixing|resolve|correct|avoid|prevent|handle)\b|修复", re.I)),
     ("perf", re.compile(rf"\b(?:speed ?up|optimi[sz]e|accelerat\w*|faster)\b|{_COST_CUT}|优化|加速", re.I)),
+    # A title naming the symptom it cures ("DP > 1 hang with vllm rollout", "Relocate cache free logic to
+    # avoid GPU OOM", "训练卡住") is a fix, unless it opens by adding, restructuring or bumping something
+    # ("Add error mechanism…", "Refactor error handling").
+    (
+        "fix",
+        re.compile(
+            r"^(?!(?:add|adds|added|support|introduce|implement|enable|allow|new|refactor|clean ?up|simplify|"
+            r"rename|bump|upgrade|pin)\b)(?:.*?\b(?:hang|hangs|"
+            r"hanging|crash\w*|deadlock\w*|race|races|oom|nan|leak\w*|fail\w*|bugs?|broken|invalid|"
+            r"wrong\w*|incorrect\w*|mismatch\w*|regression|troubles?|issues?|missing)\b|.*?(?:报错|崩溃|卡住|"
+            r"卡死|死锁|失败|泄漏|不一致|异常))",
+            re.I,
+        ),
+    ),
     (
         "refactor",
         re.compile(r"^(?:refactor|clean ?up|simplify|rename|move|remove|deprecate|unify)\b|重构", re.I),

@@ -130,6 +130,18 @@ def test_a_repository_without_a_map_uses_the_default_map() -> None:
         ("[megatron] fix: revert megatron actor refactor", [TRAINER_CODE], "revert"),
         ("Reverts the rollout cache", [changed("docs/faq.md", ["Q and A"] * 30)], "revert"),
         ("docs: update the README", [TRAINER_CODE], "doc"),
+        # an untyped title that names the symptom it cures is a fix, whatever its verb
+        ("DP > 1 hang with vllm rollout when training MoE models", [TRAINER_CODE], "fix"),
+        ("Relocate cache free logic to avoid GPU OOM", [TRAINER_CODE], "fix"),
+        ("Use a guard in _compact_for_bucket to prevent NCCL buffer race", [TRAINER_CODE], "fix"),
+        ("Wrong pg_clipfrac_lower in the PPO loss", [TRAINER_CODE], "fix"),
+        ("Indentation error leading to critic_output.get() failure", [TRAINER_CODE], "fix"),
+        ("多机训练时卡住", [TRAINER_CODE], "fix"),
+        ("长序列下 loss 出现异常", [TRAINER_CODE], "fix"),
+        # …unless it opens by adding or restructuring something
+        ("Add an error message for batch size divisibility", [TRAINER_CODE], "feat"),
+        ("Refactor error handling in the trainer", [TRAINER_CODE], "refactor"),
+        ("vLLM server: retry on connection errors", [TRAINER_CODE], "feat"),  # handling errors is new code
     ],
 )
 def test_the_change_type_comes_from_title_and_files(
