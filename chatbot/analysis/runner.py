@@ -24,7 +24,7 @@ from chatbot.ports import Clock
 from chatbot.store.analyses import NewAnalysis, input_hash, save_analyses, search_document
 from chatbot.store.db import Database
 from chatbot.store.events import claim_leases, release_leases
-from chatbot.store.index import PRIndex, to_pull_request
+from chatbot.store.index import WHOLE_COLUMNS, PRIndex, to_pull_request
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow
 
 CHUNK = 100
@@ -231,15 +231,22 @@ def _pending(
 
 
 def _load(db: Database, chunk: Sequence[tuple[int, str]]) -> list[PullRequest]:
-    """The chunk's PRs, whole. Read as plain rows through the connection: ORM objects of 100 PRs with
-    their files cost a third more to build and are thrown away at once."""
+    """The chunk's PRs, whole. Read as plain rows through the connection (ORM objects of 100 PRs with
+    their files cost a third more to build and are thrown away at once), by position."""
     with db.session() as session:
-        table = PullRequestRow.__table__
-        rows = session.connection().execute(select(table).where(table.c.id.in_([i for i, _ in chunk]))).all()
+        rows = (
+            session.connection()
+            .execute(
+                select(*WHOLE_COLUMNS, PullRequestRow.repo_id).where(
+                    PullRequestRow.id.in_([i for i, _ in chunk])
+                )
+            )
+            .all()
+        )
         repos = {
-            r.id: r for r in session.scalars(select(RepoRow).where(RepoRow.id.in_({r.repo_id for r in rows})))
+            r.id: r for r in session.scalars(select(RepoRow).where(RepoRow.id.in_({row[-1] for row in rows})))
         }
-        by_id = {row.id: to_pull_request(repos[row.repo_id], row) for row in rows}
+        by_id = {row[0]: to_pull_request(repos[row[-1]], row) for row in rows}
     return [by_id[i] for i, _ in chunk if i in by_id]
 
 

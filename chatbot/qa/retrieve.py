@@ -1020,9 +1020,7 @@ def _by_newcomers(
             select(PullRequestRow.author, func.min(PullRequestRow.merged_at))
             .where(PullRequestRow.repo_id == repo.id, PullRequestRow.author.in_(authors))
             .group_by(PullRequestRow.author)
-        )
-        .tuples()
-        .all()
+        ).all()
     )
     return [r for r in records if first.get(r.pr.header.author, since) >= since]
 

@@ -175,7 +175,7 @@ class PRIndex:
         ).all()
 
 
-# The columns `to_pull_request(..., diff=False)` reads: a query selecting these (not the whole row)
+# The columns `header_pull_request` reads, in its order: a query selecting these (not the whole row)
 # gives rows it accepts, without the ORM's per-row bookkeeping or decoding any patch.
 HEADER_COLUMNS = (
     PullRequestRow.id,
@@ -200,35 +200,82 @@ HEADER_COLUMNS = (
 )
 
 
-def to_pull_request(repo: RepoRow, row: PullRequestRow | Row[Any], *, diff: bool = True) -> PullRequest:
-    """The stored PR as the core's type. Without `diff` its files (with their patches) and comments are
-    left out, and `row` may be a row of HEADER_COLUMNS: files and comments are most of a PR's JSON, and a
-    reader of stored analyses (the weekly report) needs neither; the counts of files and lines stay."""
+# The columns `to_pull_request` reads, in its order: the header's, then the files and comments.
+WHOLE_COLUMNS = (*HEADER_COLUMNS, PullRequestRow.files, PullRequestRow.comments)
+
+
+def to_pull_request(repo: RepoRow, row: PullRequestRow | Row[Any] | Sequence[Any]) -> PullRequest:
+    """The stored PR as the core's type, with its files and comments: from an ORM row, or from a row
+    whose first columns are WHOLE_COLUMNS (read by position, as `header_pull_request`)."""
+    values = (
+        [getattr(row, column.key) for column in WHOLE_COLUMNS] if isinstance(row, PullRequestRow) else row
+    )
+    files, comments = values[len(HEADER_COLUMNS)], values[len(HEADER_COLUMNS) + 1]
+    return header_pull_request(
+        repo,
+        values,
+        files=tuple(PRFile.from_dict(f) for f in files),
+        comments=tuple(Comment.from_dict(c) for c in comments),
+    )
+
+
+def header_pull_request(
+    repo: RepoRow,
+    row: Row[Any] | Sequence[Any],
+    *,
+    files: tuple[PRFile, ...] = (),
+    comments: tuple[Comment, ...] = (),
+) -> PullRequest:
+    """The PR of a row whose first columns are HEADER_COLUMNS, without its files (with their patches)
+    and comments unless given: they are most of a PR's JSON, and a reader of stored analyses (the weekly
+    report) needs neither; the counts of files and lines stay. The row is unpacked by position: a
+    `Row`'s attribute access by name costs ten times an index, and a report reads 19 columns of 300 PRs."""
+    (
+        _,
+        number,
+        title,
+        body,
+        author,
+        author_name,
+        created_at,
+        updated_at,
+        merged_at,
+        closed_at,
+        html_url,
+        base_ref,
+        merge_commit_sha,
+        labels,
+        reviews,
+        additions,
+        deletions,
+        changed_files,
+        content_hash,
+    ) = row[: len(HEADER_COLUMNS)]
     header = PullHeader(
         repo=repo.full_name,
-        number=row.number,
-        title=row.title,
-        body=row.body,
-        author=row.author,
-        author_name=row.author_name,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        merged_at=row.merged_at,
-        closed_at=row.closed_at,
-        html_url=row.html_url,
-        base_ref=row.base_ref,
-        merge_commit_sha=row.merge_commit_sha,
-        labels=tuple(row.labels),
+        number=number,
+        title=title,
+        body=body,
+        author=author,
+        author_name=author_name,
+        created_at=created_at,
+        updated_at=updated_at,
+        merged_at=merged_at,
+        closed_at=closed_at,
+        html_url=html_url,
+        base_ref=base_ref,
+        merge_commit_sha=merge_commit_sha,
+        labels=tuple(labels),
     )
     return PullRequest(
         header=header,
-        files=tuple(PRFile.from_dict(f) for f in row.files) if diff else (),
-        reviews=tuple(Review.from_dict(r) for r in row.reviews),
-        comments=tuple(Comment.from_dict(c) for c in row.comments) if diff else (),
-        additions=row.additions,
-        deletions=row.deletions,
-        changed_files=row.changed_files,
-        content_hash=row.content_hash,
+        files=files,
+        reviews=tuple(Review.from_dict(r) for r in reviews),
+        comments=comments,
+        additions=additions,
+        deletions=deletions,
+        changed_files=changed_files,
+        content_hash=content_hash,
     )
 
 

@@ -237,8 +237,21 @@ def subscription_report(
     )
 
 
-def deliver(db: Database, delivery_id: int, in_doubt: bool, clock: Clock, context: PushContext) -> str:
-    """Send one claimed delivery and record the outcome: sent, recovered, gone or failed."""
+# The reports of one push tick by (repo, week, language, filters): a tick's deliveries of the same
+# report share one build (a 429 storm delivered one report 450 times, building it for each).
+ReportsOfTick = dict[tuple[str, Week, Language, ReportFilters], WeeklyReport]
+
+
+def deliver(
+    db: Database,
+    delivery_id: int,
+    in_doubt: bool,
+    clock: Clock,
+    context: PushContext,
+    reports: ReportsOfTick,
+) -> str:
+    """Send one claimed delivery and record the outcome: sent, recovered, gone or failed. The card's
+    report is taken from `reports` when this tick built it already, else built and added there."""
     with db.session() as session:
         delivery = session.get(DeliveryRow, delivery_id)
         assert delivery is not None
@@ -261,9 +274,11 @@ def deliver(db: Database, delivery_id: int, in_doubt: bool, clock: Clock, contex
         outcome = "recovered" if reference else "sent"
         if reference is None:
             year, week_number = period.split("-W")
-            report = subscription_report(
-                db, full_name, Week(int(year), int(week_number), tz), language, filters, clock, context
-            )
+            week = Week(int(year), int(week_number), tz)
+            report = reports.get((full_name, week, language, filters))
+            if report is None:
+                report = subscription_report(db, full_name, week, language, filters, clock, context)
+                reports[full_name, week, language, filters] = report
             card = report_card(report, ReportLinks.for_report(context.public_url, report))
             origin = CardOrigin(full_name, period, language, tz.key, subscription_id)
             card = with_feedback(with_reading(db, report, card, origin), card_ref(report))
@@ -340,15 +355,17 @@ def _deactivate(
 def push_due(
     db: Database, clock: Clock, context: PushContext, worker: str, limit: int | None = None
 ) -> PushReport:
-    """One push tick: schedule what became due, then claim and deliver until nothing is left."""
+    """One push tick: schedule what became due, then claim and deliver until nothing is left (each
+    report built once for the tick)."""
     report = PushReport()
     report.scheduled, report.skipped = schedule_deliveries(db, clock)
+    reports: ReportsOfTick = {}
     done = 0
     while limit is None or done < limit:
         claimed = claim_next(db, worker, clock.now())
         if claimed is None:
             break
-        outcome = deliver(db, claimed[0], claimed[1], clock, context)
+        outcome = deliver(db, claimed[0], claimed[1], clock, context, reports)
         setattr(report, outcome, getattr(report, outcome) + 1)
         done += 1
     return report
