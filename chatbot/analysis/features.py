@@ -278,6 +278,7 @@ class FileFacts:
     deletions: int
     memory_sensitive: bool
     distributed_sensitive: bool
+    patched: bool = True  # GitHub sent its patch (it cuts them on large PRs)
 
     @property
     def lines(self) -> int:
@@ -1123,6 +1124,7 @@ def _file_facts(f: PRFile, module_map: ModuleMap) -> FileFacts:
         deletions=f.deletions,
         memory_sensitive=memory,
         distributed_sensitive=distributed,
+        patched=bool(f.patch),
     )
 
 

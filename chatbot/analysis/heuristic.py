@@ -1533,13 +1533,16 @@ def _reading_guide(
         return ()
     guide: list[str] = []
     focus = f.focus[0] if f.focus else None
-    if focus is not None:
+    kept = [x for x in f.files if x.status != "removed"]
+    largest = _largest(x for x in kept if x.is_code) or _largest(kept)
+    focus_lines = next((x.lines for x in kept if focus is not None and x.path == focus.path), 0)
+    # The focus is read from the patches GitHub sent; a code file at least twice its size whose patch
+    # was cut (#5041's 354-line distillation losses beside a 124-line agent loop) is where to start.
+    cut = largest is not None and not largest.patched and largest.lines >= 2 * focus_lines
+    if focus is not None and not cut:
         guide.append(say("guide.start", language, path=focus.path, name=focus.line))
-    else:
-        kept = [x for x in f.files if x.status != "removed"]
-        largest = _largest(x for x in kept if x.is_code) or _largest(kept)
-        if largest is not None:
-            guide.append(say("guide.start_file", language, path=largest.path))
+    elif largest is not None:
+        guide.append(say("guide.start_file", language, path=largest.path))
     if design and _reads(design, language):
         guide.append(say("guide.design", language, text=design))
     check = _verify(f, change_type, author, risks, language)

@@ -168,6 +168,23 @@ def test_a_pr_worth_reading_gets_a_reading_guide_that_starts_in_its_diff() -> No
         assert any(f.filename in guide[0] for f in case.files)
 
 
+def test_a_reading_guide_starts_at_a_much_larger_file_whose_patch_github_cut() -> None:
+    """The focus function comes from the patches GitHub sent; on a large PR it cuts the later ones, so a
+    354-line file without a patch is where the change is, not the 84-line function beside it. A larger
+    file that has its patch but no function to name does not displace the focus."""
+    cut = changed("verl/trainer/distillation/losses.py", additions=354, deletions=0)
+    case = pr("[trainer] feat: on-policy distillation", TEMPLATE_BODY, [SUMMON, cut])
+    for language in ("zh", "en"):
+        assert (
+            "verl/trainer/distillation/losses.py"
+            in ANALYZER.analyze(case).localized(language).reading_guide[0]
+        )
+    shown = pr(
+        "[trainer] feat: on-policy distillation", TEMPLATE_BODY, [SUMMON, code("verl/trainer/x.py", 400)]
+    )
+    assert "summon_unit_params" in ANALYZER.analyze(shown).localized("en").reading_guide[0]
+
+
 def test_a_skimmed_pr_has_no_reading_guide() -> None:
     typo = make_pr("[doc] fix: typo", files=[changed("docs/index.md", ["ok"], ["okk"])])
     assert ANALYZER.analyze(typo).localized("en").reading_guide == ()
