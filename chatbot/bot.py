@@ -726,7 +726,9 @@ class ChatBot:
 
     def _upgrade(self, query: Query, window: Window | None, seen: Window | None, now: datetime) -> Answer:
         """What to check before upgrading: the span's breaking changes, dependency changes, changed
-        defaults, deprecations and removals, and reverts, each a section (a PR in the first that has it)."""
+        defaults, deprecations and removals, and reverts, each a section (a PR in the first that has it).
+        The question's unplaced words only rank: they often name the asker's own setup ("会不会影响我们
+        现有的训练脚本"), which no PR mentions; the answer says which it dropped."""
         if not query.window_named or query.vague_window:
             note = say("qa.upgrade.span", query.language, days=TOPIC_DAYS)
             query = replace(query, notes=(*query.notes, note))
@@ -739,7 +741,18 @@ class ChatBot:
                 ("defaults", _with_topics(base, ("defaults", "dropped_support", "deprecation"))),
                 ("revert", _with_topics(base, ("revert",))),
             ):
-                sections.append((name, gather(session, asked, seen, self.fallback, until=now)))
+                found = gather(session, asked, seen, self.fallback, relaxed=bool(query.terms), until=now)
+                sections.append((name, found))
+        dropped = [t for t in query.terms if all(t in found.dropped for _, found in sections)]
+        if dropped:
+            quoted = join((f"'{t}'" for t in dropped), query.language)
+            query = replace(
+                query,
+                understood=tuple(
+                    w for w in query.understood if w.lower() not in {t.lower() for t in dropped}
+                ),
+                notes=(*query.notes, say("qa.relaxed.terms", query.language, terms=quoted)),
+            )
         evidence = sections[0][1]
         return Composer(query, window, evidence, now, self.config.tz).upgrade(sections)
 
@@ -871,7 +884,8 @@ class ChatBot:
             repo=query.repo,
             window=window_text(window, self.clock.now(), self.config.tz, language),
         )
-        blocks = [Paragraph((plain(text),))]
+        # what was searched for ("按 'router' 搜索…"), so that "none" is not read as "nothing merged"
+        blocks: list[Block] = [*composer.understood(), Paragraph((plain(text),))]
         last = last_complete_week(self.clock.now(), self.config.tz)
         if window is None or window.week != last:
             with self.db.session() as session:

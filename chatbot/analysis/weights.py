@@ -128,7 +128,9 @@ SEMANTICS_TITLE = re.compile(
     r"\b(?:loss|advantages?|kl|entropy|importance sampling|off-?policy|on-?policy|log-?probs?|logprobs?|"
     r"rewards?|gradients?|grad|optimi[sz]er|learning rate|lr scheduler|sampling|temperature|"
     r"(?:weight|param(?:eter)?)s? (?:sync|update|resharding)|precision|dtype|fp8|bf16|tokeniz\w*|"
-    r"attention|packing|padding|normali[sz]ation)\b|损失|优势|采样|梯度|精度|权重同步",
+    r"attention|packing|padding|normali[sz]ation)\b"
+    # the same, as Chinese titles say it
+    r"|损失|优势|熵|对数概率|奖励|梯度|优化器|学习率|采样|温度|权重同步|参数同步|精度|分词|注意力|打包|填充|归一化",
     re.I,
 )
 # A fix (or perf change) whose title names memory, OOM, a leak or wrong results, in shipped code.

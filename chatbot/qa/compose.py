@@ -442,6 +442,10 @@ class Composer:
         ]
         blocks: list[Block] = [Heading(say("qa.must_read.title", self.language), 2)]
         total: int | None = self.evidence.reading_count()
+        wanted = self.query.limit or 0
+        if chosen and len(chosen) < wanted:
+            # "挑两个最值得看的": as many as asked, the next by importance after the ones worth reading
+            chosen += [r for r in records if r not in chosen][: wanted - len(chosen)]
         if not chosen:
             blocks.append(Paragraph((plain(say("qa.must_read.none", self.language)),)))
             chosen, total = records[:3], None

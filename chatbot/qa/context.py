@@ -24,6 +24,19 @@ _FOLLOW_UP = re.compile(
     # "which of those have no tests", "其中哪些是破坏性的": the last answer's PRs, narrowed
     r"|\b(?:of|among) (?:those|these|them)\b|其中|这些(?:里|中|当中|里面)|它们(?:中|里|当中)|里面哪些"
 )
+# A follow-up that narrows the last answer ("只看修复", "only the fixes", "其中哪些是破坏性的"): what it names is
+# added to the last question's subject, which stays ("GRPO 相关的 PR" then "只看修复": GRPO's fixes).
+_NARROWS = re.compile(
+    r"^\s*(?:那\s*)?(?:只看|只要|仅看|只留|只有|only|just)\b|只看|只要|\bonly\b"
+    r"|\b(?:of|among) (?:those|these|them)\b|其中|这些(?:里|中|当中|里面)|它们(?:中|里|当中)|里面哪些"
+)
+# Who wrote the last answer's PRs ("who wrote them?", "谁写的这些", "这些都是谁写的", "作者都是谁"): its people.
+_WHO_OF_THE_LIST = re.compile(
+    r"\bwho (?:wrote|authored|made|did|opened|sent|merged)\s+(?:them|those|these|all (?:of )?(?:them|those|these))\b"
+    r"|\bwho (?:are|were) (?:the|their) authors\b|\b(?:their|the) authors\b"
+    r"|谁(?:写|提|做|改|合)的(?:这些|那些)|(?:这些|那些|它们)\s*(?:pr)?\s*(?:都)?是谁(?:写|提|做|改|合)?的?"
+    r"|作者(?:都|分别)是谁|作者们?都?有谁"
+)
 # "the week before" in a follow-up is the week before the last question's window, not before now.
 _WINDOW_BEFORE = re.compile(
     r"the week before|the previous (?:week|one)|week before that|前一周|再往前一?周|再前一周|之前一周|更早一周"
@@ -199,6 +212,20 @@ def _only_asks_of_a_pr(current: Query) -> bool:
     )
 
 
+def _narrowed(kept: Any, added: Any) -> Any:
+    """One subject slot of a narrowing follow-up: the last question's words and the new ones (both must
+    match), or the new author in place of the old."""
+    if isinstance(kept, tuple):
+        return tuple(dict.fromkeys((*kept, *added)))
+    return added or kept
+
+
+def _asks_who_wrote_the_list(current: Query) -> bool:
+    """Whether the question only asks who wrote the last answer's PRs (`_WHO_OF_THE_LIST`)."""
+    text = current.text.lower()
+    return _WHO_OF_THE_LIST.search(text) is not None and not _FILLER.sub("", _WHO_OF_THE_LIST.sub("", text))
+
+
 def ordinal_missing(listed: tuple[int, ...], position: int, language: Language) -> str:
     """What to say when a follow-up asks for a position ("第二个") the last answer's list lacks."""
     if not listed:
@@ -248,6 +275,11 @@ def follow_up(
         )
     if current.intent in ("help",) or current.unknown_repo:
         return current
+    if previous.intent not in ("pr", "help", "unknown") and _asks_who_wrote_the_list(current):
+        # the people of the last answer's PRs, over the same question
+        return replace(
+            previous, text=text, language=current.language, maintainers=True, asks_who=True, notes=()
+        )
     repo = current.repo if current.repo_named else previous.repo or current.repo
     if current.intent == "pr":
         return replace(current, repo=repo, repo_candidates=() if repo else current.repo_candidates)
@@ -267,6 +299,9 @@ def follow_up(
     elif intent in ("help", "unknown", "pr") or current.maintainers:
         intent = current.intent if current.intent != "unknown" else "highlights"
     subject = current if any(getattr(current, name) for name in SUBJECT) else previous
+    narrowed = {name: getattr(subject, name) for name in SUBJECT}
+    if _NARROWS.search(text.lower()):
+        narrowed = {name: _narrowed(getattr(previous, name), getattr(current, name)) for name in SUBJECT}
     return replace(
         previous,
         text=text,
@@ -292,5 +327,5 @@ def follow_up(
         upgrade=current.upgrade or (previous.upgrade and intent == previous.intent),
         order=current.order or (previous.order if intent == previous.intent else None),
         confidence=1.0,
-        **{name: getattr(subject, name) for name in SUBJECT},
+        **narrowed,
     )

@@ -538,7 +538,8 @@ _AGO = re.compile(
 # A window written with its end at now: "这周一到现在", "自上周三以来", "since last Friday", "上个月中旬至今".
 _UP_TO_NOW = re.compile(
     r"以来|至今|迄今|到现在|到目前(?:为止)?|到今天|截至目前|截止目前|为止"
-    r"|\bsince\b|\b(?:till|until|up to|through)\s+(?:now|today)\b|\bto date\b|自从|从[^，,。？?]{1,12}?(?:起|开始)"
+    r"|\bsince\b|\b(?:till|until|up to|through)\s+(?:now|today)\b|\bto date\b|自从"
+    r"|从\s*[^，,。？?\s]{0,6}?(?:周|星期|礼拜|月|年|天|号|日)[一二三四五六日天1-7]?\s*(?:起|开始)"
 )
 # A quarter: 上个季度, 本季度, 今年第三季度, 去年 Q4, Q3, 2026Q1, last quarter, this quarter.
 _QUARTER = re.compile(
@@ -1359,6 +1360,13 @@ _UPGRADE_IMPACT = re.compile(
     r"|\b(?:before|when|after|for|on) (?:we |you |i )?upgrad\w*|\bupgrade (?:impact|concerns?|pitfalls?|notes?|guide)\b"
     r"|\bupgrad\w*(?: [\w./-]+)? to (?:the |a )?(?:latest|newest|new|next)(?: (?:stable )?(?:release|version)s?)?\b"
     r"|\b(?:watch|look out|careful|know|aware|check)\b[^?.,]{0,24}\bupgrad\w*"
+    # what the changes do to the asker's own setup: "会不会影响我们现有的训练脚本", "我们的配置要改吗",
+    # "will anything break our launch scripts?", "do we need to update our configs?"
+    r"|影响(?:到)?\s*(?:我们|咱们|你们|现有|已有|目前)|对(?:我们|咱们|现有|已有)[^，。？?！!]{0,12}有(?:什么|啥)?影响"
+    r"|(?:我们|咱们)的?[^，。？?！!]{0,12}(?:要|需要|得|用不用|需不需要)(?:改|修改|调整|迁移|更新)"
+    r"|\b(?:break|affect|impact)s? (?:our|my|existing|any of our)\b|\bimpact on (?:us|our)\b"
+    r"|\bdo (?:we|i) (?:need|have) to (?:change|update|modify|migrate|adjust)\b"
+    r"|\b(?:our|my)\b[^?.!]{0,30}\bneeds? (?:to be )?(?:chang|updat|modif|migrat|adjust)\w*"
 )
 
 _UPGRADE_FRAMING = frozenset(("upgrade", "regression"))
@@ -1386,6 +1394,8 @@ _MODULE_MOST = re.compile(
     r"|\bwhich modules? (?:changed|moved|grew|saw the most)(?: the)?(?: most)?\b"
 )
 
+# "比较" before an adjective is "rather" ("先读哪个比较好", "比较重要的 PR"), no comparison.
+_RATHER = r"\s*(?:好|重要|大|多|少|值得|合适|靠谱|关键|有用|推荐|常见|新|快|慢|稳|简单|复杂|难|容易|适合|有意思|有趣|明显|严重)"
 _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "help",
@@ -1397,7 +1407,9 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "compare",
         re.compile(
-            r"对比|比较|相比|比上上?周|比上个?月|环比|同比|比起来|相较|(?:和|跟|与|同)\s*(?:上上?|这|本|前一|上一)个?(?:周|星期|礼拜|月)\S{0,4}?比|(?:和|跟|与|同)[^，。？?！!]{1,24}?(?:相比|比较|对比|比起来|比一下|比怎么样|比如何|比呢|比是?(?:多|少|增|减|涨|降|快|慢))|多了还是少了|变多了?还是变少|增加还是减少|涨了还是跌了|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)|week over week|month over month"
+            r"对比|比较(?!"
+            + _RATHER
+            + r")|相比|比上上?周|比上个?月|环比|同比|比起来|相较|(?:和|跟|与|同)\s*(?:上上?|这|本|前一|上一)个?(?:周|星期|礼拜|月)\S{0,4}?比|(?:和|跟|与|同)[^，。？?！!]{1,24}?(?:相比|比较|对比|比起来|比一下|比怎么样|比如何|比呢|比是?(?:多|少|增|减|涨|降|快|慢))|多了还是少了|变多了?还是变少|增加还是减少|涨了还是跌了|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)|week over week|month over month"
         ),
     ),
     (
@@ -1421,7 +1433,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "must_read",
         re.compile(
-            r"值得(?:精|细|仔细|一)?[读看]|必读|精读|细读|重点看|worth (?:a )?(?:close )?read|must[- ]read|close read|deserves? (?:a )?(?:careful|close)|should (?:i|we) read|(?:i|we) should read|\bread first\b|先(?:读|看)哪"
+            r"值得(?:精|细|仔细|一)?[读看]|必读|必看|必须[读看]|一定要[读看]|非[读看]不可|精读|细读|重点看|worth (?:a )?(?:close )?read|must[- ]read|close read|deserves? (?:a )?(?:careful|close)|should (?:i|we) read|(?:i|we) should read|\bread first\b|先(?:读|看)哪|从哪(?:个|一个|篇|些)\s*(?:pr)?(?:\s|开始)*(?:看|读)"
             # what is worth learning from: the PRs with the most insight
             r"|值得(?:我们?|大家|你们)?(?:团队|组里|这边)?(?:学习|借鉴|参考|研究|关注|跟进|跟踪|留意)(?:的(?:设计|实现|思路|地方))?|(?:学习|借鉴)的(?:设计|实现|思路)|设计亮点|好的设计"
             r"|\blearn (?:from|something)\b|worth (?:studying|learning)|well[- ]designed|good design|clever"
@@ -1735,6 +1747,8 @@ _THE_ONE = re.compile(
     r"|最(?:大|重要|关键|危险|值得(?:关注|一读|读))的\s*(?:一个)?\s*(?:改动|变更|pr|风险|修复|功能|更新)?"
     r"(?=\s*(?:是(?:什么|哪个|哪一个|哪条)|是啥)|\s*[?？]?\s*$)"
     r"|最[^，。？?！!]{0,12}?(?:的)?是哪(?:个|条|篇|一个)(?!些)|哪(?:个|条|篇)\s*(?:pr\s*)?最"
+    # which one to start with: "先读哪个 PR 比较好", "从哪个开始看", "第一个该看哪篇"
+    r"|先(?:读|看)哪(?:个|一个|篇|条)|从哪(?:个|一个|篇)\s*(?:pr)?(?:\s|开始)*(?:看|读)|(?:第一个|首先)(?:该|应该)?(?:读|看)哪"
     r"|\bwhich (?:[\w./-]+ ){0,2}?(?:pr|change|pull request|one)\b(?!s)[^?.,;]{0,30}?\b(?:the (?:most|biggest)|first)\b"
     # one asked for by its count alone: "给我一个就行", "推荐一个", "the one PR I should read", "just one PR"
     r"|(?:给我|推荐|挑|选|只要|来|说)\s*一\s*(?:个|篇|条)(?!月)|一个就(?:行|好|够)"

@@ -146,3 +146,155 @@ def test_a_quarter_is_its_three_calendar_months(
     assert answer.window is not None
     assert (answer.window.start, answer.window.end) == (start, end)
     assert 944 not in answer.cited  # merged after the clock
+
+
+# Follow-ups that narrow or ask about the last answer -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("repo", "first", "narrowing", "cited"),
+    [
+        (XTUNER, "GRPO 相关的 PR", "只看修复", {929}),
+        (XTUNER, "最近 GRPO 的改动", "其中哪些是测试", {932}),
+        (XTUNER, "what GRPO work landed recently?", "only the fixes", {929}),
+        (SGLANG, "sampling 相关的改动", "只看修复", {5162}),
+        (SGLANG, "what changed in the scheduler?", "just the perf ones", {5166}),
+    ],
+)
+def test_a_narrowing_follow_up_keeps_the_subject_and_window_and_adds_its_filter(
+    bot: ChatBot, repo: str, first: str, narrowing: str, cited: set[int]
+) -> None:
+    """'只看修复' after 'GRPO 相关的 PR' is GRPO's fixes in the same span (was every fix of this week)."""
+    thread = f"narrow-{first}-{narrowing}"
+    listed = ask(bot, repo, first, thread)
+    answer = ask(bot, repo, narrowing, thread)
+    assert set(answer.cited) == cited
+    assert answer.window == listed.window
+
+
+@pytest.mark.parametrize(
+    ("repo", "first", "who", "authors"),
+    [
+        (SGLANG, "上周 router 相关的改动", "谁写的这些", {"hnyls2002", "zhyncs"}),
+        (SGLANG, "what changed in the router last week", "who wrote them?", {"hnyls2002", "zhyncs"}),
+        (SGLANG, "this month's fixes", "who were the authors?", {"Ying1123", "merrymercy"}),
+        (XTUNER, "这个月的修复", "作者都是谁", {"LZHgrla", "HIT-cwh"}),
+        (XTUNER, "GRPO 相关的 PR", "这些都是谁写的", {"pppppM", "HIT-cwh", "hhaAndroid"}),
+    ],
+)
+def test_who_wrote_the_last_answers_prs_lists_their_authors(
+    bot: ChatBot, repo: str, first: str, who: str, authors: set[str]
+) -> None:
+    thread = f"who-{first}-{who}"
+    listed = ask(bot, repo, first, thread)
+    answer = ask(bot, repo, who, thread)
+    assert set(answer.cited) == set(listed.cited)
+    text = answer.reply.plain_text()
+    assert all(f"@{login}" in text for login in authors)
+
+
+# What to read, as many as asked -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("repo", "question", "n"),
+    [
+        (SGLANG, "给我挑两个最值得看的", 2),
+        (SGLANG, "the two PRs most worth reading this week", 2),
+        (XTUNER, "这周最值得看的三个", 3),
+    ],
+)
+def test_a_reading_list_has_as_many_prs_as_asked(bot: ChatBot, repo: str, question: str, n: int) -> None:
+    """When fewer PRs than asked are rated worth reading, the next most important fill the list."""
+    answer = ask(bot, repo, question)
+    assert len(answer.cited) == n
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["刚加入项目，先读哪个 PR 比较好", "这周先看哪个 PR", "这周从哪个 PR 开始看", "这周有啥必看的"],
+)
+def test_which_pr_to_read_first_is_a_reading_question_not_a_comparison(bot: ChatBot, question: str) -> None:
+    """'比较好' is 'rather good', no comparison; '先读哪个' asks for one PR; '必看' is '必读'."""
+    answer = ask(bot, XTUNER, question)
+    assert answer.query.intent == "must_read"
+    assert set(answer.cited) <= {935, 938, 941}
+    if "哪个" in question:
+        assert len(answer.cited) == 1
+
+
+# What the changes do to the asker's own setup ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("repo", "question", "cited"),
+    [
+        (XTUNER, "会不会影响我们现有的训练脚本", {914}),
+        (XTUNER, "最近的改动对我们现有的训练有影响吗", {914}),
+        (XTUNER, "我们的配置要改吗", {914, 935}),
+        (XTUNER, "do we need to update our configs?", {914, 935}),
+        (SGLANG, "will anything break our launch scripts?", {5140}),
+        (SGLANG, "do our settings need changing after this month's PRs?", {5140, 5162}),
+    ],
+)
+def test_a_question_about_our_own_setup_gets_what_to_check_before_upgrading(
+    bot: ChatBot, repo: str, question: str, cited: set[int]
+) -> None:
+    """Breaking changes, changed defaults and dependency bumps; words naming the asker's own setup
+    ('训练脚本') that no PR mentions only rank, and the answer says it dropped them."""
+    answer = ask(bot, repo, question)
+    assert answer.query.upgrade
+    assert cited <= set(answer.cited)
+    assert {944, 5170}.isdisjoint(answer.cited)
+
+
+@pytest.mark.parametrize(
+    ("repo", "question", "cited"),
+    [
+        (XTUNER, "需要改 yaml 吗", {914, 935}),
+        (XTUNER, "超参数有变化吗", {914, 935}),
+        (SGLANG, "延迟优化相关的", {5136}),
+        (SGLANG, "anything that cut TTFT?", {5136}),
+        (XTUNER, "数据预处理变快了吗", {941}),
+        (XTUNER, "any preprocessing speedups?", {941}),
+    ],
+)
+def test_glossary_words_find_their_concept_in_either_language(
+    bot: ChatBot, repo: str, question: str, cited: set[int]
+) -> None:
+    """yaml and 超参数 are config; 延迟 and TTFT are latency (not every speed-up); 数据预处理 and 变快
+    are a dataset's preprocessing made faster."""
+    assert set(ask(bot, repo, question).cited) == cited
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "这个月哪些改动会影响训练结果",
+        "本月有没有会影响收敛的改动",
+        "any PRs this month that change training results?",
+    ],
+)
+def test_a_chinese_title_that_names_what_training_computes_changes_results(
+    bot: ChatBot, question: str
+) -> None:
+    """'修复 GRPO 中 advantage 计算符号错误' and '默认学习率调度改为 cosine' change what training computes, as
+    an English title naming the advantage or the learning rate would; the OOM fix and the NPU port do not."""
+    cited = set(ask(bot, XTUNER, question).cited)
+    assert {929, 935} <= cited <= {917, 929, 935}
+
+
+@pytest.mark.parametrize(
+    ("repo", "question", "word"),
+    [
+        (SGLANG, "上周 GPU 显存相关的改动", "显存"),
+        (SGLANG, "any reverts last week?", "reverts"),
+        (XTUNER, "这周 lora 相关的修复", "lora"),
+        (XTUNER, "what changed in the router this week?", "router"),
+    ],
+)
+def test_an_empty_answer_says_what_it_searched_for(bot: ChatBot, repo: str, question: str, word: str) -> None:
+    """'None' after a search says what was searched, so that it is not read as 'nothing was merged'."""
+    answer = ask(bot, repo, question)
+    assert answer.cited == ()
+    assert f"'{word}'" in answer.reply.plain_text()
