@@ -29,6 +29,7 @@ from chatbot.models import (
     BulletList,
     Context,
     Heading,
+    Inline,
     Message,
     Paragraph,
     PullRequest,
@@ -49,7 +50,6 @@ from chatbot.qa.context import (
 )
 from chatbot.qa.glossary import default_glossary
 from chatbot.qa.parse import (
-    KnownRepo,
     ParseContext,
     clauses,
     closest_word,
@@ -60,6 +60,7 @@ from chatbot.qa.parse import (
 from chatbot.qa.query import Query, Window
 from chatbot.qa.retrieve import (
     Evidence,
+    example_subjects,
     gather,
     in_a_title,
     known_authors,
@@ -125,6 +126,8 @@ IN_TITLES_CACHED = 4096
 K = TypeVar("K")
 V = TypeVar("V")
 VOCABULARY_TTL = 300.0  # seconds the module and author vocabulary is cached: it changes only on sync
+# What the help text's examples name while nothing is indexed.
+EXAMPLE_REPO, EXAMPLE_PR, EXAMPLE_MODULE = "verl", 6512, "megatron"
 
 
 class _Expiring(Generic[K, V]):
@@ -416,9 +419,9 @@ class ChatBot:
         if query.missing_from is not None:
             return Answer(query, _paragraph(ordinal_missing(query.missing_from, query.position, language)))
         if query.intent == "help":
-            return Answer(query, self.help(language))
+            return Answer(query, self.help(language, query.repo))
         if query.intent == "unknown":
-            return Answer(query, self.examples(language, say("qa.unknown", language)))
+            return Answer(query, self.examples(language, say("qa.unknown", language), query.repo))
         repos = query.repo_candidates  # every indexed repo, read by `parse` when none was settled
         if query.repo is None and query.unknown_repo is None and query.author and not query.across:
             query = self._repos_of_author(query)
@@ -726,9 +729,7 @@ class ChatBot:
 
     def _upgrade(self, query: Query, window: Window | None, seen: Window | None, now: datetime) -> Answer:
         """What to check before upgrading: the span's breaking changes, dependency changes, changed
-        defaults, deprecations and removals, and reverts, each a section (a PR in the first that has it).
-        The question's unplaced words only rank: they often name the asker's own setup ("会不会影响我们
-        现有的训练脚本"), which no PR mentions; the answer says which it dropped."""
+        defaults, deprecations and removals, and reverts, each a section (a PR in the first that has it)."""
         if not query.window_named or query.vague_window:
             note = say("qa.upgrade.span", query.language, days=TOPIC_DAYS)
             query = replace(query, notes=(*query.notes, note))
@@ -741,18 +742,7 @@ class ChatBot:
                 ("defaults", _with_topics(base, ("defaults", "dropped_support", "deprecation"))),
                 ("revert", _with_topics(base, ("revert",))),
             ):
-                found = gather(session, asked, seen, self.fallback, relaxed=bool(query.terms), until=now)
-                sections.append((name, found))
-        dropped = [t for t in query.terms if all(t in found.dropped for _, found in sections)]
-        if dropped:
-            quoted = join((f"'{t}'" for t in dropped), query.language)
-            query = replace(
-                query,
-                understood=tuple(
-                    w for w in query.understood if w.lower() not in {t.lower() for t in dropped}
-                ),
-                notes=(*query.notes, say("qa.relaxed.terms", query.language, terms=quoted)),
-            )
+                sections.append((name, gather(session, asked, seen, self.fallback, until=now)))
         evidence = sections[0][1]
         return Composer(query, window, evidence, now, self.config.tz).upgrade(sections)
 
@@ -929,29 +919,45 @@ class ChatBot:
                 )
         return Answer(query, Reply((composer.heading(), *blocks, composer.footer())), (), window)
 
-    def help(self, language: Language) -> Reply:
-        with self.db.session() as session:
-            repos = known_repos(session)
-        repo = _short(repos[0]) if repos else "verl"
-        reply = self.examples(language, say("qa.help.intro", language), repo)
+    def help(self, language: Language, repo: str | None = None) -> Reply:
+        """What the bot answers, with examples about `repo` (the channel's) or the first indexed repo."""
+        name, lines = self._examples(language, repo)
         return Reply(
             (
                 Heading(say("qa.help.title", language)),
-                *reply.blocks,
-                Context((plain(say("qa.help.commands", language, repo=repo)),)),
+                Paragraph((plain(say("qa.help.intro", language)),)),
+                BulletList(lines),
+                Context((plain(say("qa.help.commands", language, repo=name)),)),
             )
         )
 
-    def examples(self, language: Language, intro: str, repo: str = "verl") -> Reply:
+    def examples(self, language: Language, intro: str, repo: str | None = None) -> Reply:
+        """`intro` and example questions about `repo` or the first indexed repo."""
+        _, lines = self._examples(language, repo)
+        return Reply((Paragraph((plain(intro),)), BulletList(lines)))
+
+    def _examples(self, language: Language, repo: str | None) -> tuple[str, tuple[Inline, ...]]:
+        """The short name of the repo the examples are about, and the examples: its name, its newest PR
+        and its busiest module, so that each can be asked of this index (verl's when none is indexed)."""
+        name, number = EXAMPLE_REPO, EXAMPLE_PR
+        module: str | None = EXAMPLE_MODULE
+        with self.db.session() as session:
+            repos = known_repos(session)
+            chosen = repo or (repos[0].full_name if repos else None)
+            subjects = example_subjects(session, chosen, self.clock.now()) if chosen else None
+        if chosen and subjects:
+            name, (number, module) = chosen.split("/", 1)[1], subjects
         lines = [
-            say("qa.example.risks", language, repo=repo),
-            say("qa.example.pr", language, number=6512),
-            say("qa.example.module", language),
+            say("qa.example.risks", language, repo=name),
+            say("qa.example.pr", language, number=number),
+            say("qa.example.module", language, module=module)
+            if module
+            else say("qa.example.recent", language),
             say("qa.example.must_read", language),
             say("qa.example.stats", language),
-            say("qa.example.report", language, repo=repo),
+            say("qa.example.report", language, repo=name),
         ]
-        return Reply((Paragraph((plain(intro),)), BulletList(tuple((plain(line),) for line in lines))))
+        return name, tuple((plain(line),) for line in lines)
 
 
 def _with_topics(query: Query, topics: tuple[str, ...]) -> Query:
@@ -979,10 +985,6 @@ def reader_of(message: Message) -> Reader:
     """Who sent a message, as a reading claim records them (the user id shown when no name is known)."""
     user = message.user or "console"
     return Reader(message.platform, message.workspace or "", user, user)
-
-
-def _short(repo: KnownRepo) -> str:
-    return repo.full_name.split("/", 1)[1]
 
 
 def _paragraph(text: str) -> Reply:

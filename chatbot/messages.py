@@ -417,7 +417,8 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "qa.example.risks": ("本周 {repo} 有哪些风险？", "What are the risks in {repo} this week?"),
     "qa.example.pr": ("#{number} 讲了什么？", "What did #{number} change?"),
-    "qa.example.module": ("上周 megatron 有哪些改动？", "What changed in megatron last week?"),
+    "qa.example.module": ("上周 {module} 有哪些改动？", "What changed in {module} last week?"),
+    "qa.example.recent": ("上周有哪些主要改动？", "What were last week's main changes?"),
     "qa.example.must_read": (
         "最近两周有什么值得精读的 PR？",
         "Which PRs in the last two weeks deserve a close read?",

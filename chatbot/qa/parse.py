@@ -684,8 +684,31 @@ def _dates_window(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
     return None
 
 
+# Two months joined ("八月和九月", "August and September", "8月到9月"): both, from the first to the end
+# of the second (a comparison asks about the later one, see `_compared_month`).
+_MONTHS_JOINED = re.compile(
+    r"^\s*(?:和|跟|与|及|、|,|，|到|至|~|-|\band\b|\bvs\.?|\bversus\b|\bor\b|还是)\s*$"
+)
+
+
 def _month_only(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
-    """六月, 6月份, 去年 12 月, 2025 年 12 月, in June, June 2025, last December, since June."""
+    """六月, 6月份, 去年 12 月, 2025 年 12 月, in June, June 2025, last December, since June; two joined
+    months ("八月和九月") span both."""
+    first = _one_month(text, now, tz)
+    if first is None:
+        return None
+    window, end = first
+    second = _one_month(text[end:], now, tz, start_of=True)
+    if second is None or not _MONTHS_JOINED.match(text[end : end + second[1]]):
+        return window
+    return Window(min(window.start, second[0].start), max(window.end, second[0].end))
+
+
+def _one_month(
+    text: str, now: datetime, tz: ZoneInfo, *, start_of: bool = False
+) -> tuple[Window, int] | None:
+    """The first month `_month_only` reads in the text, and where its words end (where they start, with
+    `start_of`)."""
     today = now.date()
     for m in _MONTH_ONLY.finditer(text):
         year_number, year_word, month_text, prefix, name, en_year = m.groups()
@@ -711,9 +734,20 @@ def _month_only(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
             or _SINCE_BEFORE_MONTH.search(text[: m.start()])
             or _SINCE_AFTER.match(text[m.end() :])
         ):
-            return Window(window.start, now)
-        return window
+            window = Window(window.start, now)
+        return window, m.start() if start_of else m.end()
     return None
+
+
+def _compared_month(window: Window | None) -> Window | None:
+    """Of two joined months a comparison names ("八月和九月比"), the later: the one asked about, compared
+    with the month before it."""
+    if window is None or window.start.day != 1:
+        return window
+    second = (window.start.replace(day=28) + timedelta(days=4)).replace(day=1)
+    if is_calendar_month(window.start, second) and is_calendar_month(second, window.end):
+        return Window(second, window.end)
+    return window
 
 
 def _weekday(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
@@ -1367,8 +1401,16 @@ _UPGRADE_IMPACT = re.compile(
     r"|\b(?:break|affect|impact)s? (?:our|my|existing|any of our)\b|\bimpact on (?:us|our)\b"
     r"|\bdo (?:we|i) (?:need|have) to (?:change|update|modify|migrate|adjust)\b"
     r"|\b(?:our|my)\b[^?.!]{0,30}\bneeds? (?:to be )?(?:chang|updat|modif|migrat|adjust)\w*"
+    r"|\b(?:need|require|force)[sd]? (?:us |me )?(?:to )?(?:chang|updat|modif|migrat|adjust)\w* (?:our|my|existing)\b"
 )
 
+# The asker's own setup in such a question ("我们现有的训练脚本", "our launch settings"): what the changes
+# may affect, which no PR names, so neither a concept nor a search word.
+_OUR_SETUP = re.compile(
+    r"(?:\bour|\bmy|\bexisting|我们(?:现有|已有|目前)?的?|咱们的?|现有的?|已有的?)\s*"
+    r"((?:(?!(?:to|after|before|when|if|need|needs|require|requires|have|has|be|will|would|should|must)\b)"
+    r"[a-z][\w-]*\s*){1,2}|[\u4e00-\u9fff]{2,6}?(?=[吗呢吧啊？?，,。]|有|要|需|会|$))"
+)
 _UPGRADE_FRAMING = frozenset(("upgrade", "regression"))
 _UPGRADE_WORDS = frozenset(
     (
@@ -1409,7 +1451,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         re.compile(
             r"对比|比较(?!"
             + _RATHER
-            + r")|相比|比上上?周|比上个?月|环比|同比|比起来|相较|(?:和|跟|与|同)\s*(?:上上?|这|本|前一|上一)个?(?:周|星期|礼拜|月)\S{0,4}?比|(?:和|跟|与|同)[^，。？?！!]{1,24}?(?:相比|比较|对比|比起来|比一下|比怎么样|比如何|比呢|比是?(?:多|少|增|减|涨|降|快|慢))|多了还是少了|变多了?还是变少|增加还是减少|涨了还是跌了|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)|week over week|month over month"
+            + r")|相比|比上上?周|比上个?月|环比|同比|比起来|相较|(?:和|跟|与|同)\s*(?:上上?|这|本|前一|上一)个?(?:周|星期|礼拜|月)\S{0,4}?比|(?:和|跟|与|同)[^，。？?！!]{1,24}?(?:相比|比较|对比|比起来|比一下|比怎么样|比如何|比呢|比是?(?:多|少|增|减|涨|降|快|慢))|(?:和|跟|与|同)\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*月份?\s*比(?![如较方])|多了还是少了|变多了?还是变少|增加还是减少|涨了还是跌了|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)|week over week|month over month"
         ),
     ),
     (
@@ -1888,12 +1930,15 @@ def parse_query(text: str, context: ParseContext) -> Query:
         _WHY,
     ):
         rest = pattern.sub(_spaces, rest)
+    upgrade = bool(_UPGRADE_IMPACT.search(rest))
+    if upgrade:
+        rest = _blank(rest, (m.span(1) for m in _OUR_SETUP.finditer(rest)))
     modules, module_confidence, module_words = _modules(rest, context, repo_words)
-    if _UPGRADE_IMPACT.search(rest):  # "upgrading to the latest release": no module called "release"
+    if upgrade:  # "upgrading to the latest release": no module called "release"
         modules = tuple(m for m in modules if m not in _UPGRADE_WORDS)
         module_words = {w for w in module_words if w not in _UPGRADE_WORDS}
     concepts = default_glossary().find(_UPGRADE_IMPACT.sub(_spaces, _BREAKING.sub(_spaces, rest)), repo)
-    if _UPGRADE_IMPACT.search(rest):
+    if upgrade:
         # "升级会不会挂", "what breaks when we upgrade": the framing of an upgrade question, not its subject.
         concepts = [(name, spans) for name, spans in concepts if name not in _UPGRADE_FRAMING]
     # A module named only inside a longer glossary phrase ("new model support" in a repo with a `model`
@@ -1932,7 +1977,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
     # "最重要的几个" (or "改动最大的几个", "最近几个") asks for a few, not how many: the words that asked for a
     # count ask for no statistics.
     asked = _blank(rest, limit_spans) if limit is not None and (order is not None or few) else rest
-    matched = {name for name, pattern in _INTENT_RULES if pattern.search(asked)}
+    matched = {name for name, pattern in _INTENT_RULES if pattern.search(asked)} | (
+        {"risks"} if upgrade else set()
+    )
     if "help" in matched and len(norm) <= 40:
         intent = "help"
     elif pr_number is not None:
@@ -1943,6 +1990,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
         if intent == "report" and ("risks" in matched or "must_read" in matched):
             intent = "risks" if "risks" in matched else "must_read"  # "周报里的风险" asks for the risks
 
+    if intent == "compare":
+        window = _compared_month(window)
     # What no slot placed is searched: blank every slot out and keep the content words.
     own_repo = {
         n.lower()
@@ -1970,7 +2019,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         modules = tuple(m for m in modules if m not in chained_modules)
         content += [(key, span) for kind, key, span in chain if kind == "module"]
         content.sort(key=lambda pair: pair[1])
-    if _UPGRADE_IMPACT.search(rest):
+    if upgrade:
         content = [(word, span) for word, span in content if word not in _UPGRADE_WORDS]
     terms = tuple(dict.fromkeys(word for word, _ in content))
     alternatives = tuple(dict.fromkeys(key for kind, key, _ in chain if kind != "type"))
@@ -2043,6 +2092,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
         repo = None if every_repo and len(context.repos) > 1 else context.default_repo
         if repo is None and len(context.repos) == 1:
             repo = context.repos[0].full_name
+    elif repo is None and unknown_repo is None:
+        repo = context.default_repo  # help and greetings give examples about the channel's repo
     candidates = tuple(r.full_name for r in (compared or context.repos)) if repo is None else ()
     # A comparison sets two subjects or more side by side; a person named among them is one of them.
     if versus and author and intent not in ("pr", "help"):
@@ -2071,7 +2122,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         understood=understood + paths if intent not in ("pr", "help") else (),
         alternatives=alternatives if intent not in ("pr", "help") else (),
         alternative_types=alternative_types if intent not in ("pr", "help") else (),
-        upgrade=intent == "risks" and bool(_UPGRADE_IMPACT.search(rest)),
+        upgrade=intent == "risks" and upgrade,
         authors=people if intent in _AUTHOR_FILTERED else (),
         asks_when=bool(_ASKS_WHEN.search(norm)),
         asks_why=bool(_WHY.search(norm)),

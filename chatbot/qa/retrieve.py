@@ -149,6 +149,35 @@ def known_modules(session: Session) -> frozenset[str]:
     return frozenset(names)
 
 
+# How many of a repo's newest analysed PRs the help text's example module is chosen from.
+EXAMPLE_SAMPLE = 100
+
+
+def example_subjects(session: Session, full_name: str, until: datetime) -> tuple[int, str | None] | None:
+    """A PR number and a module of the repo for the help text's examples, so that they name what the
+    index holds: its newest PR merged before `until` (now), and the module its newest analysed PRs name
+    most (not the repo's own name, docs, tests or CI); None when the repo has no such PR."""
+    repo = PRIndex(session).repo(full_name)
+    if repo is None:
+        return None
+    pr = PullRequestRow
+    newest = session.scalar(
+        select(pr.number).where(pr.repo_id == repo.id, pr.merged_at < until).order_by(pr.merged_at.desc())
+    )
+    if newest is None:
+        return None
+    rows = session.scalars(
+        select(cast(AnalysisRow.modules, Text))
+        .join(pr, AnalysisRow.pr_id == pr.id)
+        .where(pr.repo_id == repo.id, pr.merged_at < until)
+        .order_by(pr.merged_at.desc())
+        .limit(EXAMPLE_SAMPLE)
+    )
+    skipped = PERIPHERAL_MODULES | {full_name.split("/")[-1].lower()}
+    counts = Counter(m for encoded in rows for m in json.loads(encoded or "[]") if m not in skipped)
+    return newest, (counts.most_common(1)[0][0] if counts else None)
+
+
 _TITLE_WORD = re.compile(r"[a-z][a-z0-9]+")
 
 

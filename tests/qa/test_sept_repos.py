@@ -240,8 +240,8 @@ def test_which_pr_to_read_first_is_a_reading_question_not_a_comparison(bot: Chat
 def test_a_question_about_our_own_setup_gets_what_to_check_before_upgrading(
     bot: ChatBot, repo: str, question: str, cited: set[int]
 ) -> None:
-    """Breaking changes, changed defaults and dependency bumps; words naming the asker's own setup
-    ('训练脚本') that no PR mentions only rank, and the answer says it dropped them."""
+    """Breaking changes, changed defaults and dependency bumps; the words naming the asker's own setup
+    ('我们现有的训练脚本', 'our launch settings') are what may be affected, no subject to search for."""
     answer = ask(bot, repo, question)
     assert answer.query.upgrade
     assert cited <= set(answer.cited)
@@ -298,3 +298,52 @@ def test_an_empty_answer_says_what_it_searched_for(bot: ChatBot, repo: str, ques
     answer = ask(bot, repo, question)
     assert answer.cited == ()
     assert f"'{word}'" in answer.reply.plain_text()
+
+
+# Greetings and help ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("repo", "question", "number"),
+    [
+        (SGLANG, "hi there", 5166),
+        (SGLANG, "帮助", 5166),
+        (XTUNER, "你好", 941),
+    ],
+)
+def test_greetings_and_help_give_examples_about_the_channels_repo(
+    bot: ChatBot, repo: str, question: str, number: int
+) -> None:
+    """The examples name the channel's repo, its newest PR merged by now (not #944 or #5170, merged
+    later) and one of its modules, never verl's #6512 or megatron."""
+    text = ask(bot, repo, question).reply.plain_text()
+    short = repo.split("/")[1]
+    assert short in text and f"#{number}" in text
+    assert "verl" not in text and "megatron" not in text and "6512" not in text
+
+
+# Two months -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question", ["八月和九月合并了哪些", "8月到9月的改动", "what landed in August and September?"]
+)
+def test_two_joined_months_are_both(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, SGLANG, question)
+    assert answer.window is not None
+    assert (answer.window.start, answer.window.end) == (day(8, 1), day(10, 1))
+    assert answer.count == 13  # 3 in August, 10 in September up to the clock
+
+
+@pytest.mark.parametrize(
+    "question", ["八月和九月比合并数量有啥变化", "九月跟八月比怎么样", "compare August and September"]
+)
+def test_a_comparison_of_two_months_asks_about_the_later_against_the_earlier(
+    bot: ChatBot, question: str
+) -> None:
+    """September (to the clock) against August, with both figures (was August's statistics alone)."""
+    answer = ask(bot, XTUNER, question)
+    assert answer.query.intent == "compare"
+    assert answer.window is not None and answer.window.start == day(9, 1)
+    counted = "合并 PR：9 个" if answer.query.language == "zh" else "PRs merged: 9"
+    assert counted in answer.reply.plain_text()  # September's nine, and the figure before them

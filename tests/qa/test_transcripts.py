@@ -152,11 +152,13 @@ def test_a_future_window_has_nothing_to_report_yet(chat: Transcript) -> None:
 
 
 def test_help_lists_example_questions_and_commands(chat: Transcript) -> None:
+    """The examples name the channel's repo and its newest PR (#6541, merged at 09:30), which can be
+    asked about (they named #6512 of verl whatever the index held)."""
     reply = chat.ask("帮助")
 
     assert say("qa.help.title", "zh") in reply
     assert say("qa.example.risks", "zh", repo="verl") in reply
-    assert say("qa.example.pr", "zh", number=6512) in reply
+    assert say("qa.example.pr", "zh", number=6541) in reply
     assert say("qa.help.commands", "zh", repo="verl") in reply
 
 
