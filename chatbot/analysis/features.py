@@ -545,21 +545,26 @@ def _tests_of(focus: LineHit, test_patches: list[tuple[str, str]]) -> tuple[str,
 
 def focus_function(patch: str) -> str | None:
     """The function or class where a file's change concentrates: in the hunk with the most changed lines,
-    the first definition added or changed there, else the one the hunk header names as its context."""
+    the first definition added or changed there, else the one the hunk header names as its context. A
+    dunder is named with its class (`ToolAgentLoop.__init__`, not a bare `__init__`): the hunk header
+    names the class a method's change sits in."""
     best: tuple[int, str | None] = (0, None)
-    changed, name, context = 0, None, None
+    changed, name, context, dunder = 0, None, None, None
 
     def close() -> None:
         nonlocal best
-        if changed > best[0] and (name or context):
-            best = (changed, name or context)
+        method = name or dunder
+        if method and method.startswith("__") and context:
+            method = f"{context}.{method}"
+        if changed > best[0] and (method or context):
+            best = (changed, method or context)
 
     for line in patch.split("\n"):
         hunk = _HUNK.match(line)
         if hunk:
             close()
             header = _DEF_NAME.match(hunk.group(1))
-            changed, name, context = 0, None, header.group(1) if header else None
+            changed, name, context, dunder = 0, None, header.group(1) if header else None, None
             continue
         if line.startswith(("+", "-")):
             changed += 1
@@ -568,8 +573,10 @@ def focus_function(patch: str) -> str | None:
                 name = definition.group(1)
         elif name is None and context is not None:
             definition = _DEF_NAME.match(line)
-            if definition:
-                context = definition.group(1)  # a definition opened inside the hunk, above the change
+            if definition and definition.group(1).startswith("__"):
+                dunder = definition.group(1)  # opened inside the hunk above the change, in the class
+            elif definition:
+                context, dunder = definition.group(1), None  # a definition opened above the change
     close()
     return best[1]
 

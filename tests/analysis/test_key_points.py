@@ -9,6 +9,7 @@ import re
 import pytest
 
 from chatbot.analysis import HeuristicAnalyzer
+from chatbot.analysis.features import focus_function
 from chatbot.analysis.heuristic import TEXT
 from chatbot.models import PRFile, PullRequest
 
@@ -319,3 +320,29 @@ def test_the_first_row_of_a_table_of_measurements_is_a_measured_point(table: str
             assert measured == []  # an English reader gets no Chinese quote
         else:
             assert measured == [f"{'实测：' if language == 'zh' else 'Measured: '}{point}"]
+
+
+@pytest.mark.parametrize(
+    ("patch", "focus"),
+    [
+        # a constructor changed inside a class is named with the class the hunk header gives
+        (
+            "@@ -10,6 +10,8 @@ class ToolAgentLoop(AgentLoopBase):\n     def __init__(self, config):\n"
+            "-        self.turns = 1\n+        self.turns = config.max_turns\n+        self.parser = None\n",
+            "ToolAgentLoop.__init__",
+        ),
+        (
+            "@@ -40,3 +40,5 @@ class DataProto:\n+    def __getstate__(self):\n+        return self.batch\n",
+            "DataProto.__getstate__",
+        ),
+        ("@@ -1,2 +1,3 @@\n+def __getattr__(name):\n+    return name\n", "__getattr__"),  # no class known
+        # a plain method keeps its own name, and an added definition wins over the one above it
+        ("@@ -5,3 +5,3 @@ class A:\n     def run(self):\n-        x = 1\n+        x = 2\n", "run"),
+        (
+            "@@ -5,3 +5,5 @@ class A:\n     def __init__(self):\n+    def helper(self):\n+        y\n",
+            "helper",
+        ),
+    ],
+)
+def test_the_focus_function_names_a_dunder_with_its_class(patch: str, focus: str) -> None:
+    assert focus_function(patch) == focus
