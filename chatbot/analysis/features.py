@@ -990,7 +990,10 @@ _METRIC = re.compile(
     r"wall[- ]clock|step time|peak memory|memory usage|speed-?up|perplexity|loss curve|benchmark)\b|"
     r"吞吐|延迟|精度|准确率|耗时|显存占用"
 )
-_UNIT_NUMBER = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|min|GB|GiB|MB|TFLOPS|tokens/s|tok/s|it/s)\b")
+_UNIT_NUMBER = re.compile(
+    r"\b\d+(?:\.\d+)?\s?(?:(?:ms|s|sec|secs|seconds?|min|mins|minutes?|h|hours?|GB|GiB|MB|TFLOPS|tokens/s|"
+    r"tok/s|it/s)\b|毫秒|秒|分钟|小时|倍)"
+)
 _DESIGN_HEADING = re.compile(
     r"design|motivation|background|root[- ]?cause|problem|analysis|\bwhy\b|solution|approach|implementation|"
     r"alternative|limitation|trade-?off|benchmark|result|experiment|evaluation|performance|accuracy|profil|"

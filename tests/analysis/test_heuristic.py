@@ -593,6 +593,22 @@ def test_a_performance_claim_without_measurements_is_a_risk() -> None:
     assert "performance" not in categories(measured)
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "预处理改为多进程，100 万条样本从 40 分钟降到 6 分钟。",
+        "融合 rotary 与 attention kernel，H100 上 decode 快 1.2 倍。",
+        "单步耗时由 12.4秒 降到 7.9秒",
+        "Preprocessing 1M samples now takes 6 minutes instead of 40 minutes.",
+        "Startup drops from 2 hours to 25 mins on 64 nodes.",
+    ],
+)
+def test_a_measured_result_in_words_or_in_chinese_is_a_measurement(body: str) -> None:
+    pr = make_pr("Speed up packed dataset preprocessing", body, files=[TRAINER_CODE, TRAINER_TEST])
+    assert analyze(pr).change_type == "perf"
+    assert "performance" not in categories(analyze(pr))
+
+
 def test_a_huge_pr_is_a_review_risk() -> None:
     files = [code(f"verl/utils/mod_{i}.py", 3) for i in range(120)]
     analysis = analyze(make_pr("[misc] chore: rename everything", files=files))
