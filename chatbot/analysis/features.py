@@ -1009,11 +1009,15 @@ _TIMES = re.compile(r"\d\s?[x×倍]")
 _CAUSAL = re.compile(
     r"\b(?:because|caused by|due to|the reason|this happens when|which causes|leads? to|results? in)\b|由于|导致|因为"
 )
-# The author's note on what breaks: "BREAKING CHANGE: …", and the same label in Chinese ("破坏性变更：…",
-# "不兼容变更：…").
+# The author's note on what breaks: "BREAKING CHANGE: …", "BREAKING: …", and the same label in Chinese
+# ("破坏性变更：…", "不兼容变更：…").
 _BREAKING_NOTE = re.compile(
-    r"^[ \t>*-]*\**(?:BREAKING[ -]CHANGES?|(?:破坏性|不兼容)(?:变更|改动|修改))\**\s*[:：]\**\s*(.*)$",
+    r"^[ \t>*-]*\**(?:BREAKING(?:[ -]CHANGES?)?|(?:破坏性|不兼容)(?:变更|改动|修改))\**\s*[:：]\**\s*(.*)$",
     re.M | re.I,
+)
+# A template's answer that nothing breaks ("Breaking changes: None", "破坏性变更：无").
+_NOTHING_BREAKS = re.compile(
+    r"^(?:none|no|nope|n/?a|nothing|not applicable|-+|无|没有|否|不涉及)[\s.。)）]*$", re.I
 )
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -1376,7 +1380,10 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
             design.append(section.heading)
         elif _TEST_HEADING.search(section.heading):
             test_section = True
-    note = _BREAKING_NOTE.search(body.text)
+    note = next(
+        (m for m in _BREAKING_NOTE.finditer(body.text) if not _NOTHING_BREAKS.match(m.group(1).strip("* "))),
+        None,
+    )
     return PRFeatures(
         title=title,
         body=body,

@@ -355,3 +355,26 @@ def test_reading_a_rank_or_a_logging_level_from_the_environment_is_no_key_point(
         name in points.split("MOONCAKE_MASTER_ADDR")[0] for name in ("VERL_LOGGING", "RANK", "PORT")
     )
     assert "LOGGING_LEVEL" not in points and "LOCAL_RANK" not in points
+
+
+@pytest.mark.parametrize(
+    ("body", "breaking"),
+    [
+        (
+            "BREAKING: use --attention-backend instead. Launch scripts that still pass the old flag fail.",
+            True,
+        ),
+        ("**Breaking change**: `--disable-flashinfer` is gone.", True),
+        ("破坏性变更：删除了 --disable-flashinfer 参数", True),
+        # a template's answer that nothing breaks is no breaking note
+        ("## Checklist\n- Breaking changes: None\n- Docs: updated", False),
+        ("Breaking change: N/A", False),
+        ("**BREAKING CHANGE**: none.", False),
+        ("破坏性变更：无", False),
+        ("不兼容变更：不涉及", False),
+        ("Breaking: no\n\nBREAKING CHANGE: the flag is removed.", True),  # the later real note counts
+    ],
+)
+def test_the_authors_breaking_note_is_read_unless_it_says_nothing_breaks(body: str, breaking: bool) -> None:
+    pr = make_pr("Clean up server flags", body, files=[code("python/sglang/srt/server_args.py", 30)])
+    assert analyze(pr, "en").breaking is breaking
