@@ -87,23 +87,23 @@ THREADS = iter(range(1, 1_000_000))
 
 
 @pytest.mark.parametrize(
-    ("follow", "number"),
+    ("follow", "position"),
     [
-        ("第二个讲了什么", 511),
-        ("the second one?", 511),
-        ("最后一个讲了什么", 509),
-        ("what about the last one", 509),
-        ("第三条", 509),
-        ("the 1st one", 510),
+        ("第二个讲了什么", 1),
+        ("the second one?", 1),
+        ("最后一个讲了什么", -1),
+        ("what about the last one", -1),
+        ("第三条", 2),
+        ("the 1st one", 0),
     ],
 )
-def test_an_ordinal_opens_that_pr_of_the_last_list(bot: ChatBot, follow: str, number: int) -> None:
+def test_an_ordinal_opens_that_pr_of_the_last_list(bot: ChatBot, follow: str, position: int) -> None:
     thread = f"ordinal-{next(THREADS)}"
     listed = ask(bot, "kit 本月有哪些破坏性变更", thread)
-    assert listed.cited == (510, 511, 509)
+    assert sorted(listed.cited) == [509, 510, 511]
     answer = ask(bot, follow, thread)
     assert answer.query.intent == "pr"
-    assert answer.cited == (number,)
+    assert answer.cited == (listed.cited[position],)
 
 
 @pytest.mark.parametrize(
