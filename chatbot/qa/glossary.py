@@ -60,6 +60,8 @@ class Glossary:
             key=lambda pair: -len(pair[0]),
         )
         for term, name in candidates:
+            if term not in text:
+                continue  # its pattern matches only where the term occurs: not compiled (or run) for nothing
             for match in _patterns(term).finditer(text):
                 span = match.span()
                 if any(span[0] < end and start < span[1] for start, end in taken):
