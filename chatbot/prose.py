@@ -50,3 +50,27 @@ def prose(
     if position < len(text) or not spans:
         spans.append(Span(text[position:], style))
     return tuple(spans)
+
+
+# A link to a pull request or issue on GitHub, shown by its number as GitHub itself does.
+_GITHUB_REF = re.compile(r"https?://github\.com/([\w.-]+/[\w.-]+)/(?:pull|issues)/(\d+)(?:[/?#][^\s,;)]*)?")
+# Any other link, with the word that leads into it ("reported by CI at https://…/runs/1"): the PR page has
+# it; a line about a PR is no place for a raw URL.
+_BARE_LINK = re.compile(r"\s*(?:\b(?:at|in|see|from|here|via)\b:?\s*)?https?://\S+")
+# A short clause that only points elsewhere before the point itself ("Follow up the work from #5297",
+# "Related to #12:", "基于 #88，"): at most five words, then the reference.
+_LEADING_REFERENCE = re.compile(r"^(?:[^\s.。:：]+\s*){0,5}?(?:[\w.-]+/[\w.-]+)?#\d+[\s.,;:，；：。)）]*")
+
+
+def without_references(text: str, repo: str) -> str:
+    """What a PR's text says, as a line of a report or an answer shows it: GitHub links to pull requests
+    and issues written as `#N` (`owner/repo#N` for another repo), other links left out, and without a
+    short opening clause that only points at a PR ("Follow up the work from #5297"), when something
+    follows it."""
+
+    def number(match: re.Match[str]) -> str:
+        return f"#{match[2]}" if match[1].lower() == repo.lower() else f"{match[1]}#{match[2]}"
+
+    text = _BARE_LINK.sub("", _GITHUB_REF.sub(number, text))
+    rest = _LEADING_REFERENCE.sub("", text, count=1)
+    return rest if len(rest) >= 20 else text

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.models import inline_text
-from chatbot.prose import pr_url, prose
+from chatbot.prose import pr_url, prose, without_references
 
 REPO = "acme/widgets"
 
@@ -76,3 +76,29 @@ def test_the_style_carries_over_to_plain_parts_and_links() -> None:
         (" 的 ", "bold"),
         ("x_y", "code"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "Follow up the work from https://github.com/acme/rl/pull/5297 This PR adds vLLM-Omni as a backend",
+            "This PR adds vLLM-Omni as a backend",
+        ),
+        ("Fix 2 bugs introduced by https://github.com/acme/rl/pull/5149.", "Fix 2 bugs introduced by #5149."),
+        (
+            "As proposed in https://github.com/other/repo/issues/7, weights stream",
+            "As proposed in other/repo#7, weights stream",
+        ),
+        (
+            "Fixed the bug reported by CI at https://github.com/acme/rl/actions/runs/1/job/2",
+            "Fixed the bug reported by CI",
+        ),
+        ("Related to #12: weights now move in buckets of 512 MB", "weights now move in buckets of 512 MB"),
+        ("See #12", "See #12"),  # nothing follows the reference: kept as it is
+    ],
+)
+def test_a_line_about_a_pr_shows_references_by_number_and_drops_a_clause_that_only_points(
+    text: str, shown: str
+) -> None:
+    assert without_references(text, "acme/rl") == shown

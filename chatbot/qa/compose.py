@@ -26,7 +26,7 @@ from chatbot.models import (
     link,
     plain,
 )
-from chatbot.prose import prose
+from chatbot.prose import prose, without_references
 from chatbot.qa.query import FEW, LIST_MAX, Query, Window
 from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence, asked_patterns, open_days
 from chatbot.qa.reverts import Reverted
@@ -199,6 +199,7 @@ class Composer:
         points = list(texts.key_points[:1])
         points += [p for p in texts.key_points[1:] if _FIGURE.search(p)]
         points += [p for p in texts.key_points[1:] if p not in points]
+        points = [without_references(p, record.pr.header.repo) for p in points]
         if points[:WHY_POINTS]:
             blocks.append(BulletList(tuple(prose(p) for p in points[:WHY_POINTS])))
         if texts.reading_guide:
@@ -266,7 +267,7 @@ class Composer:
             points = texts.key_points
             if not points:
                 return None
-            return max(points, key=lambda point: self._speaks_to(point))
+            return without_references(max(points, key=self._speaks_to), record.pr.header.repo)
         if kind == "author":
             return "@" + record.pr.header.author
         if kind == "size":

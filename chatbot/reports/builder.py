@@ -21,6 +21,7 @@ from chatbot.analysis.heuristic import TEXT
 from chatbot.analysis.types import Analysis, LocalizedAnalysis, Severity
 from chatbot.messages import Language, join, join_all, pr_refs, say
 from chatbot.models import PullRequest
+from chatbot.prose import without_references
 from chatbot.qa.parse import language_of
 from chatbot.reports.model import KeyPR, ReportItem, RiskObservation, Theme, Trend, WeeklyReport
 from chatbot.reports.themes import GENERIC_MODULES, MODULE_CONCERN, concern_name, concern_of
@@ -44,14 +45,6 @@ POINT_CHARS = 110
 # Words (Latin runs, digits, single Han characters) by which a gist is compared with its title.
 _WORD = re.compile(r"[a-z0-9_]+|[\u4e00-\u9fff]")
 _URL = re.compile(r"https?://\S+")
-# A link to a pull request or issue on GitHub, shown by its number as GitHub itself does.
-_GITHUB_REF = re.compile(r"https?://github\.com/([\w.-]+/[\w.-]+)/(?:pull|issues)/(\d+)[^\s,;)]*")
-# Any other link, with the word that leads into it ("reported by CI at https://…/runs/1"): the PR page has
-# it; a line of the report is no place for a raw URL.
-_BARE_LINK = re.compile(r"\s*(?:\b(?:at|in|see|from|here|via)\b:?\s*)?https?://\S+")
-# A short clause that only points elsewhere before the point itself ("Follow up the work from #5297",
-# "Related to #12:", "基于 #88，"): at most five words, then the reference.
-_LEADING_REFERENCE = re.compile(r"^(?:[^\s.。:：]+\s*){0,5}?(?:[\w.-]+/[\w.-]+)?#\d+[\s.,;:，；：。)）]*")
 # A lowercase word that is not part of an identifier (`foo_bar`, `x.y`, `a/b`, `f(`, `a-b`).
 _PLAIN_START = re.compile(r"[a-z]+(?![\w./`(-])")
 # A reading-guide line's closing quote of the PR's title ("（title: [BREAKING] …）"): the title again.
@@ -214,7 +207,7 @@ def point_of(record: AnalyzedPR, language: Language) -> str | None:
     for text in (texts.gist, *texts.key_points):
         if _URL.match(text):
             continue  # a link first ("https://…/pull/4280 refactor…") is a reference, not a point
-        text = _without_leading_reference(text, record.pr.header.repo)
+        text = without_references(text, record.pr.header.repo)
         shown = _clip(text, POINT_CHARS).rstrip("。.;； ")
         if shown and _says_more(shown.rstrip("…"), record) and not _repeats_title(shown.lower(), title):
             return shown
@@ -227,19 +220,6 @@ def _repeats_title(text: str, title: str) -> bool:
     across FSDP and Megatron" for "On-Policy Distillation") is the sentence using its name."""
     quoted = title[:TITLE_QUOTE]
     return text.startswith(quoted) or (len(title) >= TITLE_QUOTE and quoted in text)
-
-
-def _without_leading_reference(text: str, repo: str) -> str:
-    """`text` with GitHub links to pull requests and issues written as `#N` (`owner/repo#N` for another
-    repo), other links left out, and without a short opening clause that only points at a PR, when
-    something follows it."""
-
-    def number(match: re.Match[str]) -> str:
-        return f"#{match[2]}" if match[1].lower() == repo.lower() else f"{match[1]}#{match[2]}"
-
-    text = _BARE_LINK.sub("", _GITHUB_REF.sub(number, text))
-    rest = _LEADING_REFERENCE.sub("", text, count=1)
-    return rest if len(rest) >= 20 else text
 
 
 def _says_more(text: str, record: AnalyzedPR) -> bool:
