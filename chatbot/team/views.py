@@ -65,8 +65,7 @@ def _followed_lines(views: tuple[EntryView, ...], language: Language) -> list[Le
     alike: dict[tuple[int, str] | str, list[EntryView]] = defaultdict(list)
     for view in views:
         link = next(iter(view.live_links()), None)
-        same_function = link is not None and link.kind == "function"
-        alike[(link.number, link.detail) if link and same_function else view.key].append(view)
+        alike[(link.number, link.detail) if link and link.kind == "function" else view.key].append(view)
     lines = []
     for key, group in alike.items():
         numbers = list(dict.fromkeys(v.number for v in group))
@@ -86,8 +85,8 @@ def _followed_lines(views: tuple[EntryView, ...], language: Language) -> list[Le
             text=first.text(language),
         )
         line = _line(first, language)
-        prs = (number, *numbers[:LINKS_SHOWN])
-        lines.append(line.model_copy(update={"pr": number, "text": text, "prs": prs, "entries": len(group)}))
+        update = {"pr": number, "text": text, "prs": (number, *numbers), "entries": len(group)}
+        lines.append(line.model_copy(update=update))
     return lines  # in the order of each line's most severe entry, which is entry_views' order
 
 
