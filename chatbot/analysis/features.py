@@ -20,7 +20,62 @@ from chatbot.models import PRFile, PullRequest
 
 _PREFIX = re.compile(r"^\s*((?:[\[【][^\]】]*[\]】]\s*)+)")
 _BRACKET = re.compile(r"[\[【]([^\]】]*)[\]】]")
-_CONVENTIONAL = re.compile(r"^\s*([A-Za-z][A-Za-z-]*)\s*(?:\(([^)]*)\))?\s*(!)?\s*[:：]\s*(.*)$", re.S)
+_CONVENTIONAL = re.compile(
+    r"^\s*([A-Za-z][A-Za-z-]*|[\u4e00-\u9fff]{2,4})\s*(?:\(([^)]*)\))?\s*(!)?\s*[:：]\s*(.*)$", re.S
+)
+# Gitmoji (`🐛 Fix …`, `:sparkles: Add …`) open the titles of many repositories instead of a type word:
+# the emoji, or its shortcode, says the type; 💥 says the change breaks.
+_EMOJI = re.compile(r"^\s*((?:(?:[\u2190-\u2bff\U0001f000-\U0001faff]\ufe0f?|:[a-z_]+:)\s*)+)")
+GITMOJI: dict[str, str] = {
+    "🐛": "fix",
+    "🚑": "fix",
+    "🩹": "fix",
+    "✨": "feat",
+    "🎉": "feat",
+    "📝": "doc",
+    "📚": "doc",
+    "✏": "doc",
+    "♻": "refactor",
+    "🔥": "refactor",
+    "🚚": "refactor",
+    "🧹": "refactor",
+    "🗑": "refactor",
+    "⚡": "perf",
+    "🏎": "perf",
+    "✅": "test",
+    "🧪": "test",
+    "👷": "chore",
+    "💚": "chore",
+    "⬆": "chore",
+    "⬇": "chore",
+    "📌": "chore",
+    "➕": "chore",
+    "➖": "chore",
+    "🔧": "chore",
+    "🎨": "chore",
+    "🚨": "chore",
+    "🔖": "chore",
+    "⏪": "revert",
+}
+GITMOJI_CODES: dict[str, str] = {
+    ":bug:": "fix",
+    ":ambulance:": "fix",
+    ":sparkles:": "feat",
+    ":memo:": "doc",
+    ":books:": "doc",
+    ":recycle:": "refactor",
+    ":fire:": "refactor",
+    ":zap:": "perf",
+    ":white_check_mark:": "test",
+    ":construction_worker:": "chore",
+    ":green_heart:": "chore",
+    ":arrow_up:": "chore",
+    ":pushpin:": "chore",
+    ":wrench:": "chore",
+    ":art:": "chore",
+    ":rewind:": "revert",
+}
+_BREAKING_EMOJI = ("💥", ":boom:")
 # A title that undoes another change: `Revert "[rollout] feat: X"`, `Reverts #12`, `回滚 #4126`, and a
 # description that opens with the word (`fix: revert megatron actor refactor`).
 _REVERT = re.compile(r"^\s*(?:revert(?:s|ed|ing)?\b|回滚|回退|撤销|撤回)", re.I)
@@ -65,6 +120,24 @@ TYPE_ALIASES: dict[str, ChangeType] = {
     "deps": "chore",
     "release": "chore",
     "lint": "chore",
+    # Chinese titles declare the type the same way (`修复：…`, `文档：…`, `【优化】…`)
+    "新功能": "feat",
+    "功能": "feat",
+    "特性": "feat",
+    "新增": "feat",
+    "修复": "fix",
+    "修正": "fix",
+    "回滚": "revert",
+    "重构": "refactor",
+    "优化": "perf",
+    "性能": "perf",
+    "性能优化": "perf",
+    "测试": "test",
+    "文档": "doc",
+    "杂项": "chore",
+    "依赖": "chore",
+    "更新依赖": "chore",
+    "构建": "chore",
 }
 # Bracket words that only name a type: `[fix]` says what the change is, not where it is.
 _TYPE_ONLY_WORDS = frozenset(
@@ -80,6 +153,7 @@ _TYPE_ONLY_WORDS = frozenset(
         "refact",
         "chore",
         "enhancement",
+        *(word for word in TYPE_ALIASES if not word.isascii()),
     }
 )
 # A title that cuts a cost ("Reduce peak memory of…", "lower latency", "avoid redundant copies", "减少显存")
@@ -141,6 +215,7 @@ def parse_title(title: str, module_map: ModuleMap) -> TitleInfo:
     breaking = False
     type_word: str | None = None
     rest = title.strip()
+    emoji, rest = _leading_emoji(rest)
     prefix = _PREFIX.match(rest)
     if prefix:
         rest = rest[prefix.end() :]
@@ -157,6 +232,11 @@ def parse_title(title: str, module_map: ModuleMap) -> TitleInfo:
                 name = module_map.normalize(word)
                 if name and name not in modules:
                     modules.append(name)
+        if emoji is None:
+            emoji, rest = _leading_emoji(rest)  # `[GRPO] 🐛 Fix …`
+    if emoji is not None:
+        type_word = type_word or emoji[0]
+        breaking = breaking or emoji[1]
     if _REVERT.match(rest):
         type_word = "revert"
         quoted = _REVERTED_TITLE.match(rest)
@@ -179,6 +259,21 @@ def parse_title(title: str, module_map: ModuleMap) -> TitleInfo:
             if _REVERT.match(rest):
                 type_word = "revert"  # `fix: revert megatron actor refactor` undoes a change
     return TitleInfo(title.strip(), tuple(modules), type_word, breaking, rest.strip() or title.strip())
+
+
+def _leading_emoji(title: str) -> tuple[tuple[str | None, bool] | None, str]:
+    """The type and breaking marker that a title's leading gitmoji declare (None without one), and the
+    title without them: `🐛 Fix OOM` -> (("fix", False), "Fix OOM")."""
+    match = _EMOJI.match(title)
+    if match is None:
+        return None, title
+    marks = match.group(1)
+    found = [GITMOJI_CODES.get(m.group(0)) or GITMOJI.get(m.group(0)[0]) for m in _EMOJI_MARK.finditer(marks)]
+    kind = next((k for k in found if k), None)
+    return (kind, any(b in marks for b in _BREAKING_EMOJI)), title[match.end() :]
+
+
+_EMOJI_MARK = re.compile(r"[\u2190-\u2bff\U0001f000-\U0001faff]|:[a-z_]+:")
 
 
 # --- files ---------------------------------------------------------------------------------------------
@@ -248,10 +343,10 @@ def file_kind(path: str) -> str:
         "jenkinsfile",
     ):
         return "ci"
-    if _DEPS_NAME.match(name):
-        return "deps"
-    if "dockerfile" in name or lower.startswith("docker/") or "/docker/" in lower:
-        return "docker"
+    if _DEPS_NAME.match(name) or (ext == "txt" and "requirements/" in lower):
+        return "deps"  # `requirements/framework.txt` as well as `requirements-dev.txt`
+    if ("dockerfile" in name and ext not in _DOC_EXT) or lower.startswith("docker/") or "/docker/" in lower:
+        return "docker"  # a page about a Dockerfile (`amd_build_dockerfile_page.rst`) is a doc
     if ext in _DOC_EXT or lower.startswith(("docs/", "doc/")) or name.startswith(("readme", "changelog")):
         return "doc"
     if ext in _SOURCE_EXT:
@@ -469,6 +564,9 @@ _INSTALL_COMMAND = re.compile(
 _VERSION_VARIABLE = re.compile(
     r"^\s*(?:ARG\s+|ENV\s+|export\s+|-\s*)?[\"']?([A-Z][A-Z0-9_]*?)_VERSION[\"']?\s*[:=]\s*[\"']?v?(\d[\w.+-]*)[\"']?\s*(?:#.*)?$"
 )
+_PYTHON_REQUIRES = re.compile(r"^\s*(?:requires-python|python_requires)\s*=\s*[\"']([^\"']+)[\"']")
+# A workflow step's action and its version (`uses: actions/checkout@v4`): a CI dependency, like an image.
+_ACTION = re.compile(r"^[+-]\s*(?:-\s*)?uses:\s*[\"']?([\w.-]+/[\w./-]+)@([\w.-]+)")
 _SHELL_COMMENT = re.compile(r"^\s*(?:#|//)")
 _STAGE = re.compile(r"^[ +-]?\s*FROM\s+\S+\s+AS\s+(\S+)", re.M | re.I)
 _IMAGE = re.compile(
@@ -489,9 +587,10 @@ class ConfigChange:
 
 @dataclass(frozen=True, slots=True)
 class DependencyChange:
-    """A dependency or image that was added, removed or changed version. `declared` when it comes from a
-    dependency file (requirements, pyproject, setup.py) rather than an install line or image; `key` when
-    the module map lists it as a key dependency (a framework whose version changes behaviour)."""
+    """A dependency or image that was added, removed or changed version. `image` for a base or CI image
+    and a workflow's action; `declared` when it comes from a dependency file (requirements, pyproject,
+    setup.py) rather than an install line or image; `key` when the module map lists it as a key dependency
+    (a framework whose version changes behaviour; an image never is)."""
 
     path: str
     name: str
@@ -545,15 +644,15 @@ def _tests_of(focus: LineHit, test_patches: list[tuple[str, str]]) -> tuple[str,
 
 def focus_function(patch: str) -> str | None:
     """The function or class where a file's change concentrates: in the hunk with the most changed lines,
-    the first definition added or changed there, else the one the hunk header names as its context. A
-    dunder is named with its class (`ToolAgentLoop.__init__`, not a bare `__init__`): the hunk header
-    names the class a method's change sits in."""
+    the first definition added there (else the first removed), else the one the hunk header names as its
+    context. A dunder is named with its class (`ToolAgentLoop.__init__`, not a bare `__init__`): the hunk
+    header names the class a method's change sits in."""
     best: tuple[int, str | None] = (0, None)
-    changed, name, context, dunder = 0, None, None, None
+    changed, name, removed, context, dunder = 0, None, None, None, None
 
     def close() -> None:
         nonlocal best
-        method = name or dunder
+        method = name or removed or dunder
         if method and method.startswith("__") and context:
             method = f"{context}.{method}"
         if changed > best[0] and (method or context):
@@ -564,13 +663,16 @@ def focus_function(patch: str) -> str | None:
         if hunk:
             close()
             header = _DEF_NAME.match(hunk.group(1))
-            changed, name, context, dunder = 0, None, header.group(1) if header else None, None
+            changed, name, removed, context, dunder = 0, None, None, header.group(1) if header else None, None
             continue
         if line.startswith(("+", "-")):
             changed += 1
+            # A definition the PR keeps is where to read; one it removes only when nothing replaces it.
             definition = _DEF_NAME.match(line) if name is None else None
-            if definition:
+            if definition and line.startswith("+"):
                 name = definition.group(1)
+            elif definition and removed is None:
+                removed = definition.group(1)
         elif name is None and context is not None:
             definition = _DEF_NAME.match(line)
             if definition and definition.group(1).startswith("__"):
@@ -861,7 +963,11 @@ def _specifier(spec: str) -> str | None:
 
 def _declared_requirements(path: str, content: str) -> list[tuple[str, str | None]]:
     """The requirements one line of a dependency file declares: a requirements/constraints line, quoted
-    specifiers in pyproject.toml or setup.py lists, or bare specifiers in setup.cfg / environment.yml."""
+    specifiers in pyproject.toml or setup.py lists, bare specifiers in setup.cfg / environment.yml, or
+    the Python versions supported (`requires-python`, `python_requires`), as package `python`."""
+    python = _PYTHON_REQUIRES.match(content) if "python" in content else None
+    if python:
+        return [("python", _specifier(python.group(1)))]
     if path.endswith(".txt"):
         req = _REQUIREMENT.match(content)
         return [(req.group(1), _specifier(req.group(2)))] if req else []
@@ -881,6 +987,7 @@ def _dependency_changes(f: FileFacts, patch: str, key_deps: frozenset[str]) -> l
     new: dict[str, str | None] = {}
     shown: dict[str, str] = {}
     images: set[str] = set()
+    actions: set[str] = set()
     # `FROM base AS builder` then `FROM builder`: build stages are not images, nor is `scratch`.
     not_images = {"scratch", *(a.lower() for a in _STAGE.findall(patch))}
     installing = False  # inside a shell command that installs packages (it may continue over lines)
@@ -907,7 +1014,11 @@ def _dependency_changes(f: FileFacts, patch: str, key_deps: frozenset[str]) -> l
             else None
         )
         ref = image.group(2) if image else ""
-        if image and "{" not in ref and "$" not in ref and ref.lower() not in not_images:
+        action = _ACTION.match(line) if f.kind == "ci" and "uses:" in content else None
+        if action:
+            found.append((action.group(1), action.group(2)))
+            actions.add(canonical_package(action.group(1)))
+        elif image and "{" not in ref and "$" not in ref and ref.lower() not in not_images:
             name, _, tag = ref.rpartition(":") if ":" in ref.split("/")[-1] else (ref, "", "")
             found.append((name, tag or None))
             images.add(canonical_package(name))
@@ -927,6 +1038,8 @@ def _dependency_changes(f: FileFacts, patch: str, key_deps: frozenset[str]) -> l
     for key in list(old) + [n for n in new if n not in old]:
         if key in old and key in new and old[key] == new[key]:
             continue
+        if key in actions and not (key in old and key in new):
+            continue  # a workflow added or removed brings its actions along: only a new version is news
         change = "changed" if key in old and key in new else "removed" if key in old else "added"
         changes.append(
             DependencyChange(
@@ -935,9 +1048,9 @@ def _dependency_changes(f: FileFacts, patch: str, key_deps: frozenset[str]) -> l
                 change,
                 old.get(key),
                 new.get(key),
-                image=key in images,
+                image=key in images or key in actions,
                 declared=f.kind == "deps",
-                key=key in key_deps or shown[key].lower() in key_deps,
+                key=key not in images and (key in key_deps or shown[key].lower() in key_deps),
             )
         )
     return changes
@@ -1104,6 +1217,15 @@ class PRFeatures:
     # neither removed nor added (`old` and `new` are the two files; the name is in `path`).
     api_moved: tuple[Rename, ...] = ()
     config_moved: tuple[Rename, ...] = ()
+    # Module functions that became methods of a class in the same file, and methods that became module
+    # functions (`old` and `new` are the two names, `Class.name` where the diff shows the class).
+    api_into_class: tuple[Rename, ...] = ()
+    api_out_of_class: tuple[Rename, ...] = ()
+    # Config keys one file removes and adds back under another name with the same value.
+    config_renamed: tuple[Rename, ...] = ()
+    # Shipped source files renamed or moved (`path` the new path, `old` and `new` the changed part of
+    # the two paths: `src/pkg/utils/` -> `src/pkg/helpers/`).
+    files_renamed: tuple[Rename, ...] = ()
 
     @property
     def breaking(self) -> bool:
@@ -1211,12 +1333,18 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
 
     weighted = 0.0
     core = 0.0
+    unmapped = not module_map.core
     for f in files:
         lines = w.KIND_WEIGHTS.get(f.kind, w.KIND_WEIGHTS["other"]) * w.TIER_WEIGHTS[f.tier] * f.lines
         if f.status == "removed" or not f.additions:
             lines *= w.REMOVED_FILE_LINE_WEIGHT
         weighted += lines
-        core += lines if f.tier == "core" else 0.0
+        if f.tier == "core":
+            core += lines
+        elif unmapped and f.kind == "source" and f.tier == "normal" and not _NOT_SHIPPED.search(f.path):
+            # A repository whose map names no core paths (any repository without a map of its own): the
+            # source it ships stands for its core, at a share, as some of it would be verl's utilities.
+            core += lines * w.UNMAPPED_CORE_SHARE
     # Files past GitHub's 3,000-file listing still count, at the weight of an average peripheral line.
     unseen = max(0, additions + deletions - sum(f.lines for f in files))
     weighted += unseen * w.UNLISTED_LINE_WEIGHT
@@ -1231,6 +1359,9 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
     test_patches: list[tuple[str, str]] = []  # (path, patch) of test files the PR keeps
     defs_old: dict[str, tuple[str, str]] = {}
     defs_new: dict[str, tuple[str, str]] = {}
+    # name -> (indentation, patch, position) of its first definition on each side, to tell a function
+    # that became a method (or a method that became a function) from one whose signature changed.
+    places: dict[str, dict[str, tuple[int, str, int]]] = {"-": {}, "+": {}}
     defs_elsewhere: dict[str, str] = {}  # name -> the peripheral file that now defines it
     deps: list[DependencyChange] = []
     todos: list[LineHit] = []
@@ -1320,13 +1451,15 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
                 sig = " ".join(m.group(5).split()).rstrip(":").rstrip()
                 sig = sig if not sig.startswith("(") or sig.endswith(")") else "(…)"  # signature continues
                 (defs_old if m.group(1) == "-" else defs_new).setdefault(m.group(4), (f.path, sig))
+                places[m.group(1)].setdefault(m.group(4), (len(m.group(2)), patch, m.start()))
 
     # A definition removed in one file and added in another was moved, not removed; only a changed
     # signature, or a name that disappears from the whole diff, is a public API change.
+    resigned = [n for n in sorted(defs_old.keys() & defs_new.keys()) if defs_old[n][1] != defs_new[n][1]]
+    into_class, out_of_class = _rehomed(resigned, defs_old, defs_new, places)
+    rehomed = {r.old for r in into_class} | {r.new for r in out_of_class}
     api_changed = tuple(
-        LineHit(defs_new[name][0], f"{name}{defs_new[name][1]}")
-        for name in sorted(defs_old.keys() & defs_new.keys())
-        if defs_old[name][1] != defs_new[name][1]
+        LineHit(defs_new[name][0], f"{name}{defs_new[name][1]}") for name in resigned if name not in rehomed
     )
     api_resigned = tuple(
         Rename(hit.path, f"{name}{defs_old[name][1]}", hit.line)
@@ -1366,6 +1499,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
     cli_removed = [h for h in cli_removed if h.line not in cli_added_names]
 
     config, config_moved = _moved_keys(config)
+    config, config_renamed = _renamed_keys(config, f"{pr.header.title}\n{pr.header.body or ''}")
     focus = _focus(code_patches)
     prose = body.prose
     lowered = prose.lower()
@@ -1409,7 +1543,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         env_removed=env_removed,
         focus=focus,
         focus_tests=_tests_of(focus[0], test_patches) if focus else (),
-        dependency_changes=tuple(deps),
+        dependency_changes=_one_per_package(deps),
         todos=tuple(todos),
         platform_hits=tuple(platform),
         security_hits=tuple(security),
@@ -1433,7 +1567,87 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         review=_review_activity(pr),
         api_moved=tuple(moved),
         config_moved=tuple(config_moved),
+        api_into_class=into_class,
+        api_out_of_class=out_of_class,
+        config_renamed=tuple(config_renamed),
+        files_renamed=tuple(
+            _moved_path(raw.previous_filename, f.path)
+            for raw, f in zip(pr.files, files, strict=True)
+            if f.status == "renamed"
+            and raw.previous_filename
+            and f.is_code
+            and not _NOT_SHIPPED.search(f.path)
+        ),
     )
+
+
+def _one_per_package(changes: list[DependencyChange]) -> tuple[DependencyChange, ...]:
+    """Each package's change once: the pin of a dependency file before an install line that repeats it
+    (`vllm>=0.8.5` in requirements and `pip install vllm==0.8.5` in the Dockerfile are one upgrade).
+    Images stay apart: one image name with two tags is two builds."""
+    ranked = sorted(range(len(changes)), key=lambda i: (not changes[i].declared, i))
+    seen: set[tuple[str, str]] = set()
+    kept: set[int] = set()
+    for i in ranked:
+        same = (canonical_package(changes[i].name), changes[i].change)
+        if changes[i].image:
+            kept.add(i)
+        elif same not in seen:
+            seen.add(same)
+            kept.add(i)
+    return tuple(c for i, c in enumerate(changes) if i in kept)
+
+
+def _moved_path(old: str, new: str) -> Rename:
+    """A renamed file as the part of its path that changed: `src/pkg/utils/text.py` ->
+    `src/pkg/helpers/text.py` is `src/pkg/utils/` -> `src/pkg/helpers/`."""
+    before, after = old.split("/"), new.split("/")
+    tail = 0
+    while tail < min(len(before), len(after)) - 1 and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    if tail == 0:
+        return Rename(new, old, new)
+    return Rename(new, "/".join(before[:-tail]) + "/", "/".join(after[:-tail]) + "/")
+
+
+def _rehomed(
+    names: Iterable[str],
+    old: dict[str, tuple[str, str]],
+    new: dict[str, tuple[str, str]],
+    places: dict[str, dict[str, tuple[int, str, int]]],
+) -> tuple[tuple[Rename, ...], tuple[Rename, ...]]:
+    """Of the definitions whose signature changed, the module functions that became methods of a class in
+    the same file (`get_logps(model)` -> `GRPOTrainer.get_logps(self, model)`) and the methods that
+    became module functions: the parameters are the same but for `self` or `cls`. Each as a Rename of
+    the file, the old name and the new (`Class.name` where the diff shows the class)."""
+    into: list[Rename] = []
+    out: list[Rename] = []
+    for name in names:
+        before, after = places["-"].get(name), places["+"].get(name)
+        if (
+            before is None
+            or after is None
+            or old[name][0] != new[name][0]
+            or (before[0] == 0) == (after[0] == 0)
+        ):
+            continue
+        if _parameters(old[name][1]) != _parameters(new[name][1]) or "(…)" in (old[name][1], new[name][1]):
+            continue
+        method = after if after[0] else before
+        owner = enclosing_function(method[1], method[2])
+        qualified = f"{owner}.{name}" if owner else name
+        if after[0]:
+            into.append(Rename(new[name][0], name, qualified))
+        else:
+            out.append(Rename(new[name][0], qualified, name))
+    return tuple(into), tuple(out)
+
+
+def _parameters(signature: str) -> list[str]:
+    """The parameters of `(self, model, x: int = 1) -> T` without a leading `self` or `cls`."""
+    inner = signature[signature.find("(") + 1 : signature.rfind(")")]
+    params = [p.strip() for p in inner.split(",") if p.strip()]
+    return params[1:] if params and params[0].split(":")[0].strip() in ("self", "cls") else params
 
 
 def _moved_keys(changes: list[ConfigChange]) -> tuple[list[ConfigChange], list[Rename]]:
@@ -1459,6 +1673,44 @@ def _moved_keys(changes: list[ConfigChange]) -> tuple[list[ConfigChange], list[R
                 moves.append(Rename(c.key, c.path, twin.path))
                 break
     return [c for c in changes if id(c) not in taken], moves
+
+
+def _renamed_keys(changes: list[ConfigChange], text: str) -> tuple[list[ConfigChange], list[Rename]]:
+    """A key removed from a file and one added to it with the same value, the only such pair of that
+    value there, renamed when one name is the other with words added (`resume_path` ->
+    `resume_from_path` is not, `max_len` -> `max_len_per_gpu` is) or the title or description names
+    both (`Rename beta to kl_coef`): neither removed nor added. The changes without them, and the
+    renames (file, old key, new key)."""
+    pairs: dict[tuple[str, str], tuple[list[ConfigChange], list[ConfigChange]]] = {}
+    for c in changes:
+        if (c.old is None) != (c.new is None):
+            removed, added = pairs.setdefault((c.path, (c.old or c.new or "").lower()), ([], []))
+            (added if c.old is None else removed).append(c)
+    taken: set[int] = set()
+    renames: list[Rename] = []
+    for removed, added in pairs.values():
+        if len(removed) != 1 or len(added) != 1:
+            continue
+        old, new = removed[0], added[0]
+        old_leaf, new_leaf = old.key.rsplit(".", 1)[-1], new.key.rsplit(".", 1)[-1]
+        if _extends(old_leaf, new_leaf) or (_names_word(old_leaf, text) and _names_word(new_leaf, text)):
+            taken |= {id(old), id(new)}
+            renames.append(Rename(old.path, old.key, new.key))
+    return [c for c in changes if id(c) not in taken], renames
+
+
+def _extends(old: str, new: str) -> bool:
+    """Whether one snake_case name is the other with words before or after it (`max_len_per_gpu` of
+    `max_len`), the shorter of at least two words or five letters."""
+    short, long = sorted((old.lower(), new.lower()), key=len)
+    if short == long or not (short.count("_") or len(short) >= 5):
+        return False
+    return long.startswith(f"{short}_") or long.endswith(f"_{short}")
+
+
+def _names_word(name: str, text: str) -> bool:
+    """Whether `text` names `name` as a whole word."""
+    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text) is not None
 
 
 def log_scale(value: float) -> float:

@@ -21,12 +21,14 @@ from chatbot.analysis.features import (
     FileFacts,
     LineHit,
     PRFeatures,
+    Rename,
     extract_features,
     infer_change_type,
     log_scale,
     valid_text,
 )
 from chatbot.analysis.lead import (
+    ACTION_PREFIX,
     AuthorText,
     balanced,
     breaking_statement,
@@ -72,6 +74,11 @@ TEXT: dict[str, dict[Language, str]] = {
     "summary.no_modules": {"zh": "未识别模块", "en": "unidentified modules"},
     "gist": {"zh": "{module} {type}：{what}", "en": "{module} {type}: {what}"},
     "gist.bare": {"zh": "{type}：{what}", "en": "{type}: {what}"},
+    "gist.untyped": {"zh": "{module}：{what}", "en": "{module}: {what}"},
+    "gist.focus": {"zh": "{kind}，集中在 {path} 的 {name}", "en": "{kind} centred on {name} in {path}"},
+    "gist.what": {"zh": "{kind}：{what}", "en": "{kind}: {what}"},
+    "gist.names": {"zh": "{kind}（{names}）", "en": "{kind} ({names})"},
+    "gist.files": {"zh": "{kind}：{path}（共 {n} 个文件）", "en": "{kind} in {path} ({n} files)"},
     # verdict reasons (without the verdict's label: renderers put "必读" / "Must read" in front)
     "reason.join": {"zh": "；", "en": "; "},
     "why.type": {"zh": "{type}", "en": "a {type}"},
@@ -99,6 +106,7 @@ TEXT: dict[str, dict[Language, str]] = {
     "why.doc_only": {"zh": "仅文档改动", "en": "documentation only"},
     "why.test_only": {"zh": "仅测试改动", "en": "tests only"},
     "why.chore": {"zh": "CI、依赖或脚本等维护性改动", "en": "maintenance of CI, dependencies or scripts"},
+    "why.renames": {"zh": "改名或移动（{renames}）", "en": "a rename or move ({renames})"},
     "why.trivial": {
         "zh": "琐碎改动（拼写、格式、链接等）",
         "en": "a trivial change (typo, formatting, links)",
@@ -134,12 +142,25 @@ TEXT: dict[str, dict[Language, str]] = {
     "kp.config_added": {"zh": "新增配置项：{keys}", "en": "New config keys: {keys}"},
     "kp.config_removed": {"zh": "删除配置项：{keys}", "en": "Removed config keys: {keys}"},
     "kp.api_changed": {"zh": "公共接口签名变化：{names}", "en": "Public signatures changed: {names}"},
+    "kp.api_into_class": {
+        "zh": "模块函数变为类方法：{changes}",
+        "en": "Module functions now methods: {changes}",
+    },
+    "kp.api_out_of_class": {
+        "zh": "类方法变为模块函数：{changes}",
+        "en": "Methods now module functions: {changes}",
+    },
     "kp.api_removed": {"zh": "删除公共接口：{names}", "en": "Public definitions removed: {names}"},
     "kp.cli": {"zh": "新增命令行参数：{args}", "en": "New command-line options: {args}"},
     "kp.measured": {"zh": "实测：{sentence}", "en": "Measured: {sentence}"},
     "kp.dependency": {"zh": "依赖/镜像变化：{changes}", "en": "Dependency/image changes: {changes}"},
     "kp.api_added": {"zh": "新增公共接口：{names}", "en": "New public definitions: {names}"},
     "kp.api_renamed": {"zh": "公共接口改名：{renames}", "en": "Renamed: {renames}"},
+    "kp.files_renamed": {
+        "zh": "源文件改名或移动：{moves}（{n} 个文件）",
+        "en": "Source files renamed or moved: {moves} ({n} files)",
+    },
+    "kp.config_renamed": {"zh": "配置项改名：{renames}", "en": "Config keys renamed: {renames}"},
     "kp.api_moved": {
         "zh": "公共接口移动位置：{names}（{old} → {new}）",
         "en": "Moved: {names} ({old} → {new})",
@@ -237,6 +258,10 @@ TEXT: dict[str, dict[Language, str]] = {
         "zh": "关键依赖版本变化：{changes}",
         "en": "Key dependency version change: {changes}",
     },
+    "risk.dependency_major": {
+        "zh": "依赖跨大版本变化：{changes}，新的大版本常会改变接口或行为",
+        "en": "Major version change: {changes}; a new major version often changes APIs or behaviour",
+    },
     "risk.dependency": {
         "zh": "依赖或镜像版本变化：{changes}",
         "en": "Dependency or image version change: {changes}",
@@ -262,6 +287,7 @@ TEXT: dict[str, dict[Language, str]] = {
     "brk.removed": {"zh": "删除 {name}", "en": "{name} removed"},
     "brk.default": {"zh": "{key} 默认值 {old} → {new}", "en": "{key} defaults to {new} (was {old})"},
     "brk.signature": {"zh": "签名 {old} 改为 {new}", "en": "signature {old} becomes {new}"},
+    "brk.rehomed": {"zh": "{old} 变为 {new}", "en": "{old} becomes {new}"},
     "risk.api_removed": {
         "zh": "删除了公共接口 {names}，外部调用方会失效",
         "en": "public definitions removed ({names}); external callers will break",
@@ -269,6 +295,14 @@ TEXT: dict[str, dict[Language, str]] = {
     "risk.config_removed": {
         "zh": "删除了配置项 {keys}，旧配置文件可能报错",
         "en": "config keys removed ({keys}); old config files may fail",
+    },
+    "risk.files_renamed": {
+        "zh": "源文件改名或移动（{moves}），仍从 {old} 导入的代码会失效，除非旧路径保留了转发",
+        "en": "source files renamed or moved ({moves}); code importing from {old} breaks unless the old path re-exports them",
+    },
+    "risk.config_renamed": {
+        "zh": "配置项改名（{renames}），仍设置 {old} 的旧配置文件会报错或被忽略",
+        "en": "config keys renamed ({renames}); old config files that still set {old} fail or are ignored",
     },
     "risk.config_default": {
         "zh": "默认值被修改：{changes}，未显式设置的用户和调用方行为会改变",
@@ -420,18 +454,13 @@ _SUMMARY_HEADING = re.compile(
 )
 _SENTENCE_CUT = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?。！？；;](?=\s|$)")
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])")
-# An opening that says what the PR does ("This PR adds…", "本 PR 为…增加…") makes the best gist.
-_ACTION_OPENING = re.compile(
-    r"^(?:this (?:pr|pull request|change|patch|commit)(?: also)?\s+|we\s+|本\s*pr\s*|该\s*pr\s*|此\s*pr\s*|"
-    r"这个\s*pr\s*)(?=\w)",
-    re.I,
-)
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+_HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])")
 # A title's `[module]` tags and `type(scope):` marker: a reverted title is quoted without them.
 _TITLE_MARKERS = re.compile(r"^\s*(?:[\[【][^\]】]*[\]】]\s*)*(?:[A-Za-z]+(?:\([^)]*\))?!?\s*:\s*)?")
 _DESIGN_CUE = re.compile(
     r"\b(?:instead of|rather than|so that|trade-?offs?|because|to avoid|in order to|the idea is|we chose|"
-    r"chosen|preferred)\b|而不是|为了|从而|避免|因为|取舍",
+    r"(?:is|are|was|were) (?:chosen|preferred))\b|而不是|为了|从而|避免|因为|取舍",
     re.I,
 )
 _WORDS = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]")
@@ -474,8 +503,11 @@ _FIGURE_MARK = re.compile(r"%|→|->|=>")
 
 
 def say(message: str, language: Language, /, **values: object) -> str:
-    """The sentence `message` (a key of TEXT) in `language`, with its placeholders filled."""
-    return TEXT[message][language].format(**values)
+    """The sentence `message` (a key of TEXT) in `language`, with its placeholders filled. In Chinese a
+    space that a template keeps for a Latin value (`涉及 {keywords}`) goes when the value is Chinese
+    (`涉及死锁`, not `涉及 死锁`)."""
+    text = TEXT[message][language].format(**values)
+    return _HAN_SPACE.sub("", text) if language == "zh" and " " in text else text
 
 
 def _join(items: Iterable[str], language: Language, limit: int = 3) -> str:
@@ -525,7 +557,8 @@ def importance_parts(f: PRFeatures, change_type: ChangeType, modules: tuple[str,
     # Keys count once however many config files repeat them (verl mirrors keys across trainer yamls).
     defaults = len(_changed_defaults(f))
     added = len({c.key for c in f.config_changes if c.old is None})
-    removed = len({c.key for c in f.config_changes if c.new is None})
+    # A renamed key breaks the configs that set it, as a removed one does.
+    removed = len({c.key for c in f.config_changes if c.new is None} | {r.old for r in f.config_renamed})
     each = w.USER_VISIBLE_MAX_EACH
     if change_type == "revert":
         # What a revert adds and removes is the undone change's: only the defaults it sets back count.
@@ -534,8 +567,13 @@ def importance_parts(f: PRFeatures, change_type: ChangeType, modules: tuple[str,
         w.CONFIG_DEFAULT_CHANGED * min(defaults, each)
         + w.CONFIG_KEY_ADDED * min(added, each)
         + w.CONFIG_KEY_REMOVED * min(removed, each)
-        + (0 if change_type == "revert" else w.API_CHANGED * min(len(f.api_changed), each))
-        + (0 if change_type == "revert" else w.API_REMOVED * min(len(f.api_removed), each))
+        + (0 if change_type == "revert" else w.API_CHANGED * min(len(f.api_changed) + len(_rehomed(f)), each))
+        # A renamed definition breaks its callers as a removed one does.
+        + (
+            0
+            if change_type == "revert"
+            else w.API_REMOVED * min(len(f.api_removed) + len(f.api_renamed), each)
+        )
         + (0 if change_type == "revert" else w.CLI_ARG_ADDED * min(len(f.cli_args), each))
     )
     parts.append(Contribution("user_visible", min(w.USER_VISIBLE_CAP, visible)))
@@ -555,7 +593,7 @@ def importance_parts(f: PRFeatures, change_type: ChangeType, modules: tuple[str,
         review = w.REVIEW_PER_LOG2 * log_scale(f.review.total)
         review += w.CHANGES_REQUESTED if f.review.changes_requested else 0.0
         parts.append(Contribution("review", min(w.REVIEW_CAP, review)))
-    if w.TRIVIAL_TITLE.search(f.title.description) and not f.breaking:
+    if w.TRIVIAL_TITLE.search(f.title.description) and not f.breaking and not _renames_public(f):
         parts.append(Contribution("trivial", w.TRIVIAL))
     parts += _substance_parts(f, change_type)
     total = sum(p.points for p in parts)
@@ -565,6 +603,14 @@ def importance_parts(f: PRFeatures, change_type: ChangeType, modules: tuple[str,
     elif total > w.IMPORTANCE_KNEE:
         parts.append(Contribution("saturation", (total - w.IMPORTANCE_KNEE) * (w.ABOVE_KNEE - 1.0)))
     return parts
+
+
+def _renames_public(f: PRFeatures) -> bool:
+    """Whether the diff renames, moves or re-homes a public definition or a config key: a rename its users
+    must follow is no trivial change, whatever the title calls it."""
+    return bool(
+        f.api_renamed or f.api_moved or f.config_renamed or f.config_moved or f.files_renamed or _rehomed(f)
+    )
 
 
 def names_semantics(change_type: str, title: str) -> bool:
@@ -693,6 +739,17 @@ def _compatibility(f: PRFeatures, change_type: ChangeType, language: Language, o
         names = _join((h.line for h in f.api_removed), language)
         text = say("risk.api_removed", language, names=names)
         out.add(Risk("compatibility", "medium", text, _hit(f.api_removed[0])), say("fu.migration", language))
+    if f.files_renamed:
+        moved = f.files_renamed[0]
+        paths = list(dict.fromkeys(say("rename", language, old=r.old, new=r.new) for r in f.files_renamed))
+        text = say("risk.files_renamed", language, moves=_join(paths, language), old=moved.old)
+        out.add(Risk("compatibility", "low", text, f"{moved.path}: {moved.old} → {moved.new}"))
+    renamed = f.config_renamed
+    if renamed and not named(r.old for r in renamed):
+        changes = _join((say("rename", language, old=r.old, new=r.new) for r in renamed), language)
+        text = say("risk.config_renamed", language, renames=changes, old=renamed[0].old)
+        where = f"{renamed[0].path}: {renamed[0].old} → {renamed[0].new}"
+        out.add(Risk("compatibility", "medium", text, where), say("fu.migration", language))
     removed = [c for c in f.config_changes if c.new is None]
     if removed and not named(c.key for c in removed):
         text = say("risk.config_removed", language, keys=_join((c.key for c in removed), language))
@@ -748,7 +805,7 @@ def _breaking_changes(f: PRFeatures, language: Language) -> tuple[str, str]:
     first of them as evidence (`path: old → new`)."""
     worded: list[str] = []
     evidence: list[str] = []
-    for r in f.api_renamed:
+    for r in (*f.api_renamed, *f.config_renamed):
         worded.append(say("brk.renamed", language, old=r.old, new=r.new))
         evidence.append(f"{r.path}: {r.old} → {r.new}")
     for h in (*f.api_removed, *f.cli_removed):
@@ -764,16 +821,21 @@ def _breaking_changes(f: PRFeatures, language: Language) -> tuple[str, str]:
     for r in f.api_resigned:
         worded.append(say("brk.signature", language, old=r.old, new=r.new))
         evidence.append(f"{r.path}: {r.old} → {r.new}")
+    for r in _rehomed(f):
+        worded.append(say("brk.rehomed", language, old=r.old, new=r.new))
+        evidence.append(f"{r.path}: {r.old} → {r.new}")
     return (_join(worded, language) if worded else ""), (evidence[0] if evidence else "")
 
 
 def _dependencies(f: PRFeatures, language: Language, out: _Findings) -> None:
-    """Key frameworks, and packages removed from a dependency file, are medium; other versions, install
-    lines and images are low."""
+    """Key frameworks, packages removed from a dependency file and packages whose major version changes
+    are medium; other versions, install lines, images and CI actions are low."""
     key = [d for d in f.dependency_changes if d.key or (d.change == "removed" and d.declared)]
-    other = [d for d in f.dependency_changes if d not in key]
+    major = [d for d in f.dependency_changes if d not in key and _major_change(d)]
+    other = [d for d in f.dependency_changes if d not in key and d not in major]
     groups: tuple[tuple[list[DependencyChange], Severity, str], ...] = (
         (key, "medium", "risk.dependency_key"),
+        (major, "medium", "risk.dependency_major"),
         (other, "low", "risk.dependency"),
     )
     for group, severity, text_key in groups:
@@ -783,6 +845,17 @@ def _dependencies(f: PRFeatures, language: Language, out: _Findings) -> None:
             # Only what is installed from now on needs checking against images and docs.
             current = [d.name for d in group if d.change != "removed"]
             out.add(risk, say("fu.dependency", language, names=_join(current, language)) if current else None)
+
+
+_MAJOR = re.compile(r"\d+")
+
+
+def _major_change(d: DependencyChange) -> bool:
+    """Whether a package (not an image or CI action) moves to another major version: `1.10.13` -> `2.5.0`."""
+    if d.change != "changed" or d.image or not d.old or not d.new:
+        return False
+    old, new = _MAJOR.search(d.old), _MAJOR.search(d.new)
+    return old is not None and new is not None and int(old.group(0)) != int(new.group(0))
 
 
 # What a memory or synchronisation call can do, by the call (its sign first: "+" added, "-" removed) and
@@ -1059,14 +1132,27 @@ def _why(
     return None
 
 
+def _rehomed(f: PRFeatures) -> tuple[Rename, ...]:
+    """Functions that became methods and methods that became functions: callers must change how they
+    call them, as for a changed signature."""
+    return (*f.api_into_class, *f.api_out_of_class)
+
+
+def _renames(f: PRFeatures, language: Language) -> list[str]:
+    """What the diff renames or re-homes that its users must follow, each as `old → new`."""
+    pairs = [(r.old, r.new) for r in (*f.api_renamed, *f.config_renamed, *_rehomed(f), *f.files_renamed)]
+    return list(dict.fromkeys(say("rename", language, old=old, new=new) for old, new in pairs))
+
+
 def _user_visible_why(f: PRFeatures, language: Language) -> str | None:
     """The most consequential user-visible change, named: defaults, then API, then new knobs."""
     changes = f.config_changes
     defaults = [c.key for c in _changed_defaults(f)]
     if defaults:
         return say("why.config_default", language, keys=_join(defaults, language, limit=2))
-    if f.api_removed or f.api_changed:
+    if f.api_removed or f.api_changed or _rehomed(f):
         names = [h.line.split("(")[0] for h in (*f.api_removed, *f.api_changed)]  # name without signature
+        names += [r.old for r in _rehomed(f)]
         return say("why.api", language, names=_join(names, language, limit=2))
     removed = [c.key for c in changes if c.new is None]
     if removed:
@@ -1084,6 +1170,9 @@ def _skim_reason(f: PRFeatures, change_type: ChangeType, language: Language) -> 
         return say("why.doc_only", language)
     if change_type == "test":
         return say("why.test_only", language)
+    renames = _renames(f, language)
+    if renames:
+        return say("why.renames", language, renames=_join(renames, language, limit=2))
     if w.TRIVIAL_TITLE.search(f.title.description):
         return say("why.trivial", language)
     if change_type == "chore":
@@ -1093,6 +1182,9 @@ def _skim_reason(f: PRFeatures, change_type: ChangeType, language: Language) -> 
     if f.total_lines < w.SMALL_CHANGE_LINES:
         return say("why.small", language, add=_count(f.additions), dele=_count(f.deletions))
     return say("why.limited", language)
+
+
+_WHERE_KEYS = frozenset({"core", "size", "modules"})
 
 
 def verdict_reason(
@@ -1113,9 +1205,10 @@ def verdict_reason(
         *(("size",) if f.total_lines < w.REASON_LARGE_LINES else ()),
         *(("core",) if f.core_share < w.REASON_CORE_SHARE else ()),
     }
+    # Of equal points, what the change does (a fix of memory, a capability) before where it is.
     ranked = sorted(
         (c for c in importance if c.key not in unremarkable and c.points >= w.REASON_MIN_POINTS),
-        key=lambda c: (-c.points, c.key),
+        key=lambda c: (-c.points, c.key in _WHERE_KEYS, c.key),
     )
     keys = [c.key for c in ranked[:2]]
     teaching = sorted(
@@ -1234,12 +1327,27 @@ def _diff_points(f: PRFeatures, language: Language, reverting: bool = False) -> 
     if f.api_renamed:
         renames = (say("rename", language, old=r.old, new=r.new) for r in f.api_renamed)
         points.append(say("kp.api_renamed", language, renames=_join(renames, language)))
+    if f.config_renamed:
+        renames = (say("rename", language, old=r.old, new=r.new) for r in f.config_renamed)
+        points.append(say("kp.config_renamed", language, renames=_join(renames, language)))
+    if f.files_renamed:
+        paths = list(dict.fromkeys(say("rename", language, old=r.old, new=r.new) for r in f.files_renamed))
+        points.append(say("kp.files_renamed", language, moves=_join(paths, language), n=len(f.files_renamed)))
     for key, moves in (("kp.api_moved", f.api_moved), ("kp.config_moved", f.config_moved)):
         if moves:
             # The files of the first move, with every name that made the same move.
             first = moves[0]
             names = _join((m.path for m in moves if (m.old, m.new) == (first.old, first.new)), language)
             points.append(say(key, language, names=names, keys=names, old=first.old, new=first.new))
+    for key, rehomed in (
+        ("kp.api_into_class", f.api_into_class),
+        ("kp.api_out_of_class", f.api_out_of_class),
+    ):
+        if rehomed:
+            calls = (
+                say("rename", language, old=r.old, new=r.new) if r.old != r.new else r.old for r in rehomed
+            )
+            points.append(say(key, language, changes=_join(calls, language)))
     if f.api_added:
         points.append(say("kp.api_added", language, names=_join(_names(f.api_added), language, limit=4)))
     if f.api_removed:
@@ -1305,12 +1413,14 @@ def _key_points(
     note = f.breaking_note
     if note and note != "BREAKING CHANGE" and not _restates(note, f) and _reads(note, language):
         points.append(say("kp.breaking", language, note=_clip(note, POINT_CHARS)))
-    opening = author.opening if author.opening and not _opening_is_gist(author.opening, language) else None
+    gist = author.action if _action_is_gist(author.action, f, language) else None
+    opening = author.opening if author.opening != gist else None
+    action = author.action if author.action not in (gist, author.opening) else None
     measured = [m if _reads(m, language) else "; ".join(measured_figures(m)) for m in author.measured]
     measured = [m for m in measured if m]
     lead = [
         t
-        for t in (opening, *author.items)
+        for t in (opening, action, *author.items)
         if t
         and not _restates(t, f)
         and _reads(t, language)
@@ -1357,9 +1467,14 @@ def _reads(quote: str, language: Language) -> bool:
     return language == "zh" or not _HAN.search(quote)
 
 
-def _opening_is_gist(opening: str, language: Language) -> bool:
-    """An opening that says what the PR does, written in `language`, is the gist in that language."""
-    return bool(_ACTION_OPENING.match(opening)) and bool(_HAN.search(opening)) == (language == "zh")
+def _action_is_gist(action: str | None, f: PRFeatures, language: Language) -> bool:
+    """The author's sentence of what the PR does is the gist in its own language, unless it only says
+    what the title says."""
+    return (
+        bool(action)
+        and bool(_HAN.search(action or "")) == (language == "zh")
+        and not _restates(action or "", f)
+    )
 
 
 def _content_words(text: str) -> set[str]:
@@ -1407,18 +1522,78 @@ def _restates(text: str, f: PRFeatures) -> bool:
 def _gist(
     f: PRFeatures, author: AuthorText, change_type: ChangeType, modules: tuple[str, ...], language: Language
 ) -> str:
-    """One line in `language`: the author's own statement of what the PR does when it opens with one and
-    is written in that language, else the kind of change, its main module, and what the title says."""
-    opening = author.opening or ""
-    if _opening_is_gist(opening, language):
-        what = _ACTION_OPENING.sub("", opening, count=1).strip()
+    """One line in `language`: the author's own statement of what the PR does ("This PR adds…", "Pads the
+    completions…") when it is written in that language and says more than the title; else the kind of
+    change, its main module, and what the title says, each said once (no "fix: Fix…", "文档：文档：…",
+    "test test change"); an English reader of a Chinese title gets what the diff centres on instead."""
+    if _action_is_gist(author.action, f, language):
+        what = ACTION_PREFIX.sub("", author.action or "", count=1).strip()
         return _clip(what[:1].upper() + what[1:], GIST_CHARS).rstrip("。.")
-    kind = say(f"type.{change_type}", language)
     what = _clip(f.title.description, POINT_CHARS)
-    if not modules:
+    kind = say(f"type.{change_type}", language)
+    module = modules[0] if modules and modules[0] not in _TYPE_PLACES.get(change_type, ()) else None
+    if not _reads(what, language):
+        return _diff_gist(f, kind, module, language)
+    if _TYPE_ECHO[change_type].match(what):
+        # The title's first word says the kind of change already.
+        return say("gist.untyped", language, module=module, what=what) if module else what
+    if module is None:
         return say("gist.bare", language, type=kind[:1].upper() + kind[1:], what=what)
     # The main module only: a list of module names ("fsdp、megatron等 5 项") says nothing of the change.
-    return say("gist", language, module=modules[0], type=kind, what=what)
+    return say("gist", language, module=module, type=kind, what=what)
+
+
+# The modules that are where a kind of change lives: a docs change in `doc` is "documentation", not
+# "doc documentation".
+_TYPE_PLACES: dict[ChangeType, tuple[str, ...]] = {"doc": ("doc",), "test": ("test",)}
+# A title that opens with its own kind of change ("Fix padding…", "修复 Qwen2-VL…", "Docs: …").
+_TYPE_ECHO: dict[str, re.Pattern[str]] = {
+    change_type: re.compile(pattern, re.I)
+    for change_type, pattern in {
+        "feat": r"^(?:feat(?:ure)?s?\b|新功能)",
+        "fix": r"^(?:fix(?:es|ed|ing)?\b|bug ?fix|hotfix|修复|修正)",
+        "refactor": r"^(?:refactor\w*|重构)",
+        "perf": r"^(?:perf\b|optimi[sz]\w*|优化)",
+        "test": r"^(?:tests?\b|测试)",
+        "doc": r"^(?:docs?\b|documentation\b|文档)",
+        "chore": r"^(?:chore\b)",
+        "revert": r"^(?:revert\w*|回滚|回退)",
+    }.items()
+}
+
+
+# A run of Latin script in a title of another script: the names it holds (`Qwen2-VL`, `weight sync`).
+_LATIN_RUN = re.compile(r"[A-Za-z0-9_`'][A-Za-z0-9_.`'/ -]*[A-Za-z0-9_`']|[A-Za-z]")
+
+
+def _diff_gist(f: PRFeatures, kind: str, module: str | None, language: Language) -> str:
+    """A gist for a reader who cannot read the title's language: the kind of change with the names the
+    title holds in Latin script (`Qwen2-VL`, `position_ids`), and the function the change centres on,
+    else its dependency changes, else its largest file."""
+    kind = f"{module} {kind}" if module else kind[:1].upper() + kind[1:]
+    names = [run.strip(" .,:;-") for run in _LATIN_RUN.findall(f.title.description)]
+    names = [name for name in names if len(name) >= 2]
+    if names:
+        kind = say("gist.names", language, kind=kind, names=_join(names, language))
+    if f.focus:
+        return say("gist.focus", language, kind=kind, name=f.focus[0].line, path=_file_name(f.focus[0].path))
+    if f.dependency_changes:
+        changes = _join((_dependency_text(d, language) for d in f.dependency_changes), language, limit=2)
+        return say("gist.what", language, kind=kind, what=changes)
+    largest = _largest(f.files)
+    if largest is None:
+        return kind
+    if f.changed_files > 1:
+        return say(
+            "gist.files", language, kind=kind, path=_file_name(largest.path), n=_count(f.changed_files)
+        )
+    return say("gist.what", language, kind=kind, what=_file_name(largest.path))
+
+
+def _file_name(path: str) -> str:
+    """A file by its name: a gist names the file, the reading guide its path (the folders of a path,
+    `src/llamafactory/…`, would read as the PR's subject)."""
+    return path.rsplit("/", 1)[-1]
 
 
 def _design_sentence(f: PRFeatures) -> str | None:
@@ -1498,7 +1673,8 @@ def _verify(
         return say(
             "guide.verify.unrelated_tests", language, test=_join(tests, language, limit=2), name=focus.line
         )
-    claims = [t for t in (author.opening, *author.items) if t and _reads(t, language)]
+    # What the author says the change does (their opening may only state the problem).
+    claims = [t for t in (author.action, *author.items, author.opening) if t and _reads(t, language)]
     if claims:
         return say("guide.verify.claim", language, name=focus.line, claim=_clip(claims[0], 90).rstrip("。."))
     return say("guide.verify.untested", language, name=focus.line)
@@ -1515,6 +1691,9 @@ def _symptom(f: PRFeatures, language: Language) -> str | None:
         return quoted.group(0)
     severe = [k for k in f.title_keywords if k in w.SEVERE_KEYWORDS]
     return say(f"kw.{severe[0]}", language) if severe else None
+
+
+_READ_LAST = frozenset({"ci", "doc", "test", "asset", "generated"})
 
 
 def _reading_guide(
@@ -1534,7 +1713,14 @@ def _reading_guide(
     guide: list[str] = []
     focus = f.focus[0] if f.focus else None
     kept = [x for x in f.files if x.status != "removed"]
-    largest = _largest(x for x in kept if x.is_code) or _largest(kept)
+    # The largest code file; without shipped code, an example's or recipe's source, else the largest file
+    # that changes what users run (a dependency file, a config, a script or image) before CI and docs.
+    largest = (
+        _largest(x for x in kept if x.is_code)
+        or _largest(x for x in kept if x.kind == "source")
+        or _largest(x for x in kept if x.kind not in _READ_LAST)
+        or _largest(kept)
+    )
     focus_lines = next((x.lines for x in kept if focus is not None and x.path == focus.path), 0)
     # The focus is read from the patches GitHub sent; a code file at least twice its size whose patch
     # was cut (#5041's 354-line distillation losses beside a 124-line agent loop) is where to start.
@@ -1543,8 +1729,12 @@ def _reading_guide(
         guide.append(say("guide.start", language, path=focus.path, name=focus.line))
     elif largest is not None:
         guide.append(say("guide.start_file", language, path=largest.path))
-    if design and _reads(design, language):
-        guide.append(say("guide.design", language, text=design))
+    if (
+        design
+        and _reads(design, language)
+        and design.rstrip("。.;；") != (author.action or "").rstrip("。.;；")
+    ):
+        guide.append(say("guide.design", language, text=design))  # not the gist again
     check = _verify(f, change_type, author, risks, language)
     if check:
         guide.append(check)

@@ -29,6 +29,24 @@ _ASIDE_HEADING = re.compile(
     r"测试|用法|示例|使用",
     re.I,
 )
+# A sentence that says what the PR does opens with "This PR…", "We…", "本 PR 为…" (this prefix), or with
+# the verb of a change ("Adds a `max_completion_length` option…", "Pads the completions…", "把 encode 移到…").
+ACTION_PREFIX = re.compile(
+    r"^(?:this (?:pr|pull request|change|patch|commit)(?: also)?\s+|we\s+|本\s*pr\s*|该\s*pr\s*|此\s*pr\s*|"
+    r"这个\s*pr\s*)(?=\w)",
+    re.I,
+)
+# English verbs count capitalised, as a sentence opens ("Adds…"; "run clashed…" opens with a name).
+_ACTION_VERB = re.compile(
+    r"^(?:[Aa]dd|[Ff]ix|[Ii]ntroduce|[Ii]mplement|[Ss]upport|[Ee]nable|[Aa]llow|[Mm]ake|[Mm]ove|[Rr]emove|"
+    r"[Rr]eplace|[Rr]efactor|[Uu]pdate|[Aa]void|[Pp]revent|[Rr]educe|[Ii]mprove|[Ee]xtend|[Ee]xpose|"
+    r"[Rr]ename|[Ss]witch|[Dd]rop|[Dd]eprecate|[Uu]nif(?:y|ie)|[Ss]implif(?:y|ie)|[Oo]ptimi[sz]e|[Bb]ump|"
+    r"[Uu]pgrade|[Pp]in|[Hh]andle|[Ee]nsure|[Mm]igrate|[Pp]ort|[Ss]plit|[Cc]onvert|[Pp]ad|[Dd]elete|"
+    r"[Cc]orrect|[Rr]estore|[Rr]evert|[Ss]peed up|[Cc]lean up|[Rr]egister|[Ii]ntegrate|[Pp]rovide)"
+    r"(?:e?s)?\b(?! (?:is|are|was|were|has|had)\b)|"
+    r"^(?:新增|增加|添加|支持|修复|修正|优化|重构|移除|删除|去掉|去除|引入|补充|更新|升级|改为|改用|替换|统一|"
+    r"简化|实现|允许|避免|将|把|让|使)",
+)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])|(?<=[。！？；])")
 _BOLD_LEAD = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\*\*([^*\n]{2,80}?)\*\*\s*([:：.\-—–]*)\s*(.*)$", re.S)
 _URL = re.compile(r"https?://\S+")
@@ -187,16 +205,26 @@ PROSE_WORDS = 3
 LEAD_SENTENCE_MIN_CHARS = 25
 ITEM_MIN_CHARS = 12
 MAX_LEAD_POINTS = 3
+# The sentence saying what the PR does is looked for in the opening's paragraph and the one after it (a
+# statement of the problem, then "This PR pads…").
+ACTION_PARAGRAPHS = 2
 
 
 @dataclass(frozen=True, slots=True)
 class AuthorText:
     """The author's lead: the opening sentence, bold lead bullets and listed changes, and measured results,
-    each a quote of the description (markup removed)."""
+    each a quote of the description (markup removed); `action` is the first sentence of prose that says
+    what the PR does (the opening itself, or a later "This PR pads…" after a statement of the problem)."""
 
     opening: str | None
     items: tuple[str, ...]
     measured: tuple[str, ...]
+    action: str | None = None
+
+
+def says_action(sentence: str) -> bool:
+    """Whether a sentence says what the PR does: "This PR adds…", "本 PR 为…", "Adds…", "把…移到…"."""
+    return bool(ACTION_PREFIX.match(sentence)) or _ACTION_VERB.match(sentence) is not None
 
 
 def balanced(text: str) -> bool:
@@ -310,24 +338,31 @@ def _item_text(block: Block) -> str | None:
 def read_author_text(body: CleanBody, changed_paths: Collection[str]) -> AuthorText:
     """The lead of the description: where the author says what the PR does, then what it lists."""
     opening: str | None = None
+    action: str | None = None
+    paragraphs = 0  # paragraphs read from the one holding the opening on
     items: list[str] = []
     for section in _ordered_sections(body.sections):
         for block in section.blocks:
-            if block.kind == "para" and opening is None:
-                for said in _sentences(plain_text([block])):
-                    sentence = _past_title_pointer(said)
-                    if not sentence:
-                        continue
-                    if len(sentence) >= LEAD_SENTENCE_MIN_CHARS and _substantive(sentence):
-                        if not names_unchanged_file(sentence, changed_paths):
-                            opening = sentence
-                        break
+            if block.kind == "para" and action is None and paragraphs < ACTION_PARAGRAPHS:
+                # A paragraph is read by its first sentence: the opening, or what the PR does.
+                first = next((t for t in map(_past_title_pointer, _sentences(plain_text([block]))) if t), "")
+                if (
+                    len(first) >= LEAD_SENTENCE_MIN_CHARS
+                    and _substantive(first)
+                    and not names_unchanged_file(first, changed_paths)
+                ):
+                    # After an opening that states the problem, only "This PR …" says what it does: a
+                    # later sentence opening with a verb is as often an aside ("Fix x too, not sure…").
+                    later = opening is not None
+                    opening = opening or first
+                    action = first if (ACTION_PREFIX.match(first) if later else says_action(first)) else None
+                paragraphs += opening is not None
             elif block.kind == "list":
                 text = _item_text(block)
                 if text and not names_unchanged_file(text, changed_paths) and text not in items:
                     items.append(text)
     measured = [m for m in measured_results(body) if not names_unchanged_file(m, changed_paths)]
-    return AuthorText(opening, tuple(items[:MAX_LEAD_POINTS]), tuple(measured))
+    return AuthorText(opening, tuple(items[:MAX_LEAD_POINTS]), tuple(measured), action)
 
 
 def measured_results(body: CleanBody) -> list[str]:
@@ -400,21 +435,42 @@ def _first_result(block: Block) -> list[str]:
 
 
 def _table_changes(block: Block) -> list[str]:
-    """Rows of a before/after table: `peak memory: 78 GB → 63 GB`."""
+    """Rows of a before/after table: `peak memory: 78 GB → 63 GB`; a table whose rows are the before and
+    after (`| before | 42.1 GB | 1.9 s |`) gives one such figure a column."""
     rows = [_cells(line) for line in block.lines]
-    if len(rows) < 3 or not _BEFORE_AFTER.search(" ".join(rows[0][1:])):
+    if len(rows) < 3:
         return []
+    if not _BEFORE_AFTER.search(" ".join(rows[0][1:])):
+        return _column_changes(rows)
     found = []
     for row in rows[2:]:
         numbers = [_CELL_NUMBER.match(c) for c in row[1:]]
         values = [m for m in numbers if m]
         if len(values) >= 2 and row[0] and len(values) == len(row) - 1:
-            first, last = values[0], values[-1]
-            unit = first.group(2) or last.group(2) or ""
-            space = "" if unit in ("%", "x", "×") else " "
-            show = f"{first.group(1)}{space if unit else ''}{unit}".strip()
-            after = f"{last.group(1)}{space if unit else ''}{unit}".strip()
-            found.append(f"{row[0]}: {show} → {after}")
+            found.append(_change_of(row[0], values[0], values[-1]))
+    return found
+
+
+def _change_of(label: str, first: re.Match[str], last: re.Match[str]) -> str:
+    """`peak memory: 78 GB → 63 GB` from two table cells, the unit of either on both."""
+    unit = first.group(2) or last.group(2) or ""
+    space = "" if unit in ("%", "x", "×") else " "
+    before = f"{first.group(1)}{space if unit else ''}{unit}".strip()
+    after = f"{last.group(1)}{space if unit else ''}{unit}".strip()
+    return f"{label}: {before} → {after}"
+
+
+def _column_changes(rows: list[list[str]]) -> list[str]:
+    """The columns of a table whose first and last rows of figures are labelled before and after (a
+    baseline, `main`, `w/o`…, then `this PR`, `after`…): `peak memory: 42.1 GB → 27.6 GB`."""
+    body = [row for row in rows[2:] if row and len(row) == len(rows[0])]
+    if len(body) < 2 or not _BASELINE_ROW.search(body[0][0]) or not _BEFORE_AFTER.search(body[-1][0]):
+        return []
+    found = []
+    for column, heading in enumerate(rows[0][1:], start=1):
+        first, last = _CELL_NUMBER.match(body[0][column]), _CELL_NUMBER.match(body[-1][column])
+        if heading and first and last:
+            found.append(_change_of(heading, first, last))
     return found
 
 

@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "3.7"
+ANALYZER_VERSION = "3.8"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 
@@ -72,6 +72,10 @@ SIZE_PER_LOG2 = 0.3
 SIZE_CAP = 3.3
 # Share of the weighted lines in core paths (trainer, workers…), times this.
 CORE_SHARE = 0.8
+# In a repository whose map lists no core paths, shipped source counts as core at this share: its code
+# changes then rank above its docs, CI and bumps as verl's do (verl's code PRs have a mean core share of
+# 0.65), without every change to it getting the full points, as not all of its source is core.
+UNMAPPED_CORE_SHARE = 0.5
 # Each module beyond the first, up to the cap: cross-cutting changes affect more readers.
 EXTRA_MODULE = 0.25
 EXTRA_MODULE_CAP = 0.75
@@ -137,7 +141,7 @@ SEMANTICS_TITLE = re.compile(
 CORE_FIX = 0.8
 CORE_FIX_TITLE = re.compile(
     r"\b(?:oom|out of memory|memory|leaks?|wrong|incorrect|mismatch\w*|nan|inf|diverg\w*|"
-    r"corrupt\w*|precision|accuracy)\b|显存|内存|泄漏|错误|不一致",
+    r"corrupt\w*|precision|accuracy|misalign\w*|off-by-one)\b|显存|内存|泄漏|错误|不一致|错位|错乱|乱码",
     re.I,
 )
 # Shipped code (not tests, docs or examples) changed by at least this many lines makes the three above count.
@@ -209,8 +213,11 @@ REVIEW_INSIGHT_CAP = 1.0
 
 # About 5.6% of verl's PRs: a median of two a week, which a team can actually read.
 MUST_READ_IMPORTANCE = 7.1
-# A breaking change is must-read from a lower importance: its readers have to act.
-MUST_READ_BREAKING_IMPORTANCE = 5.5
+# A breaking change is must-read from a lower importance: its readers have to act. Not from just above the
+# worth-reading line, where a breaking rename, removal or dropped Python version lands (the relocation cap
+# is 4.6): it is flagged breaking without leading the week's reading list. verl's breaking must-reads
+# are 6.0 and above, so none moves.
+MUST_READ_BREAKING_IMPORTANCE = 6.0
 # An exceptional write-up is must-read when the change itself is not negligible.
 MUST_READ_INSIGHT = 8.0
 MUST_READ_INSIGHT_MIN_IMPORTANCE = 4.0

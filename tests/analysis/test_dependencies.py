@@ -54,10 +54,32 @@ def pins(*files: PRFile) -> set[Found]:
             changed("pyproject.toml", ['    "transformers>=4.51,<5",'], ['    "transformers>=4.49",']),
             {("transformers", "changed", ">=4.49", ">=4.51,<5")},
         ),
+        # the package's own version is no dependency; the Python versions it supports are
         (
             changed(
                 "pyproject.toml", ['version = "0.6.0"', 'requires-python = ">=3.10"'], ['version = "0.5.0"']
             ),
+            {("python", "added", None, ">=3.10")},
+        ),
+        (
+            changed("setup.py", ['    python_requires=">=3.10",'], ['    python_requires=">=3.9",']),
+            {("python", "changed", ">=3.9", ">=3.10")},
+        ),
+        # a requirements folder, and a workflow's actions (a new version, not a workflow that brings one)
+        (
+            changed("requirements/framework.txt", ["vllm>=0.8.5"], ["vllm>=0.7.3"]),
+            {("vllm", "changed", ">=0.7.3", ">=0.8.5")},
+        ),
+        (
+            changed(
+                ".github/workflows/ci.yml",
+                ["      - uses: actions/checkout@v4"],
+                ["      - uses: actions/checkout@v3"],
+            ),
+            {("actions/checkout", "changed", "v3", "v4")},
+        ),
+        (
+            changed(".github/workflows/new.yml", ["      - uses: actions/checkout@v4", "        with:"]),
             set(),
         ),
         (

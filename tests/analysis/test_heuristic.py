@@ -758,10 +758,10 @@ def test_review_activity_raises_both_scores() -> None:
     ("importance", "insight", "breaking", "verdict"),
     [
         (7.1, 1.0, False, "must-read"),
-        (5.6, 1.0, True, "must-read"),
+        (6.0, 1.0, True, "must-read"),
         (4.5, 8.5, False, "must-read"),
         (7.0, 1.0, False, "worth-reading"),
-        (5.4, 1.0, True, "worth-reading"),
+        (5.9, 1.0, True, "worth-reading"),
         (4.5, 1.0, False, "worth-reading"),
         (2.0, 6.0, False, "worth-reading"),
         (4.4, 5.9, False, "skim"),

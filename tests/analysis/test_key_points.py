@@ -106,9 +106,12 @@ def test_every_identifier_and_file_in_what_the_analysis_says_occurs_in_the_pr(na
 
 @pytest.mark.parametrize("name", ["verl template", "bullets only", "files elsewhere"])
 def test_key_points_open_with_what_the_author_wrote_up_front(name: str) -> None:
+    """The author's lead is the first thing said: the gist when it says what the PR does ("Register the
+    new reward model"), else the first key point."""
     case = CASES[name]
     body = " ".join((case.header.body or "").replace("**", "").replace("`", "").split())
-    first = ANALYZER.analyze(case).localized("en").key_points[0]
+    texts = ANALYZER.analyze(case).localized("en")
+    first = texts.gist if texts.gist.rstrip("…") in body else texts.key_points[0]
     assert first.rstrip("…") in body
 
 
@@ -126,8 +129,9 @@ def test_the_diff_contributes_what_it_adds_a_user_can_see() -> None:
 
 
 def test_a_body_about_files_the_pr_does_not_change_gives_no_point_about_them() -> None:
-    points = ANALYZER.analyze(CASES["files elsewhere"]).localized("en").key_points
-    assert points and not any("registry" in p or "register_model_architecture" in p for p in points)
+    texts = ANALYZER.analyze(CASES["files elsewhere"]).localized("en")
+    points = [texts.gist, *texts.key_points]
+    assert not any("registry" in p or "register_model_architecture" in p for p in points)
 
 
 def test_an_empty_body_still_gets_points_from_the_diff() -> None:
@@ -218,7 +222,8 @@ def test_an_english_reader_gets_no_chinese_sentence_from_a_chinese_description(s
     english = analysis.localized("en")
     said = [english.gist, english.verdict_reason, *english.key_points, *english.reading_guide, *english.risks]
     assert not [text for text in said if CJK.search(text)], said
-    assert any(CJK.search(t) for t in analysis.localized("zh").key_points) or shape in ("breaking", "design")
+    chinese = analysis.localized("zh")
+    assert any(CJK.search(t) for t in (chinese.gist, *chinese.key_points)) or shape in ("breaking", "design")
 
 
 def test_a_chinese_measured_result_reaches_an_english_reader_as_its_figures() -> None:
@@ -292,8 +297,9 @@ def test_an_opening_or_item_that_points_back_at_the_title_is_no_key_point(body: 
 def test_what_follows_a_pointer_at_the_title_in_the_same_sentence_is_kept(language: str) -> None:
     body = "As title, move the ascend workflow files under the NPU owners so reviews reach them."
     pr = make_pr("[ci] chore: update code owners", body, [OFFLOAD])
-    points = ANALYZER.analyze(pr, language).key_points  # type: ignore[arg-type]
-    assert any(p.startswith("move the ascend workflow files") for p in points)
+    texts = ANALYZER.analyze(pr).localized(language)
+    said = [texts.gist, *texts.key_points]  # the gist when it says what the PR does, else a key point
+    assert any(p.lower().startswith("move the ascend workflow files") for p in said), said
 
 
 @pytest.mark.parametrize(
@@ -304,13 +310,16 @@ def test_what_follows_a_pointer_at_the_title_in_the_same_sentence_is_kept(langua
             "Qwen3-8B, 8x Ascend 910C: time cost (s) 0.27; bandwidth (GB/s) 50.26",
         ),
         ("|序列|耗时|\n|-|-|\n|4K|1.31s|\n", "4K: 耗时 1.31s"),
-        # a comparison with a baseline row, a table of options and one without units are no result
-        ("|setup|step time (s)|\n|-|-|\n|baseline|72.6|\n|this PR|51.0|\n", None),
+        # a comparison with a baseline row is the change from it to the last row
+        ("|setup|step time (s)|\n|-|-|\n|baseline|72.6|\n|this PR|51.0|\n", "step time (s): 72.6 → 51.0"),
+        # a table of options and one without units are no result
         ("|option|default|\n|-|-|\n|use_liger|1|\n", None),
         ("|layer|count|\n|-|-|\n|moe|40|\n", None),
     ],
 )
-def test_the_first_row_of_a_table_of_measurements_is_a_measured_point(table: str, point: str | None) -> None:
+def test_a_table_of_measurements_gives_its_first_row_or_its_before_and_after(
+    table: str, point: str | None
+) -> None:
     body = f"Adds a mooncake transfer engine for weight sync.\n\n{table}"
     pr = make_pr("[ckpt] feat: add mooncake backend", body, [code("verl/checkpoint_engine/mooncake.py", 40)])
     for language in ("zh", "en"):
