@@ -231,7 +231,7 @@ def _headline(record: AnalyzedPR, language: Language) -> str:
     """What a line about one PR opens with: its gist when the gist says more than the title, else the
     title itself (a gist that only puts the module and the kind of change before the title, "workers
     feature: Add X", tells the reader nothing the theme and the title do not)."""
-    gist = record.texts(language).gist
+    gist = without_references(record.texts(language).gist, record.pr.header.repo)
     return gist if gist and _says_more(gist, record) else clean_title(record.pr.title)
 
 

@@ -551,3 +551,14 @@ def test_a_sentence_naming_a_short_title_is_a_point_but_a_text_opening_with_the_
     ):
         texts = {k: replace(v, gist="", key_points=points) for k, v in analysis.texts.items()}
         assert point_of(AnalyzedPR(pr, replace(analysis, texts=texts)), language) == expected
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_gist_shows_references_by_number_not_as_raw_links(language: str) -> None:
+    pr = make_pr("Trtllm multinode rollout", files=[code("pkg/rollout/trtllm.py", 80)], number=90)
+    analysis = ANALYZER.analyze(pr)
+    gist = "Fix 2 bugs for trtllm's multi-node rollout introduced by https://github.com/verl-project/verl/pull/5149"
+    texts = {k: replace(v, gist=gist) for k, v in analysis.texts.items()}
+    report = compose([AnalyzedPR(pr, replace(analysis, texts=texts, importance=7.0))], language)
+    (item,) = report.themes[0].items
+    assert "introduced by #5149" in item.text and "https://" not in item.text
