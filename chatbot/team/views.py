@@ -46,13 +46,16 @@ def entry_sentence(view: EntryView, language: Language, as_of: datetime | None =
     return text + (" · " + say("ledger.id", language, key=view.display_key))
 
 
+def _severity(view: EntryView) -> str:
+    return view.severity if view.severity in ("high", "medium", "low") else "low"
+
+
 def _line(view: EntryView, language: Language, as_of: datetime | None = None) -> LedgerLine:
     prs = (view.number, *(link.number for link in view.live_links()))
-    severity = view.severity if view.severity in ("high", "medium", "low") else "low"
     return LedgerLine(
         key=view.display_key,
         pr=view.number,
-        severity=severity,  # type: ignore[arg-type]
+        severity=_severity(view),  # type: ignore[arg-type]
         text=entry_sentence(view, language, as_of),
         prs=tuple(dict.fromkeys(prs)),
     )
@@ -84,9 +87,15 @@ def _followed_lines(views: tuple[EntryView, ...], language: Language) -> list[Le
             severity=say(f"report.severity.{first.severity}", language),
             text=first.text(language),
         )
-        line = _line(first, language)
-        update = {"pr": number, "text": text, "prs": (number, *numbers), "entries": len(group)}
-        lines.append(line.model_copy(update=update))
+        line = LedgerLine(
+            key=first.display_key,
+            pr=number,
+            severity=_severity(first),  # type: ignore[arg-type]
+            text=text,
+            prs=(number, *numbers),
+            entries=len(group),
+        )
+        lines.append(line)
     return lines  # in the order of each line's most severe entry, which is entry_views' order
 
 
