@@ -619,11 +619,11 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "ledger.link.fixes": ("#{number} 说明修复了 #{pr}（已合并）", "#{number} says it fixes #{pr} (merged)"),
     "ledger.link.cites": ("#{number} 引用了 #{pr}", "#{number} cites #{pr}"),
     "ledger.link.function": (
-        "#{number} 改了同一函数 {detail}",
-        "#{number} changes the same function {detail}",
+        "#{number} 也改了 {detail}",
+        "#{number} also changes {detail}",
     ),
     "ledger.alike": (
-        "#{number} 又改了函数 {detail}，{n} 个更早的 PR 在这里留下的风险仍未解决：{prs}（最严重 [{severity}]：{text}）",
+        "#{number} 又改了 {detail}，{n} 个更早的 PR 在这里留下的风险仍未解决：{prs}（最严重 [{severity}]：{text}）",
         "#{number} changes {detail} again, where {n} earlier PRs left risks open: {prs} (most severe "
         "[{severity}]: {text})",
     ),

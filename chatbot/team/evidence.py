@@ -30,6 +30,10 @@ _GENERIC = re.compile(r"^(?:__\w+__|wrapper|inner|decorator|wrapped|fn|func|f|_)
 # A configuration key or an assignment at the start of a line: `ppo_epochs: 2`, `max_len = 4096`.
 _KEY = re.compile(r"^\s*-?\s*([A-Za-z_][\w.-]*)\s*(?::(?:\s|$)|=(?!=))")
 _ARROW = " → "
+# A configuration key names one place only when it is compound (`max_prompt_length`, `dataLoader`): a
+# bare word (`enable`, `steps`, `path`) recurs under many sections of one file, and a diff line shows only
+# the leaf, so a later change of "the same" bare key is most often another section's.
+_COMPOUND_KEY = re.compile(r"[_-]|[a-z][A-Z]")
 # "fixes #12", "closes owner/repo#12", "resolved: #12", "修复 #12", "修复了问题 #12".
 _FIXES = re.compile(
     r"(?:\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\b\s*:?\s*|(?:修复|修正|解决|关闭)了?\s*(?:问题|issue)?\s*)"
@@ -125,7 +129,8 @@ def risk_place(evidence: str, patches: Mapping[str, str | None]) -> Place:
     patch = patches.get(file) or ""
     detail = evidence.split(file, 1)[1].lstrip(": ").strip()
     if detail and (_ARROW in detail or detail.startswith("-")):
-        return Place(file, detail.split(":", 1)[0].lstrip("-").strip()[:200])
+        key = detail.split(":", 1)[0].lstrip("-").strip()[:200]
+        return Place(file, key if "." in key or _COMPOUND_KEY.search(key) else "")
     if detail:
         symbol = _enclosing_at(patch, detail[:80])
         if symbol and not _GENERIC.match(symbol):
@@ -137,9 +142,13 @@ def risk_place(evidence: str, patches: Mapping[str, str | None]) -> Place:
 
 def same_symbol(symbol: str, touched: Iterable[str]) -> bool:
     """Whether a later patch's touched names include the risk's symbol; a dotted configuration key
-    (`rollout.agent.path`) also matches by its last part, the key as the later diff's line shows it."""
+    (`rollout.agent.max_turns`) also matches by its last part, the key as the later diff's line shows it,
+    when that part is compound (`rollout.n` is not every `n:` of the file)."""
     names = set(touched)
-    return bool(symbol) and (symbol in names or ("." in symbol and symbol.rsplit(".", 1)[1] in names))
+    if not symbol:
+        return False
+    leaf = symbol.rsplit(".", 1)[-1]
+    return symbol in names or (leaf != symbol and bool(_COMPOUND_KEY.search(leaf)) and leaf in names)
 
 
 def references(text: str, repo: str) -> dict[int, LinkKind]:

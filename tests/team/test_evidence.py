@@ -130,3 +130,27 @@ def test_a_risk_is_not_placed_in_a_function_whose_name_every_file_has(name):
     patch = f"@@ -1,3 +1,3 @@ def {name}(self):\n-    a = 1\n+    a = 2\n"
     assert risk_place("pkg/x.py", {"pkg/x.py": patch}).symbol == ""
     assert risk_place("pkg/x.py: a = 2", {"pkg/x.py": patch}).symbol == ""
+
+
+@pytest.mark.parametrize("key", ["enable", "steps", "path"])
+def test_a_bare_configuration_key_names_no_place(key):
+    """`enable:` recurs under many sections of one config file, and a diff line shows only the leaf: a
+    later PR that changes some `enable:` of the file is no follow-up of a risk about another one."""
+    patch = f"@@ -3,4 +3,4 @@ profiler:\n   tool:\n-    {key}: False\n+    {key}: True\n"
+    assert risk_place(f"conf/ppo.yaml: -{key}: False", {"conf/ppo.yaml": patch}).symbol == ""
+    dotted = risk_place(f"conf/ppo.yaml: profiler.tool.{key}: False → True", {"conf/ppo.yaml": patch})
+    assert not same_symbol(dotted.symbol, touched_symbols(patch))
+
+
+@pytest.mark.parametrize(
+    ("symbol", "touched", "same"),
+    [
+        ("rollout.agent.max_turns", {"max_turns"}, True),
+        ("data_dir", {"data_dir"}, True),
+        ("rollout.n", {"n"}, False),
+        ("actor.optim.lr", {"lr"}, False),
+        ("actor.optim.lr", {"actor.optim.lr"}, True),
+    ],
+)
+def test_a_dotted_key_matches_by_its_leaf_only_when_the_leaf_is_compound(symbol, touched, same):
+    assert same_symbol(symbol, touched) is same
