@@ -252,14 +252,28 @@ def _sentences(text: str) -> list[str]:
     return join_unbalanced(pieces)
 
 
+# A diff statistic pasted into the description ("Total changes: 7 insertions(+), 6 deletions(-)").
+_STATISTIC = re.compile(r"insertions?\(\+\)|deletions?\(-\)|\b\d+ files? changed\b", re.IGNORECASE)
+# A sentence that defines a term ("`drop` means off-policy staleness dropping", "k 表示要淘汰的数量") glosses
+# the description; it says nothing of what the PR does.
+_DEFINITION = re.compile(
+    r"^\W*(?!(?:this|that|it|which|here|there)\b)[A-Za-z0-9_.-]{1,30}\W*\s+"
+    r"(?:means|stands for|denotes|refers to|is short for|is defined as)\b"
+    r"|^\W*[A-Za-z0-9_.-]{1,30}\W*\s*(?:表示|指的是|是指|意为)",
+    re.IGNORECASE,
+)
+
+
 def _substantive(text: str) -> bool:
-    """Not only links, issue references or a few characters, and not a sentence that only introduces
-    what follows ("Here is the matrix:")."""
+    """Not only links, issue references or a few characters, not a sentence that only introduces what
+    follows ("Here is the matrix:"), not a diff statistic and not the definition of a term."""
     rest = _URL.sub("", text).strip(" .;,-—()[]")
     return (
         len(rest) >= ITEM_MIN_CHARS
         and not _ISSUE_ONLY.match(rest)
         and not rest.endswith((":", "："))
+        and not _DEFINITION.match(rest)
+        and not _STATISTIC.search(rest)
         and _prose_words(rest) >= PROSE_WORDS
         and not _only_relations(text)
     )
@@ -342,12 +356,16 @@ def read_author_text(body: CleanBody, changed_paths: Collection[str]) -> AuthorT
     paragraphs = 0  # paragraphs read from the one holding the opening on
     items: list[str] = []
     for section in _ordered_sections(body.sections):
+        # After a section's list of changes, a paragraph opens the description only when it says what the
+        # PR does: otherwise it glosses the list (terms, a table, caveats, "Note: …").
+        listed = False
         for block in section.blocks:
             if block.kind == "para" and action is None and paragraphs < ACTION_PARAGRAPHS:
                 # A paragraph is read by its first sentence: the opening, or what the PR does.
                 first = next((t for t in map(_past_title_pointer, _sentences(plain_text([block]))) if t), "")
                 if (
                     len(first) >= LEAD_SENTENCE_MIN_CHARS
+                    and (not listed or says_action(first))
                     and _substantive(first)
                     and not names_unchanged_file(first, changed_paths)
                 ):
@@ -361,6 +379,7 @@ def read_author_text(body: CleanBody, changed_paths: Collection[str]) -> AuthorT
                 text = _item_text(block)
                 if text and not names_unchanged_file(text, changed_paths) and text not in items:
                     items.append(text)
+                    listed = True
     measured = [m for m in measured_results(body) if not names_unchanged_file(m, changed_paths)]
     return AuthorText(opening, tuple(items[:MAX_LEAD_POINTS]), tuple(measured), action)
 

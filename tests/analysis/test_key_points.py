@@ -355,3 +355,31 @@ def test_a_table_of_measurements_gives_its_first_row_or_its_before_and_after(
 )
 def test_the_focus_function_names_a_dunder_with_its_class(patch: str, focus: str) -> None:
     assert focus_function(patch) == focus
+
+
+GLOSSED_LIST = """### What does this PR do?
+
+1. Add group filtering for the trainers with a refill that depends on the mode.
+2. Publish the terminal prompt status only after every session settles, so no late write lands.
+
+Here is the matrix, in which `k` is the number of prompts to evict:
+
+``drop`` means dropping stale samples, which only async trainers do.
+"""
+GLOSSED_CHINESE = """## 改动
+
+- 为同步训练增加分组过滤，按模式决定补采数量。
+- 所有会话结束后才发布最终状态，避免迟到的写入。
+
+k 表示每一轮要从回放缓冲区中淘汰的提示数量，这个数量只在异步训练模式下才会生效。
+"""
+
+
+@pytest.mark.parametrize(("body", "language"), [(GLOSSED_LIST, "en"), (GLOSSED_CHINESE, "zh")])
+def test_a_paragraph_glossing_the_list_of_changes_is_no_key_point(body: str, language: str) -> None:
+    """The list says what the PR does; a paragraph after it defines its terms or notes on a table."""
+    pr = make_pr(title="Replay buffer eviction handling", body=body, files=[code("verl/buffer.py", 40)])
+    analysis = ANALYZER.analyze(pr)
+    for texts in analysis.texts.values():
+        assert not any(re.search(r"\bmeans\b|表示|matrix", t) for t in (texts.gist, *texts.key_points))
+    assert re.search(r"filtering|分组过滤", analysis.texts[language].key_points[0])
