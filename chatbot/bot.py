@@ -66,6 +66,7 @@ from chatbot.qa.retrieve import (
     known_authors,
     known_modules,
     known_repos,
+    mentioned_in,
     title_words,
 )
 from chatbot.reports.cards import ReportLinks, report_card
@@ -185,6 +186,7 @@ class ChatBot:
         self._modules_and_authors: _Expiring[None, tuple[frozenset[str], frozenset[str]]] = _Expiring()
         self._title_words: _Expiring[str, Counter[str]] = _Expiring(IN_TITLES_CACHED)
         self._in_titles: _Expiring[str, bool] = _Expiring(IN_TITLES_CACHED)
+        self._mentions: _Expiring[str, bool] = _Expiring(IN_TITLES_CACHED)
 
     def handle(
         self, message: Message, progress: Progress | None = None, stream: AnswerStream | None = None
@@ -212,9 +214,19 @@ class ChatBot:
         with self.db.session() as session:
             repos = known_repos(session)
             modules, authors = self._vocabulary(session)
-        return ParseContext(
-            self.clock.now(), self.config.tz, repos, default_repo, modules, authors, self._in_a_title
-        )
+        mentioned = (lambda word: self._mentioned(default_repo, word)) if default_repo else None
+        now, tz = self.clock.now(), self.config.tz
+        return ParseContext(now, tz, repos, default_repo, modules, authors, self._in_a_title, mentioned)
+
+    def _mentioned(self, repo: str, word: str) -> bool:
+        """Whether some PR of `repo` uses `word` anywhere in its text, cached like `_in_a_title`: asked of
+        the words of a question in a channel with a repo when nothing else shows it is about code."""
+
+        def load() -> bool:
+            with self.db.session() as session:
+                return mentioned_in(session, repo, word)
+
+        return self._mentions.get(f"{repo} {word}", load)
 
     def _in_a_title(self, word: str) -> bool:
         """Whether some indexed PR's title uses `word`, cached for VOCABULARY_TTL seconds: asked of the

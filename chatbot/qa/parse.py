@@ -91,6 +91,9 @@ class ParseContext:
     authors: frozenset[str] = frozenset()
     # Whether a word occurs in some indexed PR's title: "grpo/dpo" is two words, not a repo.
     title_word: Callable[[str], bool] | None = None
+    # Whether a word occurs anywhere in some PR of the channel's repo (`default_repo`): "今天上海天气怎么样"
+    # asked in a subscribed channel is off-topic, "MinIO 支持吗" is not.
+    mentioned: Callable[[str], bool] | None = None
 
 
 # Control characters and lone surrogates (a broken client's JSON) mean nothing in a question, and no
@@ -255,9 +258,19 @@ _PATH = re.compile(
 )
 # Words that say a slash-separated name is a place in the code, not a repo.
 _PATH_CONTEXT = re.compile(
-    r"目录|文件|路径|下的|下面|里的代码|代码|谁改|file|folder|director|path|touch|under|模块下"
-    r"|who (?:changed|modified|edited)"
+    r"目录|文件|路径|下的|下面|里的代码|代码|谁改|谁动|动了|动过|碰了|file|folder|director|path|touch|under|模块下"
+    r"|who (?:changed|modified|edited)|\b(?:changed|changes|modified) in\b"
 )
+# First segments that make `a/b` a directory of a repo, never an owner and a repo: where source, tests,
+# docs and CI live in most projects ("packages/ui", "test/convergence", ".github/workflows").
+_SOURCE_ROOTS = frozenset(
+    (
+        "packages", "package", "src", "lib", "libs", "apps", "app", "test", "tests", "docs", "doc", "examples",
+        "example", "scripts", "script", "tools", "benchmarks", "benchmark", "configs", "config", "recipes",
+        "e2e", ".github", "cmd", "pkg", "internal", "crates", "components", "modules", "python", "csrc",
+        "include", "docker", "deploy", "locales", "web", "api", "server", "client", "frontend", "backend",
+    )
+)  # fmt: skip
 # "support" as a noun ("vLLM support in trl"), not a verb with an object ("does trl support new models").
 _RELATED = r"\s*(?:-|\s)?\s*(?:相关|有关|related|specific|support(?!\s+(?!(?:in|for|of|on|to|with)\b)[a-z\u4e00-\u9fff])|集成)"
 
@@ -286,6 +299,7 @@ def _paths(text: str, context: ParseContext) -> tuple[list[tuple[str, tuple[int,
             len(segments) >= 3
             or is_file
             or first_is_repo
+            or segments[0] in _SOURCE_ROOTS
             or match.group(1).endswith("/")
             or (len(segments) == 2 and _PATH_CONTEXT.search(text))
         ):
@@ -484,7 +498,7 @@ _SINCE_BEFORE = re.compile(r"(?:since|from|after|自从|自|从)\s*$")
 _SINCE_BEFORE_MONTH = re.compile(r"(?:since|after|自从|自|从)\s*$")
 _SINCE_AFTER = re.compile(r"^\s*(?:以来|开始|起|至今|之后|以后|后|onwards|onward|on)")
 _MONTH_ONLY = re.compile(
-    rf"(?:{_YEAR_WORD}\s*)?(?<![\d个])(\d{{1,2}}|{_CN})\s*月(?:份)?(?!\s*(?:\d|{_CN})\s*[日号])"
+    rf"(?:{_YEAR_WORD}\s*)?(?<!\d)(\d{{1,2}}|{_CN})\s*月(?:份)?(?!\s*(?:\d|{_CN})\s*[日号])"
     rf"|\b(?:(in|during|since|from|of|for|last|this|early|mid|late)[\s-]+)?({_MONTH_NAME})\b(?:\s+(\d{{4}}))?"
 )
 _WEEKDAYS_EN = {d.lower(): i for i, d in enumerate(calendar.day_name)}
@@ -751,27 +765,43 @@ def _compared_month(window: Window | None) -> Window | None:
 
 
 def _weekday(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
-    """上周三, 周五, 本周一, last Friday, on Monday: one day."""
+    """上周三, 周五, 本周一, last Friday, on Monday: one day; two joined ("上周一到周三", "from last Monday
+    to Wednesday"): the days from the first to the second, the second in the first's week unless it
+    names its own."""
     m = _WEEKDAY.search(text)
     if not m:
         return None
+    first = _weekday_of(m, now.date(), None)
+    join = _RANGE_JOIN.match(text, m.end())
+    following = _WEEKDAY.match(text, join.end()) if join else None
+    if following is None:
+        return _range(first, first, tz)
+    last = _weekday_of(following, now.date(), first)
+    return _range(first, last, tz) if last >= first else _range(first, first, tz)
+
+
+def _weekday_of(m: re.Match[str], today: date, after: date | None) -> date:
+    """The day a `_WEEKDAY` match names; `after`, the day a range it ends starts on: a weekday without a
+    week of its own ("周三" of "上周一到周三") is in that day's week."""
     zh_prefix, zh_day, en_prefix, en_day = m.groups()
-    today = now.date()
     monday = today - timedelta(days=today.weekday())
+    if after is not None and not (zh_prefix or en_prefix in ("last", "past", "previous", "this")):
+        weekday = _WEEKDAYS_ZH[zh_day] if zh_day else _WEEKDAYS_EN[en_day]
+        return after - timedelta(days=after.weekday() - weekday)
     if zh_day:
         weekday = _WEEKDAYS_ZH[zh_day]
         offset = {"上上": -14, "上": -7, "下": 7}.get(zh_prefix or "", 0)
         day = monday + timedelta(days=offset + weekday)
         if not zh_prefix and day > today:
             day -= timedelta(days=7)
-    else:
-        weekday = _WEEKDAYS_EN[en_day]
-        day = monday + timedelta(days=weekday)
-        if en_prefix in ("last", "past", "previous"):
-            day = today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
-        elif day > today and en_prefix != "this":
-            day -= timedelta(days=7)
-    return _range(day, day, tz)
+        return day
+    weekday = _WEEKDAYS_EN[en_day]
+    day = monday + timedelta(days=weekday)
+    if en_prefix in ("last", "past", "previous"):
+        return today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
+    if day > today and en_prefix != "this":
+        day -= timedelta(days=7)
+    return day
 
 
 def _weekend(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
@@ -1103,6 +1133,11 @@ _UNTESTED = re.compile(
     r"|\bwithout (?:any |a )?(?:unit |regression )?tests?\b|\bno (?:unit |regression )?tests?\b|\buntested\b"
     r"|\b(?:lacks?|lacking|missing) (?:unit |regression )?tests?\b"
 )
+# "有没有加测试的 PR", "有没有测试相关的改动": whether there are PRs about tests, its 没有 negating nothing
+# ("GRPO 的改动有没有测试" asks whether those changes have tests: `_UNTESTED`).
+_ANY_ABOUT_TESTS = re.compile(
+    r"有没有(?=(?:加|补|写|新增|带)*(?:单元|回归)?(?:测试|单测|测例)(?:相关|方面)?的)"
+)
 _BREAKING = re.compile(
     r"破坏性|不兼容|不向后兼容|向后不兼容|breaking|backwards?[- ]?incompatible|incompatible|api 变更|接口变更"
     r"|\bbreak(?:s|ing)? (?:the )?(?:backwards? )?compat(?:ibility)?\b|兼容性破坏|破坏(?:了)?兼容"
@@ -1122,6 +1157,7 @@ _BREAKS_COMPATIBILITY = re.compile(
 )
 _LIMIT = re.compile(
     rf"(?:top|first|前|最\S{{0,6}}?的?)\s*{_NUM}\s*(?:个|条|项|篇|prs?\b|pull requests?\b|changes?\b)?"
+    r"|\btop\s+(one|two|three|four|five|six|seven|eight|nine|ten)\b"
     r"|(?<![\d.])(\d{1,2}|[一二两三四五六七八九十百]+)\s*(?:个|条|项|篇)(?!月)"
     rf"|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:most|top|key|biggest|important|prs?\b|pull requests?\b|changes?\b)"
     r"|\b(?:just|only|at most|no more than|max)\s+(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\b(?!\s*(?:days?|weeks?|months?))"
@@ -1485,7 +1521,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "highlights",
         re.compile(
-            r"改动|变化|变更|更新|亮点|重要|关键|important|significant|总结|概括|概述|概要|摘要|概况|进展|做了什么|干了什么|有什么|有哪些|合并了|发生了什么|what changed|what's new|whats new|highlights?|summary|summari[sz]e|changes|updates|happened|going on|overview|recap"
+            r"改动|变化|变更|更新|亮点|重要|重点|关键|important|significant|总结|概括|概述|概要|摘要|概况|进展|做了什么|干了什么|有什么|有哪些|合并了|发生了什么|what changed|what's new|whats new|highlights?|summary|summari[sz]e|changes|updates|happened|going on|overview|recap"
         ),
     ),
 )
@@ -1498,7 +1534,7 @@ _HAN_FUNCTION_WORDS = (
     "|相关的|相关|有关的|有关|方面的|方面|关于|涉及到?|针对|对于|里面|下面|里的|中的|上的|下的"
     "|搜索|搜一下|查找|查一下|找一下|帮我|帮忙|请问|请|看看|看一下|告诉我|给我|列出|列一下|说说|讲讲|介绍"
     "|改动|变化|变更|更新|修改|提交|合并了?|合入|进展|动态|工作|内容|情况|东西|事情|问题|代码|文件|目录|路径"
-    "|仓库|项目|模块|组件|功能|pr|谁|大家|我们|你们|他们|订阅的?|最重要的?|重要的?|最值得|值得|最新的?|主要的?"
+    "|仓库|项目|模块|组件|功能|pr|谁|大家|我们|你们|他们|订阅的?|最重要的?|重要的?|重点的?|最值得|值得|最新的?|主要的?"
     "|风险|隐患|亮点|总结|概要|摘要|概况|周报|报告|统计|数量|多少|几个|排行|排名|对比|比较|相比|比"
     "|只看|只要|仅看|只|仅|麻烦|谢谢|多谢|感谢|您好|你好|能不能|能否|可以|能|帮|作者|提交的|写的|发的|合并的"
     "|支持|一共|总共|共|合计|目前|现在|已经|所有|全部|整体|具体|详细|大概|本身|一般|通常"
@@ -1763,7 +1799,8 @@ def names_subscribed_repos(text: str) -> bool:
 _DOMAIN = re.compile(
     r"\bprs?\b|pull|merge|commit|repo|change|risk|module|report|review|release|diff|author|contribut|code"
     r"|\b(?:touch|fix|add|remov|renam|refactor|land|implement|design|bug|feature|api|function|config|test|docs?)"
-    r"|合并|改动|提交|仓库|代码|风险|模块|周报|评审|变更|修改|作者|贡献|版本|发布|更新|修复|重构"
+    r"|合并|合入|合进|改动|提交|仓库|代码|风险|模块|周报|评审|变更|修改|作者|贡献|版本|发布|更新|修复|重构|支持|接入|集成"
+    r"|\bsupport"
     r"|(?:有人|谁)动|动了|改了|碰了|加了|删了|修了|实现|设计|接口|函数|配置|测试|文档|功能|特性|动静|进展"
     # asking for a summary of a span is asking about its PRs ("summarize last week", "上周总结一下")
     r"|summar|recap|overview|digest|highlight|what'?s new|总结|概括|概述|摘要|概况|亮点|回顾|做了什么|干了什么|忙(?:了)?什么"
@@ -1852,6 +1889,14 @@ def _about_the_index(terms: Sequence[str], context: ParseContext) -> bool:
     return 2 * sum(1 for term in terms if context.title_word(term)) > len(terms)
 
 
+def _foreign_to_the_repo(terms: Sequence[str], context: ParseContext) -> bool:
+    """Whether a question asked where a repo is in mind (the channel's) searches only words that no PR of
+    that repo uses anywhere ("今天上海天气怎么样", "who won the world cup"): it is not about the repo."""
+    if not terms or context.mentioned is None:
+        return False
+    return not any(context.mentioned(term) for term in terms)
+
+
 # Where a question asking two things splits ("上周合并了多少 PR，哪些最重要？", "how many PRs merged in July
 # and which were the most important?"): a clause mark, or "and" before a question word; the joining
 # word that opens the second clause is dropped.
@@ -1914,6 +1959,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         breaking = True
         verb, word = ("verb", "compat") if compat.group("verb") else ("verb_en", "compat_en")
         rest = _blank(rest, (compat.span(verb), compat.span(word)))
+    rest = _ANY_ABOUT_TESTS.sub(_spaces, rest)
     untested = bool(_UNTESTED.search(rest))
     rest = _UNTESTED.sub(_spaces, rest)
     semantics = bool(_SEMANTICS.search(rest))
@@ -2054,8 +2100,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
         elif "highlights" in matched:
             intent = "highlights"
         elif (
-            repo or window or latest or maintainers or order
-        ):  # "谁写的最多", "改动最大的": of the repo in mind
+            repo or window or latest or maintainers or order or limit is not None
+        ):  # "谁写的最多", "改动最大的", "the top two PRs": of the repo in mind
             intent, confidence = "highlights", min(confidence, 0.6)
         else:
             intent, confidence = "unknown", 0.2
@@ -2068,7 +2114,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
     if _GREETING.match(norm) or (
         intent in ("highlights", "topic", "search")
         and not named_repo
-        and context.default_repo is None
+        and (context.default_repo is None or _foreign_to_the_repo(terms, context))
         and not (
             modules
             or topics

@@ -205,6 +205,14 @@ def in_a_title(session: Session, word: str) -> bool:
     return any(pattern.search(title.lower()) for title in session.scalars(statement.limit(TITLES_CHECKED)))
 
 
+def mentioned_in(session: Session, full_name: str, word: str) -> bool:
+    """Whether some PR of repo `full_name` holds `word` anywhere in its search document (title,
+    description, file paths, review text, analysis): a question's word the repo never uses ("天气",
+    "world cup") is no subject of it."""
+    repo = PRIndex(session).repo(full_name)
+    return repo is not None and bool(search_all(session, [[word.lower()]], repo_id=repo.id, limit=1))
+
+
 def known_authors(session: Session) -> frozenset[str]:
     """Every login that authored an indexed PR, lower-cased: tells "carol 的 PR" from "PEFT 的 PR"."""
     return frozenset(a.lower() for a in session.scalars(select(PullRequestRow.author).distinct()) if a)

@@ -1,0 +1,189 @@
+"""Classes of questions over linkedin/liger-kernel (conventional commits) and lobehub/lobe-chat (a
+monorepo with mixed Chinese and English bodies), tests/qa/nov_repos.py, asked in a channel subscribed to
+one of them on a Thursday in November, in Chinese and English, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from chatbot.analysis import HeuristicAnalyzer
+from chatbot.bot import BotConfig, ChatBot
+from chatbot.messages import say
+from chatbot.models import Message
+from chatbot.qa.compose import Answer
+from chatbot.store.db import Database
+from tests.conftest import POSTGRES_URL
+from tests.qa.nov_repos import LIGER, LOBE, SHANGHAI, clock, seed
+from tests.scratch_db import seeded_database
+
+CHANNELS = {"liger-channel": LIGER, "lobe-channel": LOBE}
+
+
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def nov_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+    directory = tmp_path_factory.mktemp("nov")
+    with seeded_database(request.param, POSTGRES_URL, directory, seed, "prhub_nov") as database:
+        yield database
+
+
+@pytest.fixture(scope="module")
+def bot(nov_db: Database) -> ChatBot:
+    return ChatBot(
+        nov_db,
+        BotConfig(SHANGHAI),
+        clock(),
+        HeuristicAnalyzer().analyze,
+        channel_repo=lambda message: CHANNELS.get(message.channel or ""),
+    )
+
+
+def ask(bot: ChatBot, repo: str, question: str, thread: str | None = None) -> Answer:
+    channel = next(name for name, subscribed in CHANNELS.items() if subscribed == repo)
+    return bot.handle(Message(question, platform="slack", channel=channel, user="U1", thread=thread))
+
+
+def day(month: int, day_: int) -> datetime:
+    return datetime(2026, month, day_, tzinfo=SHANGHAI)
+
+
+# Paths -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("repo", "question", "cited"),
+    [
+        (LOBE, "packages/model-runtime/src/anthropic 谁改的", {10110}),
+        (LOBE, "上周谁动了 packages/ui", {10085, 10094}),
+        (LOBE, "which PRs touched packages/ui last week?", {10085, 10094}),
+        (LOBE, "e2e/ 下有什么改动", {10091}),
+        (LIGER, "what changed in test/convergence this month?", {835}),
+        (LIGER, "上周 .github/workflows 有啥变化", {832}),
+        (LIGER, "src/liger_kernel/ops/rope.py 最近被谁改过", {829}),
+    ],
+)
+def test_a_directory_under_a_source_root_is_a_path_of_the_channels_repo(
+    bot: ChatBot, repo: str, question: str, cited: set[int]
+) -> None:
+    """'packages/ui', 'test/convergence': a directory whose first segment is where code, tests or CI live
+    is a path of the repo in mind, not an `owner/name` the index lacks."""
+    answer = ask(bot, repo, question)
+    assert answer.query.unknown_repo is None
+    assert set(answer.cited) == cited
+
+
+@pytest.mark.parametrize("question", ["huggingface/trl 上周有啥改动", "what did pytorch/torchtune merge?"])
+def test_an_owner_and_name_the_index_lacks_is_still_an_unknown_repo(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, LOBE, question)
+    assert answer.query.unknown_repo is not None
+    assert answer.cited == ()
+
+
+# Off-topic in a channel with a repo --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("repo", "question"),
+    [
+        (LIGER, "今天上海天气怎么样"),
+        (LOBE, "明天会下雨吗"),
+        (LOBE, "讲个笑话"),
+        (LIGER, "晚饭吃什么好"),
+        (LIGER, "who won the world cup?"),
+        (LOBE, "What's the weather like in Beijing today?"),
+    ],
+)
+def test_a_question_about_nothing_the_repo_mentions_gets_what_the_bot_does(
+    bot: ChatBot, repo: str, question: str
+) -> None:
+    """In a channel subscribed to a repo, words no PR of it uses, and no word about code, are no topic:
+    the answer says what the bot does instead of searching the PRs for the weather."""
+    answer = ask(bot, repo, question)
+    assert answer.query.intent == "unknown"
+    assert answer.cited == ()
+    assert say("qa.unknown", answer.query.language) in answer.reply.plain_text()
+
+
+@pytest.mark.parametrize(
+    ("repo", "question", "cited"),
+    [
+        (LOBE, "MinIO 呢", 10066),  # only its description says MinIO
+        (LOBE, "Playwright?", 10091),
+        (LIGER, "SimPO 合进去了吗", 838),
+        (LIGER, "torchrun", 835),
+        (LOBE, "Claude 支持吗", 10110),
+    ],
+)
+def test_a_word_only_the_repos_prs_use_is_searched_without_any_word_about_code(
+    bot: ChatBot, repo: str, question: str, cited: int
+) -> None:
+    answer = ask(bot, repo, question)
+    assert answer.query.intent == "topic"
+    assert cited in answer.cited
+
+
+# Windows -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "end"),
+    [
+        ("上周一到周三合了啥", day(11, 2), day(11, 5)),
+        ("上周一到上周三", day(11, 2), day(11, 5)),
+        ("上周三到周五的 PR", day(11, 4), day(11, 7)),
+        ("上周五到这周二", day(11, 6), day(11, 11)),
+        ("本周一到周三", day(11, 9), day(11, 12)),
+        ("what was merged Monday through Wednesday?", day(11, 9), day(11, 12)),
+    ],
+)
+def test_two_weekdays_joined_are_the_days_from_the_first_to_the_second(
+    bot: ChatBot, question: str, first: datetime, end: datetime
+) -> None:
+    """'上周一到周三': the second day in the first's week unless it names its own, both days included."""
+    answer = ask(bot, LOBE, question)
+    assert answer.window is not None
+    assert (answer.window.start, answer.window.end) == (first, end)
+    assert answer.query.terms == ()
+
+
+# Limits ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("repo", "question", "n", "month"),
+    [
+        (LOBE, "挑 4 个十月的重点 PR", 4, 10),
+        (LIGER, "just the top one this week", 1, 11),
+        (LIGER, "the top two PRs of October", 2, 10),
+        (LOBE, "给我三个十月的重点改动", 3, 10),
+    ],
+)
+def test_a_count_before_a_month_and_top_in_words_limit_the_list(
+    bot: ChatBot, repo: str, question: str, n: int, month: int
+) -> None:
+    """'4 个十月的' is four PRs of October ('个' before a month's numeral does not hide the month), 'top
+    one' one PR, and '重点' asks for the important ones, no search word."""
+    answer = ask(bot, repo, question)
+    assert len(answer.cited) == n
+    assert answer.window is not None and answer.window.start.month == month
+    assert answer.query.terms == ()
+
+
+# Tests ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("question", ["有没有加测试的 PR", "有没有测试相关的改动", "有没有补测试的 PR"])
+def test_asking_whether_there_are_tests_finds_the_prs_about_tests(bot: ChatBot, question: str) -> None:
+    """'有没有…测试的 PR' asks whether there are PRs about tests: its 没有 negates nothing ('哪些没有测试' and
+    'GRPO 的改动有没有测试' ask for the PRs without)."""
+    answer = ask(bot, LOBE, question)
+    assert not answer.query.untested
+    assert 10091 in answer.cited
+
+
+def test_prs_without_tests_are_still_asked_with_a_negation(bot: ChatBot) -> None:
+    answer = ask(bot, LOBE, "有没有没加测试的 PR")
+    assert answer.query.untested
+    assert 10091 not in answer.cited
