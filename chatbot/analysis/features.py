@@ -1543,7 +1543,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         env_removed=env_removed,
         focus=focus,
         focus_tests=_tests_of(focus[0], test_patches) if focus else (),
-        dependency_changes=_one_per_package(deps),
+        dependency_changes=_one_per_package(_not_moved(deps)),
         todos=tuple(todos),
         platform_hits=tuple(platform),
         security_hits=tuple(security),
@@ -1579,6 +1579,20 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
             and not _NOT_SHIPPED.search(f.path)
         ),
     )
+
+
+def _not_moved(changes: list[DependencyChange]) -> list[DependencyChange]:
+    """The changes without the pins that only moved between files: one removed from a file and added at
+    the same version to another (a Dockerfile copied to `Dockerfile.rocm702` before the original is
+    rewritten, `requirements.txt` split into `requirements/*.txt`) installs what it did before."""
+
+    def pin(c: DependencyChange) -> tuple[str, str | None, bool]:
+        return canonical_package(c.name), c.new if c.change == "added" else c.old, c.image
+
+    added = {pin(c): c.path for c in changes if c.change == "added"}
+    removed = {pin(c): c.path for c in changes if c.change == "removed"}
+    moved = {p for p in added.keys() & removed.keys() if added[p] != removed[p]}
+    return [c for c in changes if c.change == "changed" or pin(c) not in moved]
 
 
 def _one_per_package(changes: list[DependencyChange]) -> tuple[DependencyChange, ...]:

@@ -192,3 +192,24 @@ def test_no_english_word_is_ever_a_package() -> None:
     ]
     names = {name for name, *_ in pins(changed("docker/Dockerfile", prose, []))}
     assert names == {"torch"}
+
+
+@pytest.mark.parametrize(
+    ("old_path", "new_path", "line", "bumped", "name"),
+    [
+        ("docker/Dockerfile.rocm", "docker/Dockerfile.rocm702", "FROM ubuntu:22.04 AS base", "FROM ubuntu:24.04", "ubuntu"),
+        ("requirements.txt", "requirements/base.txt", "torch==2.6.0", "torch==2.7.0", "torch"),
+        ("docker/Dockerfile", "docker/Dockerfile.cu124", "RUN pip install vllm==0.8.5", "RUN pip install vllm==0.9.0", "vllm"),
+    ],
+)  # fmt: skip
+def test_a_pin_that_moves_to_another_file_at_the_same_version_is_no_change(
+    old_path, new_path, line, bumped, name
+):
+    """A file copied aside before the original is rewritten, or a requirements file split in two,
+    installs what it did: only what really changes version is reported."""
+    assert (
+        pins(changed(old_path, ["# rewritten for the next release"], [line]), changed(new_path, [line]))
+        == set()
+    )
+    moved_and_bumped = pins(changed(old_path, [], [line]), changed(new_path, [bumped]))
+    assert {n for n, *_ in moved_and_bumped} == {name}, "a pin that moves and changes version is still news"
