@@ -71,6 +71,11 @@ def without_references(text: str, repo: str) -> str:
     def number(match: re.Match[str]) -> str:
         return f"#{match[2]}" if match[1].lower() == repo.lower() else f"{match[1]}#{match[2]}"
 
-    text = _BARE_LINK.sub("", _GITHUB_REF.sub(number, text))
+    # Each pattern runs only on text holding what it needs ("://", "#"): most texts hold neither, and the
+    # leading-reference pattern costs ~0.2 ms a text to fail (its word loop backtracks).
+    if "://" in text:
+        text = _BARE_LINK.sub("", _GITHUB_REF.sub(number, text))
+    if "#" not in text:
+        return text
     rest = _LEADING_REFERENCE.sub("", text, count=1)
     return rest if len(rest) >= 20 else text
