@@ -3,6 +3,9 @@ text is lost, added or reordered (a reader copies an identifier out of any rende
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from chatbot.models import inline_text
@@ -102,3 +105,23 @@ def test_a_line_about_a_pr_shows_references_by_number_and_drops_a_clause_that_on
     text: str, shown: str
 ) -> None:
     assert without_references(text, "acme/rl") == shown
+
+
+# The leading-reference rule as a pattern: `without_references` finds the same end without the pattern's
+# backtracking (it tries every way of cutting a long word into up to five pieces).
+_LEADING_REFERENCE = re.compile(r"^(?:[^\s.。:：]+\s*){0,5}?(?:[\w.-]+/[\w.-]+)?#\d+[\s.,;:，；：。)）]*")
+
+
+def test_a_leading_reference_ends_where_the_pattern_of_the_rule_ends() -> None:
+    pieces = ["a", "bc", "中文", " ", "  ", "\t", "\n", "\u3000", "#", "#1", "12", "/", "o/r", ".", "-", "_",
+              ":", "：", "。", ",", "，", ")", "）", "x-y.z"]  # fmt: skip
+    rng = random.Random(13)
+    # Each with a sentence after it, so that what the rule cuts shows (it keeps a text whose rest is short).
+    texts = [
+        "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) + " weights move in buckets"
+        for _ in range(20_000)
+    ]
+    for text in texts:
+        match = _LEADING_REFERENCE.match(text)
+        expected = text[match.end() :] if match else text
+        assert without_references(text, "acme/rl") == (expected if len(expected) >= 20 else text), text
