@@ -12,7 +12,8 @@ from functools import lru_cache
 
 from chatbot.analysis import weights as w
 from chatbot.analysis.boilerplate import CleanBody, clean_body
-from chatbot.analysis.modules import ModuleMap
+from chatbot.analysis.lead import ACTION_PREFIX
+from chatbot.analysis.modules import HELPER_FOLDERS, ModuleMap
 from chatbot.analysis.types import ChangeType
 from chatbot.models import PRFile, PullRequest
 
@@ -166,21 +167,26 @@ _COST_CUT = (
 )
 # Verbs that start an untyped title (`Add model merger…`), tried in this order.
 _TITLE_VERBS: tuple[tuple[ChangeType, re.Pattern[str]], ...] = (
-    ("doc", re.compile(r"\b(?:docs?|documentation|readme|typos?)\b|文档", re.I)),
+    ("doc", re.compile(r"\b(?:docs?|documentation|readme|typos?|docstrings?|tutorials?)\b|文档", re.I)),
     ("perf", re.compile(rf"^(?:{_COST_CUT})", re.I)),  # "Avoid redundant copies…" before "avoid" as a fix
     ("fix", re.compile(r"^(?:fix|fixed|fixes|fixing|resolve|correct|avoid|prevent|handle)\b|修复", re.I)),
     ("perf", re.compile(rf"\b(?:speed ?up|optimi[sz]e|accelerat\w*|faster)\b|{_COST_CUT}|优化|加速", re.I)),
     # A title naming the symptom it cures ("DP > 1 hang with vllm rollout", "Relocate cache free logic to
-    # avoid GPU OOM", "训练卡住") is a fix, unless it opens by adding, restructuring or bumping something
-    # ("Add error mechanism…", "Refactor error handling").
+    # avoid GPU OOM", "max_num_seqs does not take effect", "训练卡住") is a fix, unless it opens by adding,
+    # restructuring or bumping something ("Add error mechanism…", "Refactor error handling"); adding what
+    # is missing ("Add missing FP8 padding") is a fix too.
     (
         "fix",
         re.compile(
+            r"^add(?:s|ed)? (?:the |a )?missing\b|"
             r"^(?!(?:add|adds|added|support|introduce|implement|enable|allow|new|refactor|clean ?up|simplify|"
             r"rename|bump|upgrade|pin)\b)(?:.*?\b(?:hang|hangs|"
             r"hanging|crash\w*|deadlock\w*|race|races|oom|nan|leak\w*|fail\w*|bugs?|broken|invalid|"
-            r"wrong\w*|incorrect\w*|mismatch\w*|regression|troubles?|issues?|missing)\b|.*?(?:报错|崩溃|卡住|"
-            r"卡死|死锁|失败|泄漏|不一致|异常))",
+            r"wrong\w*|incorrect\w*|mismatch\w*|regression|troubles?|issues?|missing|won't|can't|cannot|"
+            r"(?:does|do|did|is|are|was|were)(?:n't| not) (?:\w+ ){0,2}?(?:work\w*|take effects?|"
+            r"(?:get |be )?(?:respected|applied|updated|processed|honou?red|loaded|saved|called|used))|"
+            r"not (?:\w+ ){0,2}?(?:correctly|properly|take effects?))\b|"
+            r".*?(?:报错|崩溃|卡住|卡死|死锁|失败|泄漏|不一致|异常|不生效|无效))",
             re.I,
         ),
     ),
@@ -621,14 +627,21 @@ class Rename:
     new: str
 
 
+# Entry points that say where a program starts, not what a change does: a reading guide names them only
+# when no other function of the most changed files is the centre of a change.
+_LANDMARKS = frozenset({"main", "cli", "entrypoint", "entry_point"})
+
+
 def _focus(code_patches: list[tuple[int, str, str]]) -> tuple[LineHit, ...]:
-    """The most changed code file whose change centres on a named function (only the first few files are
-    read: the reading guide starts at one)."""
+    """The most changed code file whose change centres on a named function other than an entry point
+    such as `main` (only the first few files are read: the reading guide starts at one)."""
+    landmark: tuple[LineHit, ...] = ()
     for _, path, patch in sorted(code_patches, key=lambda item: (-item[0], item[1]))[:3]:
         centre = focus_function(patch)
-        if centre:
+        if centre and centre.rsplit(".", 1)[-1] not in _LANDMARKS:
             return (LineHit(path, centre),)
-    return ()
+        landmark = landmark or ((LineHit(path, centre),) if centre else ())
+    return landmark
 
 
 def _tests_of(focus: LineHit, test_patches: list[tuple[str, str]]) -> tuple[str, ...]:
@@ -643,11 +656,12 @@ def _tests_of(focus: LineHit, test_patches: list[tuple[str, str]]) -> tuple[str,
 
 
 def focus_function(patch: str) -> str | None:
-    """The function or class where a file's change concentrates: in the hunk with the most changed lines,
-    the first definition added there (else the first removed), else the one the hunk header names as its
+    """The function or class where a file's change concentrates: in the hunk with the most changed lines
+    (a hunk in an entry point such as `main` only when no other hunk names a function), the first
+    definition added there (else the first removed), else the one the hunk header names as its
     context. A dunder is named with its class (`ToolAgentLoop.__init__`, not a bare `__init__`): the hunk
     header names the class a method's change sits in."""
-    best: tuple[int, str | None] = (0, None)
+    best: tuple[bool, int, str | None] = (False, 0, None)
     changed, name, removed, context, dunder = 0, None, None, None, None
 
     def close() -> None:
@@ -655,8 +669,12 @@ def focus_function(patch: str) -> str | None:
         method = name or removed or dunder
         if method and method.startswith("__") and context:
             method = f"{context}.{method}"
-        if changed > best[0] and (method or context):
-            best = (changed, method or context)
+        centre = method or context
+        if centre and changed:
+            # An entry point (`main`) is the centre only when no other function changed.
+            ranked = (centre.rsplit(".", 1)[-1] not in _LANDMARKS, changed, centre)
+            if ranked[:2] > best[:2]:
+                best = ranked
 
     for line in patch.split("\n"):
         hunk = _HUNK.match(line)
@@ -680,7 +698,7 @@ def focus_function(patch: str) -> str | None:
             elif definition:
                 context, dunder = definition.group(1), None  # a definition opened above the change
     close()
-    return best[1]
+    return best[2]
 
 
 def _still_called(name: str, patches: Iterable[str]) -> bool:
@@ -1248,14 +1266,34 @@ class PRFeatures:
         return frozenset(f.kind for f in self.files)
 
 
+# In a repository whose map names no core paths, shipped source outside its helper folders is its core,
+# as verl's map names trainer/, workers/ and models/ core and utils/ or experimental/ not.
+_AUXILIARY = re.compile(rf"(?:^|/)(?:{'|'.join(sorted(HELPER_FOLDERS))})/", re.I)
+
+
+def _inferred_tier(path: str, kind: str, tier: str, module_map: ModuleMap) -> str:
+    """The tier of a path, inferred from the repository's own layout when its map names no core paths:
+    shipped source outside helper folders is core."""
+    if (
+        module_map.core
+        or tier != "normal"
+        or kind != "source"
+        or _NOT_SHIPPED.search(path)
+        or _AUXILIARY.search(path)
+    ):
+        return tier
+    return "core"
+
+
 def _file_facts(f: PRFile, module_map: ModuleMap) -> FileFacts:
     module, tier, memory, distributed = module_map.path_facts(f.filename)
+    kind = file_kind(f.filename)
     return FileFacts(
         path=f.filename,
         status=f.status,
-        kind=file_kind(f.filename),
+        kind=kind,
         module=module,
-        tier=tier,
+        tier=_inferred_tier(f.filename, kind, tier, module_map),
         additions=f.additions,
         deletions=f.deletions,
         memory_sensitive=memory,
@@ -1268,12 +1306,16 @@ def _path_modules(files: Iterable[FileFacts]) -> tuple[str, ...]:
     """Modules covering a real share of the change, largest first. Tests are left out when anything else
     changed, since a feature and its tests belong to the feature's module."""
     lines: Counter[str] = Counter()
+    weight: dict[str, float] = {}  # the weightiest kind of file in each module breaks a tie of sizes
     for f in files:
         lines[f.module] += max(1, f.lines)
+        kind = w.KIND_WEIGHTS.get(f.kind, w.KIND_WEIGHTS["other"])
+        weight[f.module] = max(weight.get(f.module, 0.0), kind)
     if len(lines) > 1:
         lines.pop("test", None)
     total = sum(lines.values())
-    ranked = sorted(lines.items(), key=lambda kv: (-kv[1], kv[0]))
+    # Of equal sizes, code before dependencies before CI ("deps" leads a bump that also edits a workflow).
+    ranked = sorted(lines.items(), key=lambda kv: (-kv[1], -weight[kv[0]], kv[0]))
     picked = [m for m, n in ranked if n / total >= w.PATH_MODULE_MIN_SHARE][: w.PATH_MODULE_MAX]
     return tuple(picked or [m for m, _ in ranked[:1]])
 
@@ -1333,7 +1375,6 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
 
     weighted = 0.0
     core = 0.0
-    unmapped = not module_map.core
     for f in files:
         lines = w.KIND_WEIGHTS.get(f.kind, w.KIND_WEIGHTS["other"]) * w.TIER_WEIGHTS[f.tier] * f.lines
         if f.status == "removed" or not f.additions:
@@ -1341,10 +1382,6 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         weighted += lines
         if f.tier == "core":
             core += lines
-        elif unmapped and f.kind == "source" and f.tier == "normal" and not _NOT_SHIPPED.search(f.path):
-            # A repository whose map names no core paths (any repository without a map of its own): the
-            # source it ships stands for its core, at a share, as some of it would be verl's utilities.
-            core += lines * w.UNMAPPED_CORE_SHARE
     # Files past GitHub's 3,000-file listing still count, at the weight of an average peripheral line.
     unseen = max(0, additions + deletions - sum(f.lines for f in files))
     weighted += unseen * w.UNLISTED_LINE_WEIGHT
@@ -1732,10 +1769,46 @@ def log_scale(value: float) -> float:
     return math.log2(1.0 + max(0.0, value))
 
 
-def infer_change_type(features: PRFeatures) -> ChangeType:
+# A scope opening an untyped title ("GRPO: support multi-turn rollouts", "Wandb timing: add…").
+_SCOPE = re.compile(r"^[\w .+/-]{1,30}?:\s+(?=\w)")
+# "Update …": a chore when it updates a version, docs or CI, but said of code as often as not.
+_UPDATE = re.compile(r"^updat(?:e|es|ed|ing)\b", re.I)
+# A description that reports a bug: what a fix says when its title names only the place it changes.
+_BUG_REPORT = re.compile(
+    r"\b(?:bugs?|errors?|fail(?:s|ed|ing|ures?)?|crash\w*|broken|incorrect\w*|wrong\w*|exceptions?|"
+    r"traceback|raises?|fix(?:es|ed)?|not (?:\w+ )?(?:work\w*|correctly|properly))\b|"
+    r"报错|错误|失败|崩溃|异常|修复|不生效",
+    re.I,
+)
+
+
+def _verb_type(
+    text: str, rules: tuple[tuple[ChangeType, re.Pattern[str]], ...], features: PRFeatures
+) -> ChangeType | None:
+    """The type the first matching verb rule gives `text`, else `text` past a scope it opens with ("GRPO:
+    support multi-turn…"; a scope such as "ci:" says the type itself); none for "Update the type check
+    to…" over shipped code, which is no chore."""
+    unscoped = _SCOPE.sub("", text, count=1)
+    for words in dict.fromkeys((text, unscoped)):
+        for change_type, pattern in rules:
+            if pattern.search(words):
+                if change_type == "chore" and features.code_lines and _UPDATE.match(words):
+                    return None
+                return change_type
+    return None
+
+
+def _doc_lines(features: PRFeatures) -> int:
+    return sum(x.lines for x in features.files if x.kind == "doc")
+
+
+def infer_change_type(features: PRFeatures, stated: str | None = None) -> ChangeType:
     """The change type: docs-only and tests-only diffs say it themselves; else the title's type (a feature
     or refactor in the perf module, or announced as a speed-up, is perf); else the title's leading verb;
-    else the shape of the diff."""
+    else the verb of `stated`, the author's sentence of what the PR does ("This PR fixes…"); else a
+    description reporting a bug makes it a fix; else the shape of the diff. A title that names only the
+    place it changes ("Megatron async checkpoint save") says as much with or without a `fix:` prefix,
+    so the description decides what a prefix would have."""
     kinds = features.kinds
     if features.title.type_word == "revert":
         return "revert"  # undoing a change, whatever the files it touches
@@ -1749,9 +1822,18 @@ def infer_change_type(features: PRFeatures) -> ChangeType:
         return "perf"
     if declared:
         return declared
-    for change_type, pattern in _TITLE_VERBS:
-        if pattern.search(title.description):
-            return change_type
+    if not features.code_lines and 5 * _doc_lines(features) >= 4 * max(1, features.total_lines):
+        # Mostly docs, no shipped code ("Add vllm 0.8 page" with its Dockerfile): a docs change, whatever
+        # verb the title opens with.
+        return "doc"
+    said = _verb_type(title.description, _TITLE_VERBS, features)
+    if said is None and stated:
+        # Not the docs rule: a sentence of what the PR does mentions docs in passing more often than not.
+        said = _verb_type(ACTION_PREFIX.sub("", stated), _TITLE_VERBS[1:], features)
+    if said is not None:
+        return said
+    if _BUG_REPORT.search(features.body.prose):
+        return "fix"
     if not features.code_lines:
         return "chore"
     # Mostly new code reads as a feature; code rewritten in place as a refactor.

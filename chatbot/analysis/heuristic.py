@@ -29,6 +29,7 @@ from chatbot.analysis.features import (
 )
 from chatbot.analysis.lead import (
     ACTION_PREFIX,
+    REFERENCE,
     AuthorText,
     balanced,
     breaking_statement,
@@ -179,6 +180,8 @@ TEXT: dict[str, dict[Language, str]] = {
     "kp.review": {"zh": "评审：{text}", "en": "Review: {text}"},
     "kp.reverts": {"zh": "回滚 #{number}（{title}）", "en": "Reverts #{number} ({title})"},
     "kp.reverts_number": {"zh": "回滚 #{number}", "en": "Reverts #{number}"},
+    "kp.reverts_why": {"zh": "回滚 #{number}，原因：{reason}", "en": "Reverts #{number}, because: {reason}"},
+    "kp.reverts_reason": {"zh": "回滚原因：{reason}", "en": "Reverted because: {reason}"},
     "kp.reverts_title": {"zh": "回滚“{title}”", "en": "Reverts “{title}”"},
     "rename": {"zh": "{old} → {new}", "en": "{old} → {new}"},
     # reading guide (must-read and worth-reading PRs)
@@ -402,8 +405,12 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "claims a performance gain without measurements in the description",
     },
     "risk.huge": {
-        "zh": "超大 PR（{files} 个文件，+{add}/−{dele}），难以逐行评审",
-        "en": "very large PR ({files} files, +{add}/−{dele}); hard to review line by line",
+        "zh": "超大 PR（{files} 个文件，+{add}/−{dele}），难以逐行评审{cut}",
+        "en": "very large PR ({files} files, +{add}/−{dele}); hard to review line by line{cut}",
+    },
+    "risk.huge_cut": {
+        "zh": "；其中 {n} 个文件的补丁被截断未能获取，这些改动未经分析",
+        "en": "; the patches of {n} of its files were cut and never fetched, so those changes were not analysed",
     },
     # follow-ups
     "fu.add_test": {"zh": "为 {path} 的改动补充单元测试", "en": "Add a unit test for the change in {path}"},
@@ -616,8 +623,12 @@ def _renames_public(f: PRFeatures) -> bool:
 def names_semantics(change_type: str, title: str) -> bool:
     """Whether a feature, fix or speed-up names in its title (its description, without tags) what
     training or inference computes: a loss, advantage, sampling, weight sync, precision…; the
-    "changes training or inference semantics" signal of importance, which questions filter by too."""
-    return change_type in w.SEMANTIC_TYPES and w.SEMANTICS_TITLE.search(title) is not None
+    "changes training or inference semantics" signal of importance, which questions filter by too. A
+    speed-up of packing, padding, attention or weight sync computes the same results faster."""
+    if change_type not in w.SEMANTIC_TYPES:
+        return False
+    named = (m.group(0) for m in w.SEMANTICS_TITLE.finditer(title))
+    return any(change_type != "perf" or not w.SAME_RESULTS_PERF.match(word) for word in named)
 
 
 def _substance_parts(f: PRFeatures, change_type: ChangeType) -> list[Contribution]:
@@ -1066,7 +1077,12 @@ def _patch_markers(f: PRFeatures, change_type: ChangeType, language: Language, o
         out.add(Risk("performance", "low", text, f"title: {f.title.text}"), say("fu.measure", language))
     if f.changed_files >= w.HUGE_PR_FILES or f.total_lines >= w.HUGE_PR_LINES:
         add, dele = _count(f.additions), _count(f.deletions)
-        text = say("risk.huge", language, files=_count(f.changed_files), add=add, dele=dele)
+        # GitHub cuts the patches of large PRs and lists at most 3,000 files: what it did not send was
+        # not read, which a reviewer relying on this analysis needs to know.
+        unread = sum(1 for x in f.files if not x.patched and x.lines and x.kind != "asset")
+        unread += max(0, f.changed_files - len(f.files))
+        cut = say("risk.huge_cut", language, n=_count(unread)) if unread else ""
+        text = say("risk.huge", language, files=_count(f.changed_files), add=add, dele=dele, cut=cut)
         largest = _largest(f.files)
         out.add(Risk("other", "medium", text, largest.path if largest else ""))
 
@@ -1378,20 +1394,52 @@ def _diff_points(f: PRFeatures, language: Language, reverting: bool = False) -> 
     return points
 
 
+# A sentence of a revert's description that says why the change is undone.
+_REVERT_REASON = re.compile(
+    r"\b(?:because|caus(?:e|es|ed|ing)|broke|breaks|broken|breaking|regress\w*|degrad\w*|due to|fail\w*|"
+    r"crash\w*|hang\w*|wrong|incorrect\w*|bugs?|errors?|slow\w*|conflict\w*)\b|导致|因为|由于|引起|回归|报错|失败|错误",
+    re.I,
+)
+
+
+def _revert_reason(f: PRFeatures, language: Language) -> str | None:
+    """The first sentence of a revert's description that says why it undoes the change ("torch-npu
+    2.7.1.post2 contains known bugs in the VLM model"), references and mentions left out."""
+    blocks = (b for section in f.body.sections for b in section.blocks if b.kind in ("para", "list", "quote"))
+    for block in blocks:
+        for sentence in _SENTENCE_SPLIT.split(" ".join(plain_text([block]).split())):
+            text = " ".join(REFERENCE.sub(" ", sentence).split()).strip(" -*:;,.()")
+            # "Revert the actor changes that cause…" says what as much as why: a lead point, no reason.
+            opens = _TYPE_ECHO["revert"].match(text)
+            if len(text) >= 12 and not opens and _REVERT_REASON.search(text) and _reads(text, language):
+                return _clip(text, POINT_CHARS)
+    return None
+
+
 def _reverted(undone: RevertClues, f: PRFeatures, language: Language) -> str | None:
-    """What a revert undoes, as its title and description name it (`Reverts #5071 (X)`); None when that
-    is all the title says already."""
+    """What a revert undoes and why, as its title and description say (`Reverts #5330: it fails the
+    fully-async CI`); the undone PR's title only when this title does not quote it already; None when
+    that is all the title says."""
     title = _TITLE_MARKERS.sub("", TITLE_NUMBER.sub("", undone.title or "")).strip()
-    if undone.numbers and title:
-        point = say("kp.reverts", language, number=undone.numbers[0], title=_clip(title, POINT_CHARS))
-    elif undone.numbers:
-        point = say("kp.reverts_number", language, number=undone.numbers[0])
+    known = _title_words(f.title.text)
+    if title and {_stem(word) for word in _WORDS.findall(title.lower())} - _FILLER_WORDS <= known:
+        title = ""  # `Revert "X"`: the title says what is undone
+    reason = _revert_reason(f, language)
+    number = undone.numbers[0] if undone.numbers else None
+    if number and reason:
+        point = say("kp.reverts_why", language, number=number, reason=reason)
+    elif number and title:
+        point = say("kp.reverts", language, number=number, title=_clip(title, POINT_CHARS))
+    elif number:
+        point = say("kp.reverts_number", language, number=number)
     elif title:
         point = say("kp.reverts_title", language, title=_clip(title, POINT_CHARS))
+    elif reason:
+        point = say("kp.reverts_reason", language, reason=reason)
     else:
         return None
     said = {_stem(word) for word in _WORDS.findall(point.lower())} - _FILLER_WORDS
-    return None if said <= _title_words(f.title.text) else point
+    return None if said <= known else point
 
 
 def _key_points(
@@ -1469,9 +1517,11 @@ def _reads(quote: str, language: Language) -> bool:
 
 def _action_is_gist(action: str | None, f: PRFeatures, language: Language) -> bool:
     """The author's sentence of what the PR does is the gist in its own language, unless it only says
-    what the title says."""
+    what the title says, or the PR is a revert: there "This PR introduces a breaking change…" is about
+    the PR it undoes."""
     return (
         bool(action)
+        and f.title.type_word != "revert"
         and bool(_HAN.search(action or "")) == (language == "zh")
         and not _restates(action or "", f)
     )
@@ -1796,6 +1846,13 @@ def _modules(f: PRFeatures) -> tuple[str, ...]:
     return (*declared, *(m for m in f.path_modules if m not in declared))
 
 
+def _code_modules(f: PRFeatures) -> tuple[str, ...]:
+    """The paths' modules that hold shipped code (all of them when none does): the modules a title's tags
+    would name, as docs, examples and CI beside the code span no more of the product."""
+    code = {x.module for x in f.files if x.is_code}
+    return tuple(m for m in f.path_modules if m in code) or f.path_modules
+
+
 # --- the analyzer ------------------------------------------------------------------------------------
 
 
@@ -1828,17 +1885,17 @@ class HeuristicAnalyzer:
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
         f = extract_features(pr, self.module_map_for(pr.repo))
-        change_type = infer_change_type(f)
+        author = read_author_text(f.body, tuple(x.path for x in f.files))
+        change_type = infer_change_type(f, author.action or author.opening)
         modules = _modules(f)
         # The score counts the modules the PR is about (the title's, else the paths'): a docs or CI tag
         # joined by the paths' modules places the PR better, but spans no more of the product.
-        scored = f.title.modules or f.path_modules
+        scored = f.title.modules or _code_modules(f)
         importance_points = importance_parts(f, change_type, scored)
         insight_points = insight_parts(f, change_type)
         importance = _total(importance_points)
         insight = _total(insight_points)
         verdict = decide_verdict(importance, insight, f.breaking)
-        author = read_author_text(f.body, tuple(x.path for x in f.files))
         undone = revert_clues(f.title.text, f.body.text) if change_type == "revert" else None
         reviews = _review_highlights(pr)
         design = _design_sentence(f) if verdict != "skim" else None

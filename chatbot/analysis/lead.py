@@ -47,6 +47,11 @@ _ACTION_VERB = re.compile(
     r"^(?:新增|增加|添加|支持|修复|修正|优化|重构|移除|删除|去掉|去除|引入|补充|更新|升级|改为|改用|替换|统一|"
     r"简化|实现|允许|避免|将|把|让|使)",
 )
+# A sentence that only greets or thanks the reader.
+_GREETING = re.compile(
+    r"^(?:hi|hello|hey|dear|greetings|thanks?|thank you)\b[^.!?]{0,30}[.!?,]?$|^(?:大家好|各位好|你好|您好|感谢)[^。！？]{0,12}[。！？，]?$",
+    re.I,
+)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])|(?<=[。！？；])")
 _BOLD_LEAD = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+\*\*([^*\n]{2,80}?)\*\*\s*([:：.\-—–]*)\s*(.*)$", re.S)
 _URL = re.compile(r"https?://\S+")
@@ -58,7 +63,7 @@ _ISSUE_ONLY = re.compile(
 # A reference to another PR or issue (`#5297`, `owner/repo#12`, a pull or issue URL), and the words that
 # only say how a PR relates to others ("based on", "follow-up work for", "wait for … to review first"):
 # a sentence of references and these words says nothing about the change itself.
-_REFERENCE = re.compile(
+REFERENCE = re.compile(
     r"(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+|(?<![\w.])@[A-Za-z0-9][\w-]*|\b(?:pr|issue)\s?\d+\b", re.I
 )
 _RELATION_WORDS = frozenset(
@@ -283,9 +288,9 @@ def _only_relations(text: str) -> bool:
     """Whether `text` names other PRs, issues, links or people and otherwise only says how this PR
     relates to them ("Based on the PR: #5297 Relevant PRs: #5716 #5713", "See <url> for details",
     "This resolves issue <url>", "cc @alice", "详见 #12")."""
-    if not _REFERENCE.search(text):
+    if not REFERENCE.search(text):
         return False
-    rest = _REFERENCE.sub(" ", text).lower()
+    rest = REFERENCE.sub(" ", text).lower()
     words = _PROSE_WORD.findall(rest)
     latin = sum(1 for word in words if word not in _RELATION_WORDS)
     han = len(_HAN_CHAR.findall(_RELATION_HAN.sub("", rest))) // 2
@@ -361,8 +366,12 @@ def read_author_text(body: CleanBody, changed_paths: Collection[str]) -> AuthorT
         listed = False
         for block in section.blocks:
             if block.kind == "para" and action is None and paragraphs < ACTION_PARAGRAPHS:
-                # A paragraph is read by its first sentence: the opening, or what the PR does.
-                first = next((t for t in map(_past_title_pointer, _sentences(plain_text([block]))) if t), "")
+                # A paragraph is read by its first sentence: the opening, or what the PR does; a greeting
+                # before it ("Hi folks!", "Thanks!") says neither.
+                sentences = [t for t in map(_past_title_pointer, _sentences(plain_text([block]))) if t]
+                while len(sentences) > 1 and _GREETING.match(sentences[0]):
+                    sentences.pop(0)
+                first = sentences[0] if sentences else ""
                 if (
                     len(first) >= LEAD_SENTENCE_MIN_CHARS
                     and (not listed or says_action(first))

@@ -19,6 +19,28 @@ DEFAULT_MAP = MAPS_DIR / "default.toml"
 _NOT_A_NAME = re.compile(r"^(?:\d+(?:/(?:\d+|n))?|n|[\W_]*)$")
 _VALID_NAME = re.compile(r"^[\w.+-]{2,32}$")
 PATH_CACHE_SIZE = 50_000
+# Folders of a package that hold its helpers, experiments or vendored code rather than what it is for (a
+# trainer, workers, models): the folder inside one names the module (`pkg/utils/dataset/x.py` -> dataset),
+# and in a repository whose map names no core paths they are not core.
+HELPER_FOLDERS = frozenset(
+    {
+        "utils",
+        "util",
+        "helpers",
+        "helper",
+        "common",
+        "misc",
+        "experimental",
+        "contrib",
+        "third_party",
+        "vendor",
+        "vendored",
+        "_vendor",
+        "compat",
+        "extras",
+        "extra",
+    }
+)
 
 
 class ModuleMapError(ValueError):
@@ -95,13 +117,17 @@ class ModuleMap:
         object.__setattr__(self, "_distributed", GlobSet((g, "dist") for g in self.distributed_sensitive))
 
     def module_for_path(self, path: str) -> str:
-        """The module of one changed file: the first matching rule, else a generic guess from folders."""
+        """The module of one changed file: the first matching rule, else a generic guess from folders: the
+        folder under a top-level package (`pkg/trainer/x.py` -> trainer; under a helper folder, the one
+        inside it: `pkg/utils/dataset/x.py` -> dataset), else the top-level folder, else "misc"."""
         found = self._rules.first(path)
         if found is not None:
             return found
         parts = [p for p in path.split("/") if p]
         if parts and parts[0] == "src":
             parts = parts[1:]
+        if len(parts) >= 4 and parts[1].lower() in HELPER_FOLDERS:
+            return self.normalize(parts[2]) or "misc"
         if len(parts) >= 3:
             return self.normalize(parts[1]) or "misc"
         if len(parts) == 2:

@@ -80,6 +80,7 @@ def test_verl_paths_map_to_verl_modules(path: str, module: str) -> None:
         ("src/widgets/trainer/loop.py", "trainer"),
         ("widgets/rollout/engine.py", "rollout"),
         ("widgets/cli.py", "widgets"),
+        ("widgets/utils/tokenizer/fast.py", "tokenizer"),
         ("docs/index.md", "doc"),
         (".github/workflows/ci.yml", "ci"),
         ("Dockerfile", "docker"),

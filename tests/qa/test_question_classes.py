@@ -100,7 +100,8 @@ def test_a_few_is_a_short_ranked_list_not_statistics(
 
 def test_a_few_important_prs_are_the_most_important_ones(bots: dict[str, ChatBot]) -> None:
     answer = ask(bots, "fresh", "a few important PRs in axolotl this month")
-    assert answer.cited == (2604, 2616, 2622, 2619, 2610)  # March's five most important, in order
+    # March's five most important, in order; dropping legacy strings (#2616) is breaking, ranked last.
+    assert answer.cited == (2604, 2619, 2622, 2610, 2616)
 
 
 @pytest.mark.parametrize(
