@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Sequence
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table, exists, insert, select, update
+from sqlalchemy import Table, TextClause, bindparam, exists, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from chatbot.analysis.boilerplate import clean_body
@@ -141,10 +142,35 @@ def save_analyses(
         for pr_id, row in wanted.items()
         if pr_id in stored and stored[pr_id] != (row["document"], row["merged_at"])
     ]
-    if added:
-        session.execute(insert(_table(SearchDocumentRow)), added)
+    # A multi-row INSERT per hundred documents, not one execution per row: SQLite's FTS5 trigger flushes
+    # its pending index at every statement, and row by row took 1.9x the CPU (2,745 verl documents:
+    # 2.65 s against 1.43 s, load 9).
+    for start in range(0, len(added), SEARCH_INSERT_ROWS):
+        rows = added[start : start + SEARCH_INSERT_ROWS]
+        session.execute(
+            _insert_documents(len(rows)),
+            {f"{key}_{i}": value for i, row in enumerate(rows) for key, value in row.items()},
+        )
     if changed:
         session.execute(update(SearchDocumentRow), changed)
+
+
+# Rows of one search-document INSERT (the runner stores a hundred PRs at a time).
+SEARCH_INSERT_ROWS = 100
+_DOCUMENT_COLUMNS = ("pr_id", "document", "merged_at", "repo_id")
+
+
+@functools.cache
+def _insert_documents(rows: int) -> TextClause:
+    """One INSERT of `rows` search documents, its values bound by name (`pr_id_0`, `document_0`, …) with
+    the columns' types. Written as text, built once per row count: SQLAlchemy compiles an `insert()` of
+    several VALUES rows again at every execution (it never caches one), which cost what the single
+    statement saved."""
+    table = _table(SearchDocumentRow)
+    values = ", ".join("(" + ", ".join(f":{key}_{i}" for key in _DOCUMENT_COLUMNS) + ")" for i in range(rows))
+    return text(f"INSERT INTO {table.name} ({', '.join(_DOCUMENT_COLUMNS)}) VALUES {values}").bindparams(
+        *(bindparam(f"{key}_{i}", type_=table.c[key].type) for i in range(rows) for key in _DOCUMENT_COLUMNS)
+    )
 
 
 def _table(row: type[Base]) -> Table:
