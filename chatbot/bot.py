@@ -762,8 +762,9 @@ class ChatBot:
         """The window asked for, or the default: none for a PR, a search or an author (all time); the
         past TOPIC_DAYS for a question about a subject (the most relevant recent PRs, not only this
         week's), the past MAINTAINERS_DAYS for who works on it; the last complete week for a report, and
-        this week for everything else. A bare "最近" / "recently" about a subject is no window."""
-        subject = query.intent == "topic" and bool(
+        this week for everything else. A bare "最近" / "recently" about a subject is no window; a count of a
+        subject ("pyproject.toml 改了几次") is of the same past TOPIC_DAYS."""
+        subject = query.intent in ("topic", "stats") and bool(
             query.topics or query.terms or query.paths or query.modules
         )
         now = self.clock.now()

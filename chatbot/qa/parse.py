@@ -1103,9 +1103,9 @@ _IMPROVEMENT_TYPES = ("feat", "perf", "refactor")
 # Whether results may change: "影响收敛", "训练行为变了吗", "change training semantics", "affect convergence":
 # the PRs whose change alters what training or inference computes (`changes_semantics`).
 _SEMANTICS = re.compile(
-    r"(?:影响|改变|改了|改动了?|变了)?(?:模型|训练|推理)?(?:的)?收敛(?:性|速度|曲线)?"
+    r"(?:影响|改变|改了|改动了?|变了)?(?:模型|训练|推理)?(?:的)?收敛(?:性|速度|曲线)?(?!测试)"
     r"|(?:训练|推理)(?:的)?(?:语义|行为|结果|动态|数值)(?:变化|改变|变了)?|(?:改变|影响|改)了?(?:训练|推理)(?:的)?(?:语义|行为|结果)"
-    r"|\bconverg(?:e|es|ed|ence|ing)\b|\b(?:training|inference|numerical|numeric|optimi[sz]ation) (?:semantics|behaviou?r|results|dynamics)\b"
+    r"|\bconverg(?:e|es|ed|ence|ing)\b(?!\s*(?:tests?|testing|checks?)\b)|\b(?:training|inference|numerical|numeric|optimi[sz]ation) (?:semantics|behaviou?r|results|dynamics)\b"
     r"|\bsemantics\b|\b(?:alters?|changes?|affects?) (?:the )?(?:training|learning|results|numerics)\b"
 )
 
@@ -1755,6 +1755,9 @@ def _content_words(text: str, skip: set[str]) -> list[tuple[str, tuple[int, int]
 
 
 _RELATED_SUFFIX = re.compile(r"-(?:related|specific|based|side|only|support|aware)$")
+# Words for what nearly every PR of a training or model repo is about: searched when they are all the
+# question names, dropped beside a narrower subject ("multi-node training" is about multi-node).
+_BROAD_SUBJECTS = frozenset(("training", "train", "训练", "model", "models", "模型"))
 
 
 def _as_written(raw: str, norm: str, span: tuple[int, int]) -> str:
@@ -2067,6 +2070,11 @@ def parse_query(text: str, context: ParseContext) -> Query:
         content.sort(key=lambda pair: pair[1])
     if upgrade:
         content = [(word, span) for word, span in content if word not in _UPGRADE_WORDS]
+    chained = {key for _, key, _ in chain}
+    if topics or modules or path_spans or any(w not in _BROAD_SUBJECTS for w, _ in content):
+        # "multi-node training", "多机训练", "Qwen model support": the broad word is what nearly every PR
+        # of such a repo is about; the narrower subject beside it says what the question asks.
+        content = [(w, span) for w, span in content if w not in _BROAD_SUBJECTS or w in chained]
     terms = tuple(dict.fromkeys(word for word, _ in content))
     alternatives = tuple(dict.fromkeys(key for kind, key, _ in chain if kind != "type"))
     written = {key: _as_written(raw, norm, span) for _, key, span in chain}

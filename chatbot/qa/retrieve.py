@@ -344,13 +344,15 @@ class _Group:
         patterns = tuple(re.compile(re.escape(w)) if literal else term_pattern(w) for w in unique)
         return cls(unique, patterns, module, literal)
 
-    def occurrence(self, document: str | SearchText) -> Occurrence:
+    def occurrence(self, document: str | SearchText, asked: frozenset[str] = frozenset()) -> Occurrence:
         """How often the group's words occur in a search document: the PR's own text and the analysis'
         title at full weight (the PR's title TITLE_WEIGHT more), the rest of the analysis at
         ANALYSIS_WEIGHT and only where it does not negate the word ("未改动测试" is not about tests);
         and whether that clears the relevance floor. A mention is counted once however many of the
         group's words it holds ("显存占用" is not also "显存"), and a sentence saying the PR leaves the
-        thing alone ("不影响显存占用", "memory use is unchanged") does not mention it."""
+        thing alone ("不影响显存占用", "memory use is unchanged") does not mention it; nor does a part of a
+        code name whose other parts the question does not ask about (`shared_memory` is no mention of
+        memory, unless the question says "shared memory": `asked` holds every word of its groups)."""
         text = document if isinstance(document, SearchText) else SearchText(document)
         # Cheap test first: most documents lack most words.
         present = [(w, p) for w, p in zip(self.words, self.patterns, strict=True) if w in text.document]
@@ -359,7 +361,7 @@ class _Group:
         title, translated, prose, rest = text.parts()
         in_title = len(_mentions(present, title))
         in_translated = len(_mentions(present, translated))
-        in_prose = in_paths = 0
+        in_prose = in_paths = in_names = 0
         stated = False  # a mention that is not in passing
         for start, end in _mentions(present, prose):
             clause = _clause(prose, start, end)
@@ -368,21 +370,32 @@ class _Group:
             if "/" in _token_at(prose, start, end):
                 in_paths += 1
                 continue
+            if _inside_a_name(prose, start, end, asked):
+                in_names += 1
+                continue
             in_prose += 1
             if not stated:
                 stated = start < text.opening() or not _MINOR.search(clause)
         in_analysis = 0
         if any(word in rest for word, _ in present):
             said = text.said()
-            mentions = _mentions(present, said)
+            mentions = [(a, b) for a, b in _mentions(present, said) if not _inside_a_name(said, a, b, asked)]
             if mentions:
                 negated = text.negated()
                 in_analysis = sum(not any(cs < start <= ce for cs, ce in negated) for start, _ in mentions)
         # Changed files say yes or no: a PR touching twenty files of a directory is not twenty times
         # more about it than one whose title names it.
         paths = min(in_paths, 1)
+        # A word inside a code name (`shared_memory`, `memory_pool`) ranks a little and alone never makes
+        # the PR about the word: keeping cos/sin in `shared_memory` is no memory change.
+        names = ANALYSIS_WEIGHT * min(in_names, 1)
         count = (
-            (1 + TITLE_WEIGHT) * in_title + in_translated + in_prose + paths + ANALYSIS_WEIGHT * in_analysis
+            (1 + TITLE_WEIGHT) * in_title
+            + in_translated
+            + in_prose
+            + paths
+            + names
+            + ANALYSIS_WEIGHT * in_analysis
         )
         evidence = SALIENT * (in_title + in_translated) + in_prose + paths + in_analysis
         # One mention is enough in a short description, in a changed file's path or in the analysis, but
@@ -491,6 +504,22 @@ def _own_words(analysis: str, prose: str) -> str:
 
 
 _LETTERS = re.compile(r"[\W\d_]+")
+
+
+def _inside_a_name(text: str, start: int, end: int, asked: frozenset[str]) -> bool:
+    """Whether [start, end) of `text` is one part of a snake_case name (`shared_memory`) joined by an
+    underscore to other parts, not all of which are `asked` words."""
+    left, right = start, end
+    while left > 0 and (text[left - 1].isalnum() or text[left - 1] == "_"):
+        left -= 1
+    while right < len(text) and (text[right].isalnum() or text[right] == "_"):
+        right += 1
+    if text[left:start].strip("_") == "" and text[end:right].strip("_") == "":
+        return False
+    if "_" not in text[left:start] + text[end:right]:
+        return False
+    others = [part for part in (text[left:start] + "_" + text[end:right]).split("_") if part]
+    return not all(part in asked for part in others)
 
 
 def _token_at(text: str, start: int, end: int) -> str:
@@ -622,7 +651,8 @@ def bm25(documents: dict[int, str], groups: list[_Group], optional: list[_Group]
     lengths = {n: len(d) for n, d in documents.items()}
     average = sum(lengths.values()) / len(lengths) or 1.0
     texts = {n: SearchText(d) for n, d in documents.items()}
-    occurrences = [{n: group.occurrence(t) for n, t in texts.items()} for group in everything]
+    asked = frozenset(word for group in everything for word in group.words)
+    occurrences = [{n: group.occurrence(t, asked) for n, t in texts.items()} for group in everything]
     idfs = []
     for found in occurrences:
         df = sum(1 for o in found.values() if o.salient)

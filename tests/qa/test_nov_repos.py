@@ -187,3 +187,87 @@ def test_prs_without_tests_are_still_asked_with_a_negation(bot: ChatBot) -> None
     answer = ask(bot, LOBE, "有没有没加测试的 PR")
     assert answer.query.untested
     assert 10091 not in answer.cited
+
+
+# Subjects of more than one word ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("repo", "question", "leak"),
+    [
+        (LIGER, "memory leaks?", 817),
+        (LIGER, "any memory leak fixes in October?", 817),
+        (LIGER, "内存泄漏的修复有哪些", 817),
+        (LIGER, "有没有内存泄漏", 817),
+        (LOBE, "内存泄露相关的 PR", 10031),
+        (LOBE, "anything leaking memory?", 10031),
+    ],
+)
+def test_a_leak_is_asked_about_by_itself_not_as_any_memory_change(
+    bot: ChatBot, repo: str, question: str, leak: int
+) -> None:
+    """'memory leaks' is one concept: the leak, not every PR that says 'memory' (#829 keeps cos/sin in
+    `shared_memory`, #838 keeps memory flat)."""
+    answer = ask(bot, repo, question)
+    assert set(answer.cited) == {leak}
+
+
+@pytest.mark.parametrize("question", ["显存相关的改动有哪些", "memory-related changes", "内存方面的 PR"])
+def test_a_word_inside_a_code_name_does_not_make_a_pr_about_it(bot: ChatBot, question: str) -> None:
+    """#829 says `shared_memory` and nothing about memory use: no memory PR; a leak is one (#817)."""
+    answer = ask(bot, LIGER, question)
+    assert 817 in answer.cited
+    assert 829 not in answer.cited
+
+
+@pytest.mark.parametrize("question", ["shared memory 的改动", "anything using shared memory?"])
+def test_a_code_name_is_found_when_the_question_names_all_its_parts(bot: ChatBot, question: str) -> None:
+    """'shared memory' asks about `shared_memory` itself."""
+    assert 829 in ask(bot, LIGER, question).cited
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["multi-node training changes?", "多机训练相关的 PR", "distributed training", "有没有多节点训练的改动"],
+)
+def test_a_broad_word_beside_a_narrower_subject_does_not_narrow_the_search(
+    bot: ChatBot, question: str
+) -> None:
+    """'training' is what nearly every PR of such a repo is about: beside 'multi-node' it is not also
+    required, so #835 (multi-node DPO tests, which never says 'training') is found."""
+    answer = ask(bot, LIGER, question)
+    assert 835 in answer.cited
+    assert answer.query.terms == ()
+
+
+@pytest.mark.parametrize(("question", "term"), [("训练相关的 PR", "训练"), ("training changes", "training")])
+def test_a_broad_word_alone_is_still_searched(bot: ChatBot, question: str, term: str) -> None:
+    assert ask(bot, LIGER, question).query.terms == (term,)
+
+
+@pytest.mark.parametrize(
+    "question", ["which PRs are about convergence tests?", "收敛测试相关的 PR", "convergence test changes"]
+)
+def test_convergence_tests_are_a_subject_not_a_question_about_changed_results(
+    bot: ChatBot, question: str
+) -> None:
+    """'影响收敛' asks which PRs change what training computes; 'convergence tests' are tests."""
+    answer = ask(bot, LIGER, question)
+    assert not answer.query.semantics
+    assert {810, 835} <= set(answer.cited)
+
+
+@pytest.mark.parametrize("question", ["数据库迁移相关", "database migrations?", "有没有数据库迁移的修复"])
+def test_a_chinese_compound_of_two_concepts_finds_both_in_english(bot: ChatBot, question: str) -> None:
+    """'数据库迁移' is 数据库 (database) and 迁移 (migration), each found in the English title."""
+    assert ask(bot, LOBE, question).cited == (10116,)
+
+
+@pytest.mark.parametrize("question", ["pyproject.toml 改了几次", "how many PRs touched pyproject.toml?"])
+def test_a_count_of_a_subject_without_a_window_counts_the_recent_past(bot: ChatBot, question: str) -> None:
+    """Like a question about a subject, its count spans the past 30 days, not only this week's three."""
+    answer = ask(bot, LIGER, question)
+    assert answer.query.intent == "stats"
+    assert answer.window is not None and answer.window.end == clock().now()
+    assert (answer.window.end - answer.window.start).days == 30
+    assert answer.count == 2  # #820 and #823
