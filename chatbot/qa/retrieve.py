@@ -9,11 +9,13 @@ from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 from sqlalchemy import ColumnElement, Row, Text, and_, case, cast, exists, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
+from chatbot.analysis.heuristic import TEXT as ANALYZER_TEXT
 from chatbot.analysis.heuristic import names_semantics
 from chatbot.analysis.types import Analysis
 from chatbot.models import PullHeader, PullRequest
@@ -379,7 +381,11 @@ class _Group:
         in_analysis = 0
         if any(word in rest for word, _ in present):
             said = text.said()
-            mentions = [(a, b) for a, b in _mentions(present, said) if not _inside_a_name(said, a, b, asked)]
+            mentions = [
+                (a, b)
+                for a, b in _mentions(present, said)
+                if not _inside_a_name(said, a, b, asked) and not _in_stock_text(said, a, b)
+            ]
             if mentions:
                 negated = text.negated()
                 in_analysis = sum(not any(cs < start <= ce for cs, ce in negated) for start, _ in mentions)
@@ -504,6 +510,46 @@ def _own_words(analysis: str, prose: str) -> str:
 
 
 _LETTERS = re.compile(r"[\W\d_]+")
+
+
+# The analyzer's own sentences are templates around PR data: their fixed words ("没有该硬件的 CI 执行不
+# 到它", "without adding or changing tests") say nothing about what the PR is about. Fragments this long
+# or longer are such wording; shorter ones are the kind of change and module names it fills in.
+STOCK_FRAGMENT = 10
+
+
+@cache
+def _stock_fragments() -> tuple[str, ...]:
+    """The fixed wording of every sentence the heuristic analyzer writes, lower-cased."""
+    fragments = {
+        fragment.strip().lower()
+        for texts in ANALYZER_TEXT.values()
+        for sentence in texts.values()
+        for fragment in re.split(r"\{[^}]*\}", sentence)
+        if len(fragment.strip()) >= STOCK_FRAGMENT
+    }
+    return tuple(sorted(fragments))
+
+
+@cache
+def _stock_containing(word: str) -> tuple[str, ...]:
+    return tuple(fragment for fragment in _stock_fragments() if word in fragment)
+
+
+def _in_stock_text(text: str, start: int, end: int) -> bool:
+    """Whether [start, end) of an analysis `text` lies in the fixed wording of one of the analyzer's
+    sentences (`_stock_fragments`): no evidence of what the PR is about."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    at, word = start - line_start, text[start:end]
+    for fragment in _stock_containing(word):
+        found = line.find(fragment)
+        while found >= 0:
+            if found <= at and at + len(word) <= found + len(fragment):
+                return True
+            found = line.find(fragment, found + 1)
+    return False
 
 
 def _inside_a_name(text: str, start: int, end: int, asked: frozenset[str]) -> bool:
