@@ -58,8 +58,9 @@ def pr_card(
         blocks.append(Paragraph((plain(say("pr.not_analyzed", language)),)))
         return Reply(tuple(blocks))
     texts = analysis.localized(language)
-    if analysis.title_zh and analysis.title_zh != pr.title:
-        blocks.append(Paragraph((bold(analysis.title_zh),)))
+    title = analysis.title_in(language)
+    if title and title != pr.title:
+        blocks.append(Paragraph((bold(title),)))
     if texts.gist:
         blocks.append(Paragraph(prose(texts.gist, style="bold")))
     summary = analysis.summary.strip()

@@ -124,6 +124,7 @@ class AnalysisAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     title_zh: str = Field(description="one-line title in Simplified Chinese")
+    title_en: str = Field(description="one-line title in English")
     summary: str = Field(description="2 to 3 sentences")
     modules: list[str] = Field(description="short lower-case module names")
     change_type: ChangeType
@@ -137,7 +138,7 @@ class AnalysisAnswer(BaseModel):
     zh: TextsAnswer = Field(description="the texts in Simplified Chinese")
     en: TextsAnswer = Field(description="the same texts in English")
 
-    @field_validator("title_zh", "summary")
+    @field_validator("title_zh", "title_en", "summary")
     @classmethod
     def _not_blank(cls, value: str) -> str:
         if not value.strip():
@@ -237,6 +238,7 @@ def to_analysis(answer: AnalysisAnswer, version: str, language: Language = "zh")
     own = texts[language]
     return Analysis(
         title_zh=_one_line(answer.title_zh, MAX_TITLE_CHARS),
+        title_en=_one_line(answer.title_en, MAX_TITLE_CHARS),
         summary=answer.summary.strip(),
         modules=modules,
         change_type=answer.change_type,
@@ -423,6 +425,7 @@ def render_hints(hints: Analysis) -> str:
     data = hints.to_dict()
     for key in ("title_zh", "summary", "analyzer", "analyzer_version", "texts"):
         data.pop(key)
+    data.pop("title_en", None)
     return json.dumps(data, ensure_ascii=False)
 
 

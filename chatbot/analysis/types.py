@@ -165,6 +165,9 @@ class Analysis:
     # What readers corrected in it ("importance", "breaking", "risk"): shown marked as corrected. Set
     # at display by `chatbot/team/corrections.py`, never by an analyzer.
     corrected: tuple[str, ...] = ()
+    # A one-line English title when the analyzer wrote one (the LLM does, for a title in another
+    # language); "" means the PR's own title serves English readers.
+    title_en: str = ""
 
     def __post_init__(self) -> None:
         _choice(self.change_type, CHANGE_TYPES, "change type")
@@ -181,25 +184,34 @@ class Analysis:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; `from_dict(to_dict(a)) == a`."""
-        return {
-            "title_zh": self.title_zh,
-            "summary": self.summary,
-            "modules": list(self.modules),
-            "change_type": self.change_type,
-            "breaking": self.breaking,
-            "importance": self.importance,
-            "insight": self.insight,
-            "verdict": self.verdict,
-            "verdict_reason": self.verdict_reason,
-            "key_points": list(self.key_points),
-            "risks": [risk.to_dict() for risk in self.risks],
-            "tests": self.tests,
-            "follow_ups": list(self.follow_ups),
-            "review_highlights": list(self.review_highlights),
-            "analyzer": self.analyzer,
-            "analyzer_version": self.analyzer_version,
-            "texts": {language: text.to_dict() for language, text in self.texts.items()},
-        } | ({"corrected": list(self.corrected)} if self.corrected else {})
+        return (
+            {
+                "title_zh": self.title_zh,
+                "summary": self.summary,
+                "modules": list(self.modules),
+                "change_type": self.change_type,
+                "breaking": self.breaking,
+                "importance": self.importance,
+                "insight": self.insight,
+                "verdict": self.verdict,
+                "verdict_reason": self.verdict_reason,
+                "key_points": list(self.key_points),
+                "risks": [risk.to_dict() for risk in self.risks],
+                "tests": self.tests,
+                "follow_ups": list(self.follow_ups),
+                "review_highlights": list(self.review_highlights),
+                "analyzer": self.analyzer,
+                "analyzer_version": self.analyzer_version,
+                "texts": {language: text.to_dict() for language, text in self.texts.items()},
+            }
+            | ({"corrected": list(self.corrected)} if self.corrected else {})
+            | ({"title_en": self.title_en} if self.title_en else {})
+        )
+
+    def title_in(self, language: str) -> str:
+        """The title the analyzer wrote for a reader of `language` ("" when it wrote none: the PR's own
+        title serves)."""
+        return self.title_zh if language == "zh" else self.title_en
 
     def localized(self, language: str) -> LocalizedAnalysis:
         """The texts to show a reader of `language`. An analysis stored in one language only (older rows,
@@ -243,4 +255,5 @@ class Analysis:
             if texts
             else {},
             corrected=_strings(get("corrected")),
+            title_en=str(get("title_en", "")),
         )

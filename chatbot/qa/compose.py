@@ -92,7 +92,7 @@ def pr_span(record: AnalyzedPR) -> Span:
 
 def pr_line(record: AnalyzedPR, language: Language, extra: str | None = None) -> Inline:
     a = record.analysis
-    title = clean_title(a.title_zh or record.pr.title) if language == "zh" else clean_title(record.pr.title)
+    title = clean_title(a.title_in(language) or record.pr.title)
     text = say(
         "qa.pr_line",
         language,

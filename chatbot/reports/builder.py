@@ -178,9 +178,9 @@ def _clip(text: str, limit: int) -> str:
 
 
 def _phrase(record: AnalyzedPR, language: Language) -> str:
-    """What one PR changed, in a few words: its Chinese title for a Chinese report when an analyzer wrote
-    one, else its title without prefixes."""
-    title = record.analysis.title_zh if language == "zh" else ""
+    """What one PR changed, in a few words: the title an analyzer wrote in the report's language, else
+    the PR's title without prefixes."""
+    title = record.analysis.title_in(language)
     if not title or title == record.pr.title:
         title = clean_title(record.pr.title)
     return _clip(title, PHRASE_CHARS)
@@ -449,7 +449,7 @@ def compose_weekly_report(
         key_prs=tuple(
             KeyPR(
                 number=r.number,
-                title=r.pr.title,
+                title=r.analysis.title_in(language) or r.pr.title,
                 url=r.pr.header.html_url,
                 author=r.pr.header.author,
                 modules=r.analysis.modules,

@@ -232,7 +232,7 @@ def search_document(
         " ".join(p for p in paths if p),
         "\n".join(d for d in discussion if d)[:SEARCH_DISCUSSION_CHARS],
     ]
-    written = [" ".join(analysis.modules), *analysis.key_points, analysis.summary]
+    written = [analysis.title_en, " ".join(analysis.modules), *analysis.key_points, analysis.summary]
     written += [risk.text for risk in analysis.risks]
     for texts in analysis.texts.values():  # both languages, so either finds the analysis' words
         written += [texts.gist, *texts.key_points, *texts.risks]

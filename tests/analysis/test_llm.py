@@ -80,8 +80,9 @@ def test_a_valid_answer_becomes_the_llm_analysis(fake: FakeOpenAI) -> None:
 
     assert not result.fell_back
     analysis = result.analysis
-    assert (analysis.analyzer, analysis.analyzer_version) == ("llm", "2")
+    assert (analysis.analyzer, analysis.analyzer_version) == ("llm", "3")
     assert analysis.title_zh == "为 rollout 增加异步调度"
+    assert analysis.title_en == "Schedule rollout workers asynchronously"
     assert analysis.review_highlights == ("A reviewer asked for a queue-size metric",)
     assert analysis.risks[0].category == "concurrency"
     assert result.model == "gpt-4o-mini"
@@ -189,7 +190,7 @@ def test_the_schema_is_strict_compatible_at_every_level() -> None:
         assert node["additionalProperties"] is False
         assert node["required"] == list(node["properties"])
     assert "$defs" not in ANSWER_SCHEMA and "$ref" not in str(ANSWER_SCHEMA)
-    assert {"title_zh", "review_highlights"} <= set(ANSWER_SCHEMA["properties"])
+    assert {"title_zh", "title_en", "review_highlights"} <= set(ANSWER_SCHEMA["properties"])
 
 
 def test_token_usage_is_recorded(fake: FakeOpenAI) -> None:

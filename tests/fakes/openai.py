@@ -48,6 +48,7 @@ def analysis_payload(**overrides: Any) -> dict[str, Any]:
     """A valid answer to prhub's PR-analysis request; keyword arguments replace fields."""
     payload: dict[str, Any] = {
         "title_zh": "为 rollout 增加异步调度",
+        "title_en": "Schedule rollout workers asynchronously",
         "summary": "Rollout workers are now scheduled asynchronously.",
         "modules": ["rollout"],
         "change_type": "feat",
