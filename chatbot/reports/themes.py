@@ -189,10 +189,14 @@ CONCERNS: tuple[Concern, ...] = (
             }
         ),
     ),
+    # "model" alone is every ML PR's word ("retain the model output", "sync model weights"): a PR is
+    # about model support when it names a model family or adds or supports a model.
     Concern(
         "models",
         words=_words(
-            r"models?|qwen\w*|llama\w*|deepseek\w*|gemma\w*|mistral\w*|vlm|vision|multimodal|moe",
+            r"new models?|model support|models? architectures?|(?:support\w*|add\w*) (?:for |the |a )?[\w.-]+ "
+            r"models?|qwen\w*|llama\w*|deepseek\w*|gemma\w*|mistral\w*|glm\w*|vlm|vision|multimodal|moe",
+            r"新模型|模型支持|支持.{1,20}模型|多模态",
         ),
         modules=frozenset({"model", "models"}),
     ),

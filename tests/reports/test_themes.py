@@ -145,3 +145,29 @@ def test_docs_or_ci_beside_code_do_not_make_a_pr_about_docs_or_ci(
     """A change to code that also updates its docs page or a CI workflow is about what the code does;
     a PR is docs or CI when that is all it touches."""
     assert concern(title, *files, repo=repo) == subject
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Retain model output from the forward backward pass",
+        "Keep the model in eval mode during validation",
+        "修复保存模型时的路径错误",
+    ],
+)
+def test_the_word_model_alone_does_not_make_a_pr_about_model_support(title: str) -> None:
+    assert concern(title) != "models"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Support Kimi-K2 models",
+        "add Gemma 3 support",
+        "feat: add the GLM4V model",
+        "新增 Qwen3-VL 模型支持",
+        "支持 InternVL 多模态模型",
+    ],
+)
+def test_a_pr_adding_or_supporting_a_model_is_about_model_support(title: str) -> None:
+    assert concern(title) == "models"
