@@ -15,13 +15,6 @@ from tests.fakes.openai import FakeOpenAI, analysis_payload
 from tests.reports.fixtures import REPO, seed
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as started:
-        assert isinstance(started, FakeOpenAI)
-        yield started
-
-
 @pytest.fixture
 def env(
     database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: FakeOpenAI

@@ -4,7 +4,6 @@ server plays the model)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,13 +16,6 @@ from tests.reports.fixtures import REPO, seed
 
 TITLE_ZH = "为调度器增加异步队列"
 TITLE_EN = "Queue scheduler work asynchronously"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as started:
-        assert isinstance(started, FakeOpenAI)
-        yield started
 
 
 @pytest.fixture

@@ -12,14 +12,16 @@ day and one on 06-26, which no answer at the clock may cite. #3433 exists in trl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from chatbot.analysis import HeuristicAnalyzer
+from chatbot.bot import BotConfig, ChatBot
 from chatbot.clock import FixedClock
-from chatbot.models import PRFile, PullHeader, PullRequest, Review
+from chatbot.models import Message, PRFile, PullHeader, PullRequest, Review
+from chatbot.qa.compose import Answer
 from chatbot.store.analyses import save_analysis
 from chatbot.store.db import Database
 from chatbot.store.index import PRIndex
@@ -208,3 +210,27 @@ def store_written(db: Database, prs: Sequence[Written], now: datetime) -> None:
 
 def seed(db: Database) -> None:
     store_written(db, PRS, NOW)
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelBot:
+    """The bot as a team meets it: each channel subscribed to one repo, questions asked there without
+    naming the repo (`ask(repo, question)` asks in that repo's channel)."""
+
+    bot: ChatBot
+    channels: Mapping[str, str]  # channel -> repo
+
+    @classmethod
+    def over(cls, db: Database, channels: Mapping[str, str], clock: FixedClock) -> ChannelBot:
+        bot = ChatBot(
+            db,
+            BotConfig(SHANGHAI),
+            clock,
+            HeuristicAnalyzer().analyze,
+            channel_repo=lambda message: channels.get(message.channel or ""),
+        )
+        return cls(bot, channels)
+
+    def ask(self, repo: str, question: str, thread: str | None = None) -> Answer:
+        channel = next(name for name, subscribed in self.channels.items() if subscribed == repo)
+        return self.bot.handle(Message(question, platform="slack", channel=channel, user="U1", thread=thread))

@@ -9,14 +9,12 @@ from datetime import datetime
 
 import pytest
 
-from chatbot.analysis import HeuristicAnalyzer
-from chatbot.bot import BotConfig, ChatBot
 from chatbot.messages import say
-from chatbot.models import Message
 from chatbot.qa.compose import Answer
 from chatbot.store.db import Database
 from tests.conftest import POSTGRES_URL
 from tests.qa.nov_repos import LIGER, LOBE, SHANGHAI, clock, seed
+from tests.qa.other_repos import ChannelBot
 from tests.scratch_db import seeded_database
 
 CHANNELS = {"liger-channel": LIGER, "lobe-channel": LOBE}
@@ -30,19 +28,12 @@ def nov_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 
 @pytest.fixture(scope="module")
-def bot(nov_db: Database) -> ChatBot:
-    return ChatBot(
-        nov_db,
-        BotConfig(SHANGHAI),
-        clock(),
-        HeuristicAnalyzer().analyze,
-        channel_repo=lambda message: CHANNELS.get(message.channel or ""),
-    )
+def bot(nov_db: Database) -> ChannelBot:
+    return ChannelBot.over(nov_db, CHANNELS, clock())
 
 
-def ask(bot: ChatBot, repo: str, question: str, thread: str | None = None) -> Answer:
-    channel = next(name for name, subscribed in CHANNELS.items() if subscribed == repo)
-    return bot.handle(Message(question, platform="slack", channel=channel, user="U1", thread=thread))
+def ask(bot: ChannelBot, repo: str, question: str, thread: str | None = None) -> Answer:
+    return bot.ask(repo, question, thread)
 
 
 def day(month: int, day_: int) -> datetime:
@@ -65,7 +56,7 @@ def day(month: int, day_: int) -> datetime:
     ],
 )
 def test_a_directory_under_a_source_root_is_a_path_of_the_channels_repo(
-    bot: ChatBot, repo: str, question: str, cited: set[int]
+    bot: ChannelBot, repo: str, question: str, cited: set[int]
 ) -> None:
     """'packages/ui', 'test/convergence': a directory whose first segment is where code, tests or CI live
     is a path of the repo in mind, not an `owner/name` the index lacks."""
@@ -75,7 +66,7 @@ def test_a_directory_under_a_source_root_is_a_path_of_the_channels_repo(
 
 
 @pytest.mark.parametrize("question", ["huggingface/trl 上周有啥改动", "what did pytorch/torchtune merge?"])
-def test_an_owner_and_name_the_index_lacks_is_still_an_unknown_repo(bot: ChatBot, question: str) -> None:
+def test_an_owner_and_name_the_index_lacks_is_still_an_unknown_repo(bot: ChannelBot, question: str) -> None:
     answer = ask(bot, LOBE, question)
     assert answer.query.unknown_repo is not None
     assert answer.cited == ()
@@ -96,7 +87,7 @@ def test_an_owner_and_name_the_index_lacks_is_still_an_unknown_repo(bot: ChatBot
     ],
 )
 def test_a_question_about_nothing_the_repo_mentions_gets_what_the_bot_does(
-    bot: ChatBot, repo: str, question: str
+    bot: ChannelBot, repo: str, question: str
 ) -> None:
     """In a channel subscribed to a repo, words no PR of it uses, and no word about code, are no topic:
     the answer says what the bot does instead of searching the PRs for the weather."""
@@ -117,7 +108,7 @@ def test_a_question_about_nothing_the_repo_mentions_gets_what_the_bot_does(
     ],
 )
 def test_a_word_only_the_repos_prs_use_is_searched_without_any_word_about_code(
-    bot: ChatBot, repo: str, question: str, cited: int
+    bot: ChannelBot, repo: str, question: str, cited: int
 ) -> None:
     answer = ask(bot, repo, question)
     assert answer.query.intent == "topic"
@@ -139,7 +130,7 @@ def test_a_word_only_the_repos_prs_use_is_searched_without_any_word_about_code(
     ],
 )
 def test_two_weekdays_joined_are_the_days_from_the_first_to_the_second(
-    bot: ChatBot, question: str, first: datetime, end: datetime
+    bot: ChannelBot, question: str, first: datetime, end: datetime
 ) -> None:
     """'上周一到周三': the second day in the first's week unless it names its own, both days included."""
     answer = ask(bot, LOBE, question)
@@ -161,7 +152,7 @@ def test_two_weekdays_joined_are_the_days_from_the_first_to_the_second(
     ],
 )
 def test_a_count_before_a_month_and_top_in_words_limit_the_list(
-    bot: ChatBot, repo: str, question: str, n: int, month: int
+    bot: ChannelBot, repo: str, question: str, n: int, month: int
 ) -> None:
     """'4 个十月的' is four PRs of October ('个' before a month's numeral does not hide the month), 'top
     one' one PR, and '重点' asks for the important ones, no search word."""
@@ -175,7 +166,7 @@ def test_a_count_before_a_month_and_top_in_words_limit_the_list(
 
 
 @pytest.mark.parametrize("question", ["有没有加测试的 PR", "有没有测试相关的改动", "有没有补测试的 PR"])
-def test_asking_whether_there_are_tests_finds_the_prs_about_tests(bot: ChatBot, question: str) -> None:
+def test_asking_whether_there_are_tests_finds_the_prs_about_tests(bot: ChannelBot, question: str) -> None:
     """'有没有…测试的 PR' asks whether there are PRs about tests: its 没有 negates nothing ('哪些没有测试' and
     'GRPO 的改动有没有测试' ask for the PRs without)."""
     answer = ask(bot, LOBE, question)
@@ -183,7 +174,7 @@ def test_asking_whether_there_are_tests_finds_the_prs_about_tests(bot: ChatBot, 
     assert 10091 in answer.cited
 
 
-def test_prs_without_tests_are_still_asked_with_a_negation(bot: ChatBot) -> None:
+def test_prs_without_tests_are_still_asked_with_a_negation(bot: ChannelBot) -> None:
     answer = ask(bot, LOBE, "有没有没加测试的 PR")
     assert answer.query.untested
     assert 10091 not in answer.cited
@@ -204,7 +195,7 @@ def test_prs_without_tests_are_still_asked_with_a_negation(bot: ChatBot) -> None
     ],
 )
 def test_a_leak_is_asked_about_by_itself_not_as_any_memory_change(
-    bot: ChatBot, repo: str, question: str, leak: int
+    bot: ChannelBot, repo: str, question: str, leak: int
 ) -> None:
     """'memory leaks' is one concept: the leak, not every PR that says 'memory' (#829 keeps cos/sin in
     `shared_memory`, #838 keeps memory flat)."""
@@ -213,7 +204,7 @@ def test_a_leak_is_asked_about_by_itself_not_as_any_memory_change(
 
 
 @pytest.mark.parametrize("question", ["显存相关的改动有哪些", "memory-related changes", "内存方面的 PR"])
-def test_a_word_inside_a_code_name_does_not_make_a_pr_about_it(bot: ChatBot, question: str) -> None:
+def test_a_word_inside_a_code_name_does_not_make_a_pr_about_it(bot: ChannelBot, question: str) -> None:
     """#829 says `shared_memory` and nothing about memory use: no memory PR; a leak is one (#817)."""
     answer = ask(bot, LIGER, question)
     assert 817 in answer.cited
@@ -221,7 +212,7 @@ def test_a_word_inside_a_code_name_does_not_make_a_pr_about_it(bot: ChatBot, que
 
 
 @pytest.mark.parametrize("question", ["shared memory 的改动", "anything using shared memory?"])
-def test_a_code_name_is_found_when_the_question_names_all_its_parts(bot: ChatBot, question: str) -> None:
+def test_a_code_name_is_found_when_the_question_names_all_its_parts(bot: ChannelBot, question: str) -> None:
     """'shared memory' asks about `shared_memory` itself."""
     assert 829 in ask(bot, LIGER, question).cited
 
@@ -231,7 +222,7 @@ def test_a_code_name_is_found_when_the_question_names_all_its_parts(bot: ChatBot
     ["multi-node training changes?", "多机训练相关的 PR", "distributed training", "有没有多节点训练的改动"],
 )
 def test_a_broad_word_beside_a_narrower_subject_does_not_narrow_the_search(
-    bot: ChatBot, question: str
+    bot: ChannelBot, question: str
 ) -> None:
     """'training' is what nearly every PR of such a repo is about: beside 'multi-node' it is not also
     required, so #835 (multi-node DPO tests, which never says 'training') is found."""
@@ -241,7 +232,7 @@ def test_a_broad_word_beside_a_narrower_subject_does_not_narrow_the_search(
 
 
 @pytest.mark.parametrize(("question", "term"), [("训练相关的 PR", "训练"), ("training changes", "training")])
-def test_a_broad_word_alone_is_still_searched(bot: ChatBot, question: str, term: str) -> None:
+def test_a_broad_word_alone_is_still_searched(bot: ChannelBot, question: str, term: str) -> None:
     assert ask(bot, LIGER, question).query.terms == (term,)
 
 
@@ -249,7 +240,7 @@ def test_a_broad_word_alone_is_still_searched(bot: ChatBot, question: str, term:
     "question", ["which PRs are about convergence tests?", "收敛测试相关的 PR", "convergence test changes"]
 )
 def test_convergence_tests_are_a_subject_not_a_question_about_changed_results(
-    bot: ChatBot, question: str
+    bot: ChannelBot, question: str
 ) -> None:
     """'影响收敛' asks which PRs change what training computes; 'convergence tests' are tests."""
     answer = ask(bot, LIGER, question)
@@ -258,13 +249,13 @@ def test_convergence_tests_are_a_subject_not_a_question_about_changed_results(
 
 
 @pytest.mark.parametrize("question", ["数据库迁移相关", "database migrations?", "有没有数据库迁移的修复"])
-def test_a_chinese_compound_of_two_concepts_finds_both_in_english(bot: ChatBot, question: str) -> None:
+def test_a_chinese_compound_of_two_concepts_finds_both_in_english(bot: ChannelBot, question: str) -> None:
     """'数据库迁移' is 数据库 (database) and 迁移 (migration), each found in the English title."""
     assert ask(bot, LOBE, question).cited == (10116,)
 
 
 @pytest.mark.parametrize("question", ["pyproject.toml 改了几次", "how many PRs touched pyproject.toml?"])
-def test_a_count_of_a_subject_without_a_window_counts_the_recent_past(bot: ChatBot, question: str) -> None:
+def test_a_count_of_a_subject_without_a_window_counts_the_recent_past(bot: ChannelBot, question: str) -> None:
     """Like a question about a subject, its count spans the past 30 days, not only this week's three."""
     answer = ask(bot, LIGER, question)
     assert answer.query.intent == "stats"

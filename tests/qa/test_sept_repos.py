@@ -9,12 +9,10 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
-from chatbot.analysis import HeuristicAnalyzer
-from chatbot.bot import BotConfig, ChatBot
-from chatbot.models import Message
 from chatbot.qa.compose import Answer
 from chatbot.store.db import Database
 from tests.conftest import POSTGRES_URL
+from tests.qa.other_repos import ChannelBot
 from tests.qa.sept_repos import NOW, SGLANG, SHANGHAI, XTUNER, clock, seed
 from tests.scratch_db import seeded_database
 
@@ -29,19 +27,12 @@ def sept_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 
 
 @pytest.fixture(scope="module")
-def bot(sept_db: Database) -> ChatBot:
-    return ChatBot(
-        sept_db,
-        BotConfig(SHANGHAI),
-        clock(),
-        HeuristicAnalyzer().analyze,
-        channel_repo=lambda message: CHANNELS.get(message.channel or ""),
-    )
+def bot(sept_db: Database) -> ChannelBot:
+    return ChannelBot.over(sept_db, CHANNELS, clock())
 
 
-def ask(bot: ChatBot, repo: str, question: str, thread: str | None = None) -> Answer:
-    channel = next(name for name, subscribed in CHANNELS.items() if subscribed == repo)
-    return bot.handle(Message(question, platform="slack", channel=channel, user="U1", thread=thread))
+def ask(bot: ChannelBot, repo: str, question: str, thread: str | None = None) -> Answer:
+    return bot.ask(repo, question, thread)
 
 
 def day(month: int, day_: int) -> datetime:
@@ -63,7 +54,7 @@ def day(month: int, day_: int) -> datetime:
     ],
 )
 def test_a_day_written_with_its_end_at_now_runs_from_that_day_to_now(
-    bot: ChatBot, question: str, start: datetime
+    bot: ChannelBot, question: str, start: datetime
 ) -> None:
     """'这周一到现在', 'since last Friday': from that day's start to the clock, not that one day."""
     answer = ask(bot, SGLANG, question)
@@ -84,7 +75,7 @@ def test_a_day_written_with_its_end_at_now_runs_from_that_day_to_now(
     ],
 )
 def test_a_range_of_days_in_any_form_is_those_days_and_nothing_is_searched(
-    bot: ChatBot, question: str
+    bot: ChannelBot, question: str
 ) -> None:
     """A dashed day with a two-digit month ('09-01') is a day, and '之间' is part of the range, no
     search word: the PRs of 1 to 5 September, #5125 and #5131, and no others."""
@@ -100,7 +91,7 @@ def test_a_range_of_days_in_any_form_is_those_days_and_nothing_is_searched(
     [("过去48小时合了啥", 2), ("last 48 hours", 2), ("前两天合了啥", 2), ("半个月内的改动", 15)],
 )
 def test_hours_half_units_and_a_few_days_back_are_the_span_up_to_now(
-    bot: ChatBot, question: str, days: int
+    bot: ChannelBot, question: str, days: int
 ) -> None:
     answer = ask(bot, XTUNER, question)
     assert answer.window is not None
@@ -119,7 +110,7 @@ def test_hours_half_units_and_a_few_days_back_are_the_span_up_to_now(
     ],
 )
 def test_n_units_ago_is_that_day_week_or_month(
-    bot: ChatBot, question: str, first: date, last: date, cited: set[int]
+    bot: ChannelBot, question: str, first: date, last: date, cited: set[int]
 ) -> None:
     answer = ask(bot, XTUNER, question)
     assert answer.window is not None
@@ -140,7 +131,7 @@ def test_n_units_ago_is_that_day_week_or_month(
     ],
 )
 def test_a_quarter_is_its_three_calendar_months(
-    bot: ChatBot, question: str, start: datetime, end: datetime
+    bot: ChannelBot, question: str, start: datetime, end: datetime
 ) -> None:
     answer = ask(bot, XTUNER, question)
     assert answer.window is not None
@@ -162,7 +153,7 @@ def test_a_quarter_is_its_three_calendar_months(
     ],
 )
 def test_a_narrowing_follow_up_keeps_the_subject_and_window_and_adds_its_filter(
-    bot: ChatBot, repo: str, first: str, narrowing: str, cited: set[int]
+    bot: ChannelBot, repo: str, first: str, narrowing: str, cited: set[int]
 ) -> None:
     """'只看修复' after 'GRPO 相关的 PR' is GRPO's fixes in the same span (was every fix of this week)."""
     thread = f"narrow-{first}-{narrowing}"
@@ -183,7 +174,7 @@ def test_a_narrowing_follow_up_keeps_the_subject_and_window_and_adds_its_filter(
     ],
 )
 def test_who_wrote_the_last_answers_prs_lists_their_authors(
-    bot: ChatBot, repo: str, first: str, who: str, authors: set[str]
+    bot: ChannelBot, repo: str, first: str, who: str, authors: set[str]
 ) -> None:
     thread = f"who-{first}-{who}"
     listed = ask(bot, repo, first, thread)
@@ -204,7 +195,7 @@ def test_who_wrote_the_last_answers_prs_lists_their_authors(
         (XTUNER, "这周最值得看的三个", 3),
     ],
 )
-def test_a_reading_list_has_as_many_prs_as_asked(bot: ChatBot, repo: str, question: str, n: int) -> None:
+def test_a_reading_list_has_as_many_prs_as_asked(bot: ChannelBot, repo: str, question: str, n: int) -> None:
     """When fewer PRs than asked are rated worth reading, the next most important fill the list."""
     answer = ask(bot, repo, question)
     assert len(answer.cited) == n
@@ -214,7 +205,9 @@ def test_a_reading_list_has_as_many_prs_as_asked(bot: ChatBot, repo: str, questi
     "question",
     ["刚加入项目，先读哪个 PR 比较好", "这周先看哪个 PR", "这周从哪个 PR 开始看", "这周有啥必看的"],
 )
-def test_which_pr_to_read_first_is_a_reading_question_not_a_comparison(bot: ChatBot, question: str) -> None:
+def test_which_pr_to_read_first_is_a_reading_question_not_a_comparison(
+    bot: ChannelBot, question: str
+) -> None:
     """'比较好' is 'rather good', no comparison; '先读哪个' asks for one PR; '必看' is '必读'."""
     answer = ask(bot, XTUNER, question)
     assert answer.query.intent == "must_read"
@@ -238,7 +231,7 @@ def test_which_pr_to_read_first_is_a_reading_question_not_a_comparison(bot: Chat
     ],
 )
 def test_a_question_about_our_own_setup_gets_what_to_check_before_upgrading(
-    bot: ChatBot, repo: str, question: str, cited: set[int]
+    bot: ChannelBot, repo: str, question: str, cited: set[int]
 ) -> None:
     """Breaking changes, changed defaults and dependency bumps; the words naming the asker's own setup
     ('我们现有的训练脚本', 'our launch settings') are what may be affected, no subject to search for."""
@@ -260,7 +253,7 @@ def test_a_question_about_our_own_setup_gets_what_to_check_before_upgrading(
     ],
 )
 def test_glossary_words_find_their_concept_in_either_language(
-    bot: ChatBot, repo: str, question: str, cited: set[int]
+    bot: ChannelBot, repo: str, question: str, cited: set[int]
 ) -> None:
     """yaml and 超参数 are config; 延迟 and TTFT are latency (not every speed-up); 数据预处理 and 变快
     are a dataset's preprocessing made faster."""
@@ -276,7 +269,7 @@ def test_glossary_words_find_their_concept_in_either_language(
     ],
 )
 def test_a_chinese_title_that_names_what_training_computes_changes_results(
-    bot: ChatBot, question: str
+    bot: ChannelBot, question: str
 ) -> None:
     """'修复 GRPO 中 advantage 计算符号错误' and '默认学习率调度改为 cosine' change what training computes, as
     an English title naming the advantage or the learning rate would; the OOM fix and the NPU port do not."""
@@ -293,7 +286,9 @@ def test_a_chinese_title_that_names_what_training_computes_changes_results(
         (XTUNER, "what changed in the router this week?", "router"),
     ],
 )
-def test_an_empty_answer_says_what_it_searched_for(bot: ChatBot, repo: str, question: str, word: str) -> None:
+def test_an_empty_answer_says_what_it_searched_for(
+    bot: ChannelBot, repo: str, question: str, word: str
+) -> None:
     """'None' after a search says what was searched, so that it is not read as 'nothing was merged'."""
     answer = ask(bot, repo, question)
     assert answer.cited == ()
@@ -312,7 +307,7 @@ def test_an_empty_answer_says_what_it_searched_for(bot: ChatBot, repo: str, ques
     ],
 )
 def test_greetings_and_help_give_examples_about_the_channels_repo(
-    bot: ChatBot, repo: str, question: str, number: int
+    bot: ChannelBot, repo: str, question: str, number: int
 ) -> None:
     """The examples name the channel's repo, its newest PR merged by now (not #944 or #5170, merged
     later) and one of its modules, never verl's #6512 or megatron."""
@@ -328,7 +323,7 @@ def test_greetings_and_help_give_examples_about_the_channels_repo(
 @pytest.mark.parametrize(
     "question", ["八月和九月合并了哪些", "8月到9月的改动", "what landed in August and September?"]
 )
-def test_two_joined_months_are_both(bot: ChatBot, question: str) -> None:
+def test_two_joined_months_are_both(bot: ChannelBot, question: str) -> None:
     answer = ask(bot, SGLANG, question)
     assert answer.window is not None
     assert (answer.window.start, answer.window.end) == (day(8, 1), day(10, 1))
@@ -339,7 +334,7 @@ def test_two_joined_months_are_both(bot: ChatBot, question: str) -> None:
     "question", ["八月和九月比合并数量有啥变化", "九月跟八月比怎么样", "compare August and September"]
 )
 def test_a_comparison_of_two_months_asks_about_the_later_against_the_earlier(
-    bot: ChatBot, question: str
+    bot: ChannelBot, question: str
 ) -> None:
     """September (to the clock) against August, with both figures (was August's statistics alone)."""
     answer = ask(bot, XTUNER, question)
