@@ -702,8 +702,10 @@ def focus_function(patch: str) -> str | None:
 
 
 def _still_called(name: str, patches: Iterable[str]) -> bool:
-    """Whether an added line of `patches` calls `name` (as a function or a method)."""
+    """Whether an added line of `patches` calls `name` (as a function or a method) or imports it
+    (`from pkg.tool_parser import ToolParser`: it moved to a module the PR may not show)."""
     needle = f"{name}("
+    imported = re.compile(rf"^\+\s*(?:from\s+\S+\s+)?import\b[^\n]*\b{re.escape(name)}\b", re.M)
     for patch in patches:
         at = patch.find(needle)
         while at >= 0:
@@ -711,6 +713,8 @@ def _still_called(name: str, patches: Iterable[str]) -> bool:
             if added and not (patch[at - 1].isalnum() or patch[at - 1] == "_"):
                 return True
             at = patch.find(needle, at + 1)
+        if name in patch and imported.search(patch):
+            return True
     return False
 
 
@@ -1521,8 +1525,8 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         or (name in gone and name not in renamed_old and name in defs_elsewhere)
     ]
     renamed_old |= {r.path for r in moved}
-    # A name the PR's own added lines still call (`helper.quant_weights_by_name(…)`) lives on, as a method
-    # or in a file whose patch GitHub cut: it was not removed.
+    # A name the PR's own added lines still call (`helper.quant_weights_by_name(…)`) or import lives on, as
+    # a method or in a file whose patch GitHub cut: it was not removed.
     added_code = [patch for _, _, patch in code_patches] + [patch for _, patch in test_patches]
     api_removed = tuple(
         LineHit(defs_old[n][0], n) for n in gone if n not in renamed_old and not _still_called(n, added_code)

@@ -30,6 +30,7 @@ from chatbot.analysis.features import (
 from chatbot.analysis.lead import (
     ACTION_PREFIX,
     REFERENCE,
+    TITLE_MARKERS,
     AuthorText,
     balanced,
     breaking_statement,
@@ -152,6 +153,10 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "Methods now module functions: {changes}",
     },
     "kp.api_removed": {"zh": "删除公共接口：{names}", "en": "Public definitions removed: {names}"},
+    "kp.api_removed_unread": {
+        "zh": "从原文件删除的公共接口：{names}（{path} 的补丁未获取，可能移到了那里）",
+        "en": "Public definitions removed from their files: {names} ({path} came without its patch; they may have moved there)",
+    },
     "kp.cli": {"zh": "新增命令行参数：{args}", "en": "New command-line options: {args}"},
     "kp.measured": {"zh": "实测：{sentence}", "en": "Measured: {sentence}"},
     "kp.dependency": {"zh": "依赖/镜像变化：{changes}", "en": "Dependency/image changes: {changes}"},
@@ -294,6 +299,10 @@ TEXT: dict[str, dict[Language, str]] = {
     "risk.api_removed": {
         "zh": "删除了公共接口 {names}，外部调用方会失效",
         "en": "public definitions removed ({names}); external callers will break",
+    },
+    "risk.api_removed_unread": {
+        "zh": "公共接口 {names} 从原文件删除；{path} 的补丁未获取，无法确认它们是否移到了那里，外部调用方可能失效",
+        "en": "public definitions removed from their files ({names}); {path} came without its patch, so whether they moved there is unknown and external callers may break",
     },
     "risk.config_removed": {
         "zh": "删除了配置项 {keys}，旧配置文件可能报错",
@@ -464,7 +473,6 @@ _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _HAN_SPACE = re.compile(r"(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])")
 # A title's `[module]` tags and `type(scope):` marker: a reverted title is quoted without them.
-_TITLE_MARKERS = re.compile(r"^\s*(?:[\[【][^\]】]*[\]】]\s*)*(?:[A-Za-z]+(?:\([^)]*\))?!?\s*:\s*)?")
 _DESIGN_CUE = re.compile(
     r"\b(?:instead of|rather than|so that|trade-?offs?|because|to avoid|in order to|the idea is|we chose|"
     r"(?:is|are|was|were) (?:chosen|preferred))\b|而不是|为了|从而|避免|因为|取舍",
@@ -535,6 +543,15 @@ def _clip(text: str, limit: int) -> str:
         return text[: ends[-1]]
     cut = text.rfind(" ", limit // 2, limit - 1)
     return text[: cut if cut > 0 else limit - 1].rstrip(",;:，、 ") + "…"
+
+
+def _clip_evidence(evidence: str, limit: int) -> str:
+    """A risk's evidence (`path: what changed`) within `limit` characters without cutting its path: when
+    the whole does not fit, the path alone, which is what a reader opens."""
+    path, _, detail = evidence.partition(": ")
+    if len(evidence) <= limit or not detail or " " in path:
+        return _clip(evidence, limit)
+    return path
 
 
 def _count(n: int) -> str:
@@ -748,8 +765,16 @@ def _compatibility(f: PRFeatures, change_type: ChangeType, language: Language, o
 
     if f.api_removed and not named(h.line for h in f.api_removed):
         names = _join((h.line for h in f.api_removed), language)
-        text = say("risk.api_removed", language, names=names)
-        out.add(Risk("compatibility", "medium", text, _hit(f.api_removed[0])), say("fu.migration", language))
+        unread = _unread_code(f)
+        if unread:
+            # They may live on in the file whose patch was cut: a reason to check, not a certain break.
+            text = say("risk.api_removed_unread", language, names=names, path=unread)
+            out.add(Risk("compatibility", "low", text, _hit(f.api_removed[0])), say("fu.migration", language))
+        else:
+            text = say("risk.api_removed", language, names=names)
+            out.add(
+                Risk("compatibility", "medium", text, _hit(f.api_removed[0])), say("fu.migration", language)
+            )
     if f.files_renamed:
         moved = f.files_renamed[0]
         paths = list(dict.fromkeys(say("rename", language, old=r.old, new=r.new) for r in f.files_renamed))
@@ -800,7 +825,7 @@ def _breaking(f: PRFeatures, language: Language) -> tuple[str, str]:
     elif changes:
         text = say("risk.breaking_diff", language, changes=changes)
     else:
-        author = read_author_text(f.body, tuple(x.path for x in f.files))
+        author = read_author_text(f.body, tuple(x.path for x in f.files), f.title.text)
         opening = author.opening if author.opening and _reads(author.opening, language) else None
         if opening:
             return say("risk.breaking_unsaid", language, opening=_clip(opening, POINT_CHARS)), opening
@@ -1367,7 +1392,12 @@ def _diff_points(f: PRFeatures, language: Language, reverting: bool = False) -> 
     if f.api_added:
         points.append(say("kp.api_added", language, names=_join(_names(f.api_added), language, limit=4)))
     if f.api_removed:
-        points.append(say("kp.api_removed", language, names=_join(_names(f.api_removed), language)))
+        names = _join(_names(f.api_removed), language)
+        unread = _unread_code(f)
+        if unread:
+            points.append(say("kp.api_removed_unread", language, names=names, path=unread))
+        else:
+            points.append(say("kp.api_removed", language, names=names))
     if f.api_changed:
         points.append(say("kp.api_changed", language, names=_join((h.line for h in f.api_changed), language)))
     for c in _changed_defaults(f)[:2]:
@@ -1420,7 +1450,7 @@ def _reverted(undone: RevertClues, f: PRFeatures, language: Language) -> str | N
     """What a revert undoes and why, as its title and description say (`Reverts #5330: it fails the
     fully-async CI`); the undone PR's title only when this title does not quote it already; None when
     that is all the title says."""
-    title = _TITLE_MARKERS.sub("", TITLE_NUMBER.sub("", undone.title or "")).strip()
+    title = TITLE_MARKERS.sub("", TITLE_NUMBER.sub("", undone.title or "")).strip()
     known = _title_words(f.title.text)
     if title and {_stem(word) for word in _WORDS.findall(title.lower())} - _FILLER_WORDS <= known:
         title = ""  # `Revert "X"`: the title says what is undone
@@ -1704,7 +1734,7 @@ def _verify(
             and risk.evidence
             and _reads(risk.evidence, language)
         ):
-            return say("guide.verify.compatibility", language, evidence=_clip(risk.evidence, 80))
+            return say("guide.verify.compatibility", language, evidence=_clip_evidence(risk.evidence, 80))
     symptom = _symptom(f, language) if change_type == "fix" else None
     if symptom:
         if focus is None:
@@ -1846,6 +1876,13 @@ def _modules(f: PRFeatures) -> tuple[str, ...]:
     return (*declared, *(m for m in f.path_modules if m not in declared))
 
 
+def _unread_code(f: PRFeatures) -> str | None:
+    """The most changed source file that gained lines but came without its patch (GitHub cuts them on
+    large PRs): what the PR removes elsewhere may have moved there."""
+    unread = [x for x in f.files if x.kind == "source" and x.additions and not x.patched]
+    return max(unread, key=lambda x: x.additions).path if unread else None
+
+
 def _code_modules(f: PRFeatures) -> tuple[str, ...]:
     """The paths' modules that hold shipped code (all of them when none does): the modules a title's tags
     would name, as docs, examples and CI beside the code span no more of the product."""
@@ -1885,7 +1922,7 @@ class HeuristicAnalyzer:
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
         f = extract_features(pr, self.module_map_for(pr.repo))
-        author = read_author_text(f.body, tuple(x.path for x in f.files))
+        author = read_author_text(f.body, tuple(x.path for x in f.files), f.title.text)
         change_type = infer_change_type(f, author.action or author.opening)
         modules = _modules(f)
         # The score counts the modules the PR is about (the title's, else the paths'): a docs or CI tag

@@ -335,8 +335,26 @@ _POINTS_AT_TITLE = re.compile(
 
 
 def _past_title_pointer(text: str) -> str:
-    """`text` without words that only point back at the title; "" when that is all it says."""
-    return _POINTS_AT_TITLE.sub("", text, count=1).strip()
+    """`text` without words that only point back at the title or greet the reader ("Hi there, when…");
+    "" when that is all it says."""
+    text = _POINTS_AT_TITLE.sub("", text, count=1).strip()
+    rest = _GREETING_CLAUSE.sub("", text, count=1)
+    return rest[:1].upper() + rest[1:] if rest != text else text
+
+
+# A greeting that opens a sentence ("Hi there, when using…", "Hello all! This PR…").
+_GREETING_CLAUSE = re.compile(
+    r"^(?:hi|hello|hey|dear)(?: (?:there|all|everyone|folks|team|guys|maintainers))?\s*[,!]\s+(?=\w)", re.I
+)
+# The tags and type prefix of a title (`[fsdp] fix: `, `【修复】`), as a copy of it in a description repeats them.
+TITLE_MARKERS = re.compile(r"^\s*(?:[\[【][^\]】]*[\]】]\s*)*(?:[A-Za-z]+(?:\([^)]*\))?!?\s*:\s*)?")
+_TOKEN = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]")
+
+
+def _copies_title(text: str, title: str) -> bool:
+    """Whether a sentence is the title again (`[bugfix] Fix position embedding…` under that title)."""
+    words = set(_TOKEN.findall(TITLE_MARKERS.sub("", text, count=1).lower()))
+    return bool(words) and words <= set(_TOKEN.findall(title.lower()))
 
 
 def _item_text(block: Block) -> str | None:
@@ -354,8 +372,9 @@ def _item_text(block: Block) -> str | None:
     return text if text and _substantive(text) else None
 
 
-def read_author_text(body: CleanBody, changed_paths: Collection[str]) -> AuthorText:
-    """The lead of the description: where the author says what the PR does, then what it lists."""
+def read_author_text(body: CleanBody, changed_paths: Collection[str], title: str = "") -> AuthorText:
+    """The lead of the description: where the author says what the PR does, then what it lists. A
+    paragraph that only copies `title` is passed over: the one after it opens the description."""
     opening: str | None = None
     action: str | None = None
     paragraphs = 0  # paragraphs read from the one holding the opening on
@@ -372,6 +391,8 @@ def read_author_text(body: CleanBody, changed_paths: Collection[str]) -> AuthorT
                 while len(sentences) > 1 and _GREETING.match(sentences[0]):
                     sentences.pop(0)
                 first = sentences[0] if sentences else ""
+                if opening is None and title and len(sentences) == 1 and _copies_title(first, title):
+                    continue
                 if (
                     len(first) >= LEAD_SENTENCE_MIN_CHARS
                     and (not listed or says_action(first))

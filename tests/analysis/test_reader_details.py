@@ -1,7 +1,8 @@
 """Details a reader acts on, by class: the reading guide starts at the function a change is about, not
 at an entry point such as `main`; a huge PR's risk says how many files came without a patch; a revert
 says what it undoes and why, not its title again; of modules of equal size the code or dependency file
-leads; a speed-up of packing or attention is not a change of what training computes."""
+leads; a speed-up of packing or attention is not a change of what training computes; a greeting or a
+copy of the title opening the description is no key point."""
 
 from __future__ import annotations
 
@@ -147,3 +148,101 @@ def test_a_fix_of_packing_or_a_speed_up_of_the_loss_still_changes_semantics(
     change_type: str, title: str
 ) -> None:
     assert names_semantics(change_type, title)
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ("Hi folks! This PR adds trace logging to the rollout via a new backend.", "adds trace logging"),
+        (
+            "Hi there, when the batch is empty the runner divides by zero and crashes.",
+            "When the batch is empty",
+        ),
+        (
+            "Hello all! The runner now skips empty batches instead of dividing by zero.",
+            "The runner now skips",
+        ),
+        ("大家好！本 PR 让 runner 跳过空 batch，避免除零。", "runner 跳过空 batch"),
+    ],
+)
+def test_a_greeting_before_the_description_is_no_part_of_its_points(body: str, said: str) -> None:
+    pr = make_pr("Empty batches in the runner", body, [code("acme/runner/loop.py", 20)], repo="acme/rl")
+    a = ANALYZER.analyze(pr)
+    texts = [a.localized("zh").gist, *a.localized("zh").key_points]
+    assert any(said in t for t in texts)
+    assert not any(t.lower().startswith(("hi", "hello", "大家好")) for t in texts)
+
+
+@pytest.mark.parametrize(
+    ("title", "body"),
+    [
+        (
+            "Fix position ids for Qwen2.5-VL",
+            "[bugfix] Fix position ids for Qwen2.5-VL\n\nIn `get_rope_index` the 3D position ids were"
+            " computed from the text length only, so images shifted every later token.",
+        ),
+        (
+            "fix(data): position ids for Qwen2.5-VL",
+            "fix: position ids for Qwen2.5-VL\n\nIn `get_rope_index` the 3D position ids were computed"
+            " from the text length only, so images shifted every later token.",
+        ),
+        (
+            "修复 Qwen2.5-VL 的 position ids",
+            "【修复】修复 Qwen2.5-VL 的 position ids\n\nget_rope_index 只按文本长度计算三维 position ids，图像之后的 token 全部错位。",
+        ),
+    ],
+)
+def test_a_description_opening_with_its_title_is_read_from_the_next_paragraph(title: str, body: str) -> None:
+    files = [changed("acme/models/qwen2_vl.py", ["def get_rope_index(ids):", "    return ids"])]
+    a = ANALYZER.analyze(make_pr(title, body, files, repo="acme/rl"))
+    assert any("get_rope_index" in point for point in a.localized("zh").key_points)
+
+
+def moved_out(*extra: PRFile) -> PullRequest:
+    loop = changed(
+        "acme/agent/tool_loop.py",
+        ["from acme.agent.helpers import run_tools", *[f"    step_{i} = run_tools({i})" for i in range(12)]],
+        ["class ToolParser:", "    pass", "class HermesToolParser(ToolParser):", "    pass"],
+    )
+    return make_pr(
+        "Split the tool loop", "Moves the parsers out of the loop.", [loop, *extra], repo="acme/rl"
+    )
+
+
+def test_a_definition_the_pr_imports_again_was_moved_not_removed() -> None:
+    imports = changed(
+        "acme/agent/session.py", ["from acme.agent.parsers import ToolParser, HermesToolParser"]
+    )
+    a = ANALYZER.analyze(moved_out(imports))
+    for language in LANGUAGES:
+        assert not any("ToolParser" in r for r in a.localized(language).risks)
+
+
+def test_definitions_removed_beside_a_file_without_its_patch_may_have_moved_there() -> None:
+    a = ANALYZER.analyze(moved_out(PRFile("acme/agent/parsers.py", "modified", 106, 0, None)))
+    for language in LANGUAGES:
+        points = [p for p in a.localized(language).key_points if "ToolParser" in p]
+        assert points and "acme/agent/parsers.py" in points[0]
+    (removal,) = [r for r in a.risks if "ToolParser" in r.text]
+    assert removal.severity == "low" and "acme/agent/parsers.py" in removal.text
+
+
+def test_definitions_removed_with_every_patch_read_are_removed() -> None:
+    a = ANALYZER.analyze(moved_out())
+    (removal,) = [r for r in a.risks if "ToolParser" in r.text]
+    assert removal.severity == "medium"
+
+
+def test_a_reading_guide_never_cuts_the_path_it_points_at() -> None:
+    config = "acme/experimental/fully_async_policy/config/fully_async_ppo_megatron_trainer_defaults.yaml"
+    files = [
+        changed(config, ["  partial_rollout: true"], ["  partial_rollout_resume_from_last_checkpoint: true"]),
+        changed(
+            "acme/trainer/async_trainer.py",
+            ["def resume_partial_rollouts(self, state):", *[f"    x_{i} = step({i})" for i in range(150)]],
+        ),
+    ]
+    pr = make_pr("feat: resume partial rollouts", "Adds resuming of partial rollouts.", files, repo="acme/rl")
+    a = ANALYZER.analyze(pr)
+    guides = [g for language in LANGUAGES for g in a.localized(language).reading_guide if "config/" in g]
+    assert guides and all(config in g for g in guides)
