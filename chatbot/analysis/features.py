@@ -1248,6 +1248,8 @@ class PRFeatures:
     # Shipped source files renamed or moved (`path` the new path, `old` and `new` the changed part of
     # the two paths: `src/pkg/utils/` -> `src/pkg/helpers/`).
     files_renamed: tuple[Rename, ...] = ()
+    # The type a GitHub label declares (`bug`, `enhancement`, `type: documentation`, `kind/performance`).
+    label_type: ChangeType | None = None
 
     @property
     def breaking(self) -> bool:
@@ -1619,7 +1621,19 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
             and f.is_code
             and not _NOT_SHIPPED.search(f.path)
         ),
+        label_type=label_type(pr.header.labels),
     )
+
+
+def label_type(labels: Iterable[str]) -> ChangeType | None:
+    """The change type the first label naming one declares: `bug`, `type: bug`, `kind/feature`,
+    `documentation`, `dependencies` (a version bump, a chore)."""
+    for label in labels:
+        word = re.split(r"[:/]", label.lower())[-1].strip().replace(" ", "_").replace("-", "_")
+        found = TYPE_ALIASES.get(word) or ("chore" if word in ("dependencies", "deps", "ci") else None)
+        if found:
+            return found
+    return None
 
 
 def _not_moved(changes: list[DependencyChange]) -> list[DependencyChange]:
@@ -1810,7 +1824,8 @@ def infer_change_type(features: PRFeatures, stated: str | None = None) -> Change
     """The change type: docs-only and tests-only diffs say it themselves; else the title's type (a feature
     or refactor in the perf module, or announced as a speed-up, is perf); else the title's leading verb;
     else the verb of `stated`, the author's sentence of what the PR does ("This PR fixes…"); else a
-    description reporting a bug makes it a fix; else the shape of the diff. A title that names only the
+    description reporting a bug makes it a fix; else the shape of the diff. A GitHub label declaring a
+    type (`bug`, `enhancement`) stands for a title's type when the title has none. A title that names only the
     place it changes ("Megatron async checkpoint save") says as much with or without a `fix:` prefix,
     so the description decides what a prefix would have."""
     kinds = features.kinds
@@ -1821,7 +1836,7 @@ def infer_change_type(features: PRFeatures, stated: str | None = None) -> Change
     if kinds and kinds <= {"test", "ci"} and "test" in kinds:
         return "test"
     title = features.title
-    declared = TYPE_ALIASES.get(title.type_word) if title.type_word else None
+    declared = TYPE_ALIASES.get(title.type_word) if title.type_word else features.label_type
     if declared in ("feat", "refactor") and ("perf" in title.modules or _PERF_HINT.search(title.description)):
         return "perf"
     if declared:

@@ -4,6 +4,8 @@ description and the diff say (a reported bug makes a fix, a diff of docs a docs 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from chatbot.analysis import HeuristicAnalyzer
@@ -160,3 +162,26 @@ def test_removing_what_was_deprecated_is_flagged_without_leading_the_reading_lis
     )
     a = ANALYZER.analyze(removal)
     assert a.breaking and a.verdict == "worth-reading"
+
+
+@pytest.mark.parametrize(
+    ("labels", "change_type"),
+    [
+        (("bug",), "fix"),
+        (("type: bug", "area/rollout"), "fix"),
+        (("kind/feature",), "feat"),
+        (("enhancement",), "feat"),
+        (("performance",), "perf"),
+        (("dependencies",), "chore"),
+    ],
+)
+def test_a_label_declares_the_type_a_title_does_not(labels: tuple[str, ...], change_type: str) -> None:
+    pr = untagged("Rollout engine and the reward loop", "Rollout and reward now share one engine.")
+    labelled = dataclasses.replace(pr, header=dataclasses.replace(pr.header, labels=labels))
+    assert ANALYZER.analyze(labelled).change_type == change_type
+
+
+def test_a_title_type_wins_over_a_label() -> None:
+    pr = untagged("feat: shared engine for rollout and reward")
+    labelled = dataclasses.replace(pr, header=dataclasses.replace(pr.header, labels=("bug",)))
+    assert ANALYZER.analyze(labelled).change_type == "feat"
