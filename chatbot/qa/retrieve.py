@@ -139,7 +139,10 @@ def importance_rank(record: AnalyzedPR) -> tuple[float, float, int]:
 
 
 def known_repos(session: Session) -> list[KnownRepo]:
-    return [KnownRepo(r.full_name, tuple(r.aliases or ())) for r in PRIndex(session).repos()]
+    """Every indexed repo by the names a question may use (two columns, not the repo rows: every
+    question reads them)."""
+    rows = session.execute(select(RepoRow.full_name, RepoRow.aliases).order_by(RepoRow.full_name))
+    return [KnownRepo(full_name, tuple(aliases or ())) for full_name, aliases in rows]
 
 
 def known_modules(session: Session) -> frozenset[str]:
@@ -164,7 +167,10 @@ def example_subjects(session: Session, full_name: str, until: datetime) -> tuple
         return None
     pr = PullRequestRow
     newest = session.scalar(
-        select(pr.number).where(pr.repo_id == repo.id, pr.merged_at < until).order_by(pr.merged_at.desc())
+        select(pr.number)
+        .where(pr.repo_id == repo.id, pr.merged_at < until)
+        .order_by(pr.merged_at.desc())
+        .limit(1)  # `scalar` would load every row to keep the first
     )
     if newest is None:
         return None
