@@ -699,6 +699,11 @@ class ChatBot:
         )
         # The question's own words are kept as long as a wider window can still find them.
         attempts += [(query, span, False) for span in wider]
+        # A subject no PR of the kind asked for is about ("Safari 的 bug" with only a revert naming
+        # Safari): the PRs about the subject, said so, before any of its words is let go.
+        any_kind = replace(query, change_types=()) if query.change_types and query.terms else None
+        if any_kind is not None:
+            attempts += [(any_kind, span, False) for span in (window, *wider)]
         if query.terms:
             attempts += [(query, span, True) for span in (window, *wider)]
         flagged = query.breaking or query.untested or query.semantics
@@ -727,7 +732,10 @@ class ChatBot:
             if dropped:
                 quoted = join((f"'{t}'" for t in evidence.dropped), query.language)
                 notes.append(say("qa.relaxed.terms", query.language, terms=quoted))
-            if asked is not query and asked is not respelled:
+            if asked is any_kind:
+                subject = join((f"'{w}'" for w in query.terms), query.language)
+                notes.append(say("qa.relaxed.kind", query.language, subject=subject))
+            elif asked is not query and asked is not respelled:
                 subject = join((f"'{w}'" for w in (*query.modules, *query.understood)), query.language)
                 notes.append(say("qa.relaxed.subject", query.language, subject=subject))
             read = replace(

@@ -301,6 +301,10 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "{window} 没有符合条件的 PR，以下是 {wider} 的：",
         "No matching PRs in {window}; here are those of {wider}:",
     ),
+    "qa.relaxed.kind": (
+        "没有这一类的 PR 与 {subject} 相关；以下是与 {subject} 相关的所有 PR：",
+        "No PR of that kind is about {subject}; here are all the PRs about it:",
+    ),
     "qa.relaxed.subject": (
         "没有与 {subject} 相关的符合条件的 PR；以下是这段时间里所有符合条件的：",
         "No PR about {subject} matches; here are all that match in this window:",

@@ -262,3 +262,21 @@ def test_a_count_of_a_subject_without_a_window_counts_the_recent_past(bot: Chann
     assert answer.window is not None and answer.window.end == clock().now()
     assert (answer.window.end - answer.window.start).days == 30
     assert answer.count == 2  # #820 and #823
+
+
+@pytest.mark.parametrize("question", ["Safari 的 bug", "any Safari bugs?", "Safari 上的问题修了吗"])
+def test_a_subject_no_pr_of_the_kind_asked_is_about_gives_the_prs_about_it_said_so(
+    bot: ChannelBot, question: str
+) -> None:
+    """Only a revert names Safari: the asker gets it (and is told no fix is about Safari), not every
+    fix of the month with the subject dropped."""
+    answer = ask(bot, LOBE, question)
+    assert answer.cited == (10094,)
+    note = say("qa.relaxed.kind", answer.query.language, subject="'safari'")
+    assert note in answer.reply.plain_text()
+
+
+def test_a_subject_a_pr_of_the_kind_asked_is_about_keeps_the_kind(bot: ChannelBot) -> None:
+    answer = ask(bot, LOBE, "Azure 的修复")
+    assert answer.cited == (10098,) and answer.query.change_types == ("fix",)
+    assert say("qa.relaxed.kind", "zh", subject="'azure'") not in answer.reply.plain_text()
