@@ -86,14 +86,14 @@ def without_references(text: str, repo: str) -> str:
     return rest if len(rest) >= 20 else text
 
 
+_CLAUSE_STOPS = frozenset(".,;:，；：。)）")
+
+
 def _ends_clause(text: str, end: int) -> bool:
     """Whether the leading reference ending at `end` closes its clause: punctuation after it, or a new
     sentence without one ("…from #5297 This PR adds"). A reference the sentence goes on from ("First half
     of the #7085 split requested in review: …") is part of what it says."""
     return text[:end].rstrip()[-1:] in _CLAUSE_STOPS or not text[end : end + 1].islower()
-
-
-_CLAUSE_STOPS = frozenset(".,;:，；：。)）")
 
 
 def _leading_reference_end(text: str) -> int | None:

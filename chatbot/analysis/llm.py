@@ -423,9 +423,8 @@ def _diff(files: Sequence[PRFile], total_files: int, budget: int) -> str:
 def render_hints(hints: Analysis) -> str:
     """The heuristic analysis as JSON hints (without its prose summary, which only restates the PR)."""
     data = hints.to_dict()
-    for key in ("title_zh", "summary", "analyzer", "analyzer_version", "texts"):
-        data.pop(key)
-    data.pop("title_en", None)
+    for key in ("title_zh", "title_en", "summary", "analyzer", "analyzer_version", "texts"):
+        data.pop(key, None)  # title_en is there only when set
     return json.dumps(data, ensure_ascii=False)
 
 

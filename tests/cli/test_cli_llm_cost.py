@@ -3,38 +3,17 @@ is printed, and a report whose prose the model wrote says so."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from typer.testing import CliRunner
 
-from chatbot.store.db import open_database
 from prhub_cli.main import app
-from tests.fakes.openai import FakeOpenAI, analysis_payload
-from tests.reports.fixtures import REPO, seed
+from tests.fakes.openai import analysis_payload
+from tests.reports.fixtures import REPO
 
 
 @pytest.fixture
-def env(
-    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: FakeOpenAI
-) -> Iterator[dict[str, str]]:
-    monkeypatch.chdir(tmp_path)
-    db = open_database(database_url)
-    seed(db)
-    db.dispose()
-    yield {
-        "PRHUB_DATABASE_URL": database_url,
-        "PRHUB_TIMEZONE": "Asia/Shanghai",
-        "COLUMNS": "200",
-        "OPENAI_API_KEY": "test-key",
-        "OPENAI_BASE_URL": server.base_url,
-        "PRHUB_ANALYZER": "llm",
-        "PRHUB_LLM_MAX_RETRIES": "0",
-        "PRHUB_PUBLIC_URL": "",
-        "PRHUB_LANGUAGE": "zh",
-    }
-    server.reset()
+def env(llm_env: dict[str, str]) -> dict[str, str]:
+    return llm_env
 
 
 def prhub(env: dict[str, str], *args: str):  # type: ignore[no-untyped-def]

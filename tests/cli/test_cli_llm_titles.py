@@ -4,44 +4,24 @@ server plays the model)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from typer.testing import CliRunner
 
-from chatbot.store.db import open_database
 from prhub_cli.main import app
 from tests.fakes.openai import FakeOpenAI, analysis_payload
-from tests.reports.fixtures import REPO, seed
+from tests.reports.fixtures import REPO
 
 TITLE_ZH = "为调度器增加异步队列"
 TITLE_EN = "Queue scheduler work asynchronously"
 
 
 @pytest.fixture
-def env(
-    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: FakeOpenAI
-) -> dict[str, str]:
-    monkeypatch.chdir(tmp_path)
-    db = open_database(database_url)
-    seed(db)
-    db.dispose()
-    server.reset()
+def env(llm_env: dict[str, str], server: FakeOpenAI) -> dict[str, str]:
+    """The seeded repo analysed by a model that writes both titles."""
     server.answer = lambda body: analysis_payload(title_zh=TITLE_ZH, title_en=TITLE_EN)
-    env = {
-        "PRHUB_DATABASE_URL": database_url,
-        "PRHUB_TIMEZONE": "Asia/Shanghai",
-        "COLUMNS": "200",
-        "OPENAI_API_KEY": "test-key",
-        "OPENAI_BASE_URL": server.base_url,
-        "PRHUB_ANALYZER": "llm",
-        "PRHUB_LLM_MAX_RETRIES": "0",
-        "PRHUB_PUBLIC_URL": "",
-        "PRHUB_LANGUAGE": "zh",
-    }
-    analyzed = CliRunner().invoke(app, ["analyze", REPO, "--reanalyze"], env=env)
+    analyzed = CliRunner().invoke(app, ["analyze", REPO, "--reanalyze"], env=llm_env)
     assert analyzed.exit_code == 0, analyzed.output
-    return env
+    return llm_env
 
 
 @pytest.mark.parametrize(
