@@ -111,10 +111,15 @@ def touched_symbols(patch: str | None) -> frozenset[str]:
 
 
 def _enclosing_at(patch: str, text: str) -> str:
-    """The function enclosing the first changed line that starts with `text` (the line's own function
+    """Where `text`, a risk's detail, sits in a patch: the name itself when a changed line defines it
+    (a removed or re-signed `def`/`class` is the place, not the function the file's change centres on);
+    else the function enclosing the first changed line that starts with `text` (the line's own function
     when it opens one); "" when no line matches."""
-    for line, current, definition in _lines(patch):
-        if line.startswith(("+", "-")) and line[1:].strip().startswith(text):
+    lines = [item for item in _lines(patch) if item[0].startswith(("+", "-"))]
+    if any(definition and definition.group("name") == text for _, _, definition in lines):
+        return text
+    for line, current, definition in lines:
+        if line[1:].strip().startswith(text):
             return _function(definition) or current or ""
     return ""
 

@@ -29,6 +29,7 @@ from sqlalchemy import String, and_, bindparam, cast, func, insert, or_, select,
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from chatbot.analysis.features import file_kind
 from chatbot.analysis.types import Analysis
 from chatbot.store.db import Database
 from chatbot.store.ledger import RiskEntryRow, RiskEventRow, RiskLedgerCursorRow, RiskLinkRow
@@ -88,6 +89,7 @@ class _Entry:
     merged_at: datetime
     file: str
     symbol: str
+    category: str
 
 
 @dataclass(slots=True)
@@ -319,6 +321,7 @@ def _link(session: Session, repo: RepoRow, candidates: Sequence[_PR], report: Ma
             RiskEntryRow.raised_at,
             RiskEntryRow.file,
             RiskEntryRow.symbol,
+            RiskEntryRow.category,
         ).where(RiskEntryRow.repo_id == repo.id, RiskEntryRow.state != "withdrawn")
     ):
         item = _Entry(*columns)
@@ -347,13 +350,15 @@ def _link(session: Session, repo: RepoRow, candidates: Sequence[_PR], report: Ma
         for number, kind in references(pr.text, repo.full_name).items():
             for entry in by_number.get(number, ()):
                 propose(entry, pr, kind, "")
+        # Changing the same function again without a test follows up everything but the missing test.
+        tested = any(file_kind(path) == "test" for path in pr.patches)
         for path, patch in pr.patches.items():
             entries = by_file.get(path)
             if entries:
                 touched = touched_symbols(patch)
                 for entry in entries:
-                    if same_symbol(entry.symbol, touched):
-                        propose(entry, pr, "function", f"{entry.symbol} ({path})")
+                    if (tested or entry.category != "missing-tests") and same_symbol(entry.symbol, touched):
+                        propose(entry, pr, "function", f"`{entry.symbol}` ({path})")
     if not found:
         return
     links = list(found.values())

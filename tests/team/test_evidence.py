@@ -154,3 +154,17 @@ def test_a_bare_configuration_key_names_no_place(key):
 )
 def test_a_dotted_key_matches_by_its_leaf_only_when_the_leaf_is_compound(symbol, touched, same):
     assert same_symbol(symbol, touched) is same
+
+
+@pytest.mark.parametrize("kind", ["def", "class"])
+def test_a_risk_about_a_removed_definition_sits_in_that_definition(kind):
+    """ "public definitions removed (`old_api`)" is about `old_api`, not the function where the rest of the
+    file's change concentrates: a later PR that changes only that function does not follow it up."""
+    patch = (
+        f"@@ -10,9 +10,3 @@ import torch\n-{kind} old_api(x):\n-    return x\n-\n"
+        "@@ -40,4 +34,8 @@ def backward(ctx, grad):\n-    a = 1\n+    a = 2\n+    b = 3\n+    c = 4\n"
+    )
+    place = risk_place("pkg/patch.py: old_api", {"pkg/patch.py": patch})
+    assert place.symbol == "old_api"
+    later = "@@ -34,3 +34,3 @@ def backward(ctx, grad):\n-    a = 2\n+    a = 5\n"
+    assert not same_symbol(place.symbol, touched_symbols(later))

@@ -93,6 +93,26 @@ def test_a_later_pr_changing_another_function_of_the_file_is_not_a_follow_up(db)
     assert _views(db)[0].state == "open"
 
 
+def test_a_missing_test_is_followed_up_only_by_a_later_change_that_brings_a_test(db):
+    """Changing the untested function again without a test leaves the missing test where it was; a
+    memory risk in the same function is followed up by either change."""
+    untested = Risk("missing-tests", "low", "no test", "pkg/rollout.py")
+    patches = {"pkg/rollout.py": ROLLOUT_PATCH}
+    store(db, pull(10, W25 + timedelta(hours=5), patches), analysis(MEMORY, untested), NOW)
+    store(db, pull(20, W25 + timedelta(days=8), {"pkg/rollout.py": FOLLOW_PATCH}), analysis(), NOW)
+    maintain_ledger(db, NOW)
+    states = {view.category: (view.state, [link.number for link in view.links]) for view in _views(db)}
+    assert states == {"memory": ("followed-up", [20]), "missing-tests": ("open", [])}
+    tested = {
+        "pkg/rollout.py": FOLLOW_PATCH,
+        "tests/test_rollout.py": "@@ -1 +1,2 @@\n+def test_gather(): ...\n",
+    }
+    store(db, pull(30, W25 + timedelta(days=9), tested), analysis(), NOW)
+    maintain_ledger(db, NOW)
+    states = {view.category: (view.state, [link.number for link in view.links]) for view in _views(db)}
+    assert states == {"memory": ("followed-up", [20, 30]), "missing-tests": ("followed-up", [30])}
+
+
 def test_a_pr_merged_before_the_risk_never_follows_it_up(db):
     store(
         db,
