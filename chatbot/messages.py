@@ -22,8 +22,8 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "{repo} merged no pull requests in {period}.",
     ),
     "report.headline": (
-        "本周合并 {count} 个 PR，主要集中在{themes}；{attention}",
-        "{count} PRs merged this week, mostly in {themes}; {attention}",
+        "本周合并 {count} 个 PR，重点在{themes}；{attention}",
+        "{count} PRs merged this week, led by {themes}; {attention}",
     ),
     "report.attention": ("需关注：{risk}。", "watch: {risk}."),
     "report.no_attention": ("未发现需要特别关注的风险。", "no risk stands out."),

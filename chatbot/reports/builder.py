@@ -697,9 +697,10 @@ def _executive_summary(
     must = [r.number for r in ranked if r.analysis.verdict == "must-read"]
     worth = [r.number for r in ranked if r.analysis.verdict == "worth-reading"]
     breaking = [r.number for r in ranked if r.analysis.breaking]
-    themes = [
-        say("report.theme.count", language, theme=g.label(language), n=len(g.records)) for g in groups[:4]
-    ]
+    # The headline names the weightiest themes; here the ones most PRs went to, so the two say different
+    # things ("led by" one big change, while most of the week went to docs and CI).
+    busiest = sorted((g for g in groups if g.concern != "other"), key=lambda g: -len(g.records))[:4]
+    themes = [say("report.theme.count", language, theme=g.label(language), n=len(g.records)) for g in busiest]
     return say(
         "report.summary",
         language,

@@ -146,6 +146,16 @@ def test_the_reading_list_in_the_summary_is_the_chats(records: list[AnalyzedPR])
 
 
 @pytest.mark.parametrize("records", weeks())
+def test_the_summary_names_the_themes_most_prs_went_to_busiest_first(records: list[AnalyzedPR]) -> None:
+    """The headline leads with the weightiest themes; the summary says where the week's volume went, so
+    its counts run down ("Most changes were in docs (9), trainer (4)…")."""
+    summary = compose(records, "en").executive_summary
+    themes = summary.split("Most changes were in ", 1)[1].split(".", 1)[0]
+    counts = [int(n) for n in re.findall(r"\((\d+)\)(?:,| and|$)", themes)]
+    assert counts and counts == sorted(counts, reverse=True), themes
+
+
+@pytest.mark.parametrize("records", weeks())
 def test_follow_ups_spread_over_prs_and_every_cited_pr_is_of_the_week(records: list[AnalyzedPR]) -> None:
     report = compose(records)
     mentions = Counter(int(n) for f in report.follow_ups for n in set(PR_MENTION.findall(f)))
