@@ -33,6 +33,18 @@ def _code(text: str) -> list[str]:
             ["python -m rlflow.ckpt.convert_legacy <old> <new>"],
         ),
         ("__init__ and _private_helper", ["__init__", "_private_helper"]),
+        (
+            "New config keys: `schedule.skip_first`, schedule.wait; ray.util.collective.broadcast() enqueues",
+            ["schedule.skip_first", "schedule.wait", "ray.util.collective.broadcast"],
+        ),
+        ("e.g. Qwen3.5 on vLLM v0.8.3 works.Then i.e. fine", []),
+        (
+            "qat ${oc.select:a.fsdp.qat,null} → ${oc.select:a.b,${oc.select:m.qat,null}}",
+            [
+                "${oc.select:a.fsdp.qat,null}",
+                "${oc.select:a.b,${oc.select:m.qat,null}}",
+            ],
+        ),
         ("No code here: FSDP2, vLLM 0.9, n > 8, 3_000 steps, co-author", []),
         ("https://github.com/acme/widgets/blob/main/a_b.py", []),
         ("image docker/ascend/Dockerfile.ascend_8.5.1_a3_qwen3-5 is pinned", []),  # never cut at "8.5"

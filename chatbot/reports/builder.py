@@ -247,10 +247,23 @@ def _change(record: AnalyzedPR, language: Language) -> str:
         gist = f"{title} — {gist}"
     point = point_of(record, language)
     if point and title.lower() in point.lower():
-        return point  # a sentence naming a short title says it and more ("Add a tiny recipe <title>…")
+        return _capitalized(point, record, language)  # a sentence naming a short title says it and more
     if point and point != _clip(gist, POINT_CHARS) and not _says_more(gist, record):
-        gist = say("report.change.point", language, change=gist.rstrip("。."), point=point)
-    return _clip(gist, CHANGE_CHARS)
+        gist = say(
+            "report.change.point",
+            language,
+            change=_capitalized(gist.rstrip("。."), record, language),
+            point=_capitalized(point, record, language),
+        )
+    return _clip(_capitalized(gist, record, language), CHANGE_CHARS)
+
+
+def _capitalized(text: str, record: AnalyzedPR, language: Language) -> str:
+    """A sentence of the narrative opening with a capital in English, as a conventional-commit title
+    without its `type(scope):` ("pass `dp_group` to …") does not; a module's own name ("vllm", "sglang")
+    keeps its case."""
+    first = text.split(" ", 1)[0]
+    return text if first in record.analysis.modules else sentence_start(text, language)
 
 
 @dataclass(frozen=True, slots=True)

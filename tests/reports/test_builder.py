@@ -155,6 +155,27 @@ def test_the_summary_names_the_themes_most_prs_went_to_busiest_first(records: li
     assert counts and counts == sorted(counts, reverse=True), themes
 
 
+def test_narrative_lines_open_with_a_capital_in_english_but_a_module_keeps_its_case() -> None:
+    """A conventional-commit title without its `type(scope):` opens in lowercase ("pass `dp_group` to
+    …"); a line of the narrative is a sentence. A line opening with a module's name ("vllm") keeps it."""
+    prs = [
+        make_pr(
+            "fix(trainer): pass dp_group to the batch splitter",
+            files=[code("pkg/trainer/a.py", 40)],
+            number=1,
+        ),
+        make_pr(
+            "chore: bump the CI image", files=[changed(".github/workflows/ci.yml", ["image: x:2"])], number=2
+        ),
+        make_pr("vllm rollout honours max_tokens", files=[code("pkg/vllm/rollout.py", 30)], number=3),
+    ]
+    report = compose([AnalyzedPR(pr, ANALYZER.analyze(pr)) for pr in prs], "en")
+    lines = {item.prs[0]: item.text for theme in report.themes for item in theme.items}
+    assert lines[1].startswith("Pass dp_group"), lines
+    assert lines[2].startswith("Bump the CI image"), lines
+    assert lines[3].startswith("vllm rollout honours"), lines
+
+
 @pytest.mark.parametrize("records", weeks())
 def test_follow_ups_spread_over_prs_and_every_cited_pr_is_of_the_week(records: list[AnalyzedPR]) -> None:
     report = compose(records)
