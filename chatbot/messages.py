@@ -108,8 +108,23 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "{module} 本周新出现 {count} 个 PR。",
         "New this week: {count} PRs in {module}.",
     ),
-    "report.trend.new.one": ("", "New this week: 1 PR in {module}."),
-    "report.trend.steady": ("各模块的 PR 数与上周相近。", "Module counts are close to the week before."),
+    "report.trend.shift": (
+        "本周重心转向{up}（{up_previous} → {up_count} 个，代表作 #{example}），{down}减少（{down_previous} → {down_count} 个）。",
+        "Work moved toward {up} ({up_previous} → {up_count} PRs, led by #{example}) and away from {down} "
+        "({down_previous} → {down_count}).",
+    ),
+    "report.trend.theme_rise": (
+        "{up}增加最多（{up_previous} → {up_count} 个，代表作 #{example}）。",
+        "{up} grew the most ({up_previous} → {up_count} PRs, led by #{example}).",
+    ),
+    "report.trend.theme_fall": (
+        "{down}减少最多（{down_previous} → {down_count} 个）。",
+        "{down} shrank the most ({down_previous} → {down_count} PRs).",
+    ),
+    "report.trend.steady": (
+        "各主题与模块的 PR 数与上周相近。",
+        "Themes and modules drew about as many PRs as the week before.",
+    ),
     "report.participants": (
         "参与者：{authors} 位作者（{top_authors}），{reviewers} 位评审（{top_reviewers}）。",
         "Participants — authors: {authors} ({top_authors}); reviewers: {reviewers} ({top_reviewers}).",

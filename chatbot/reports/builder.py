@@ -69,6 +69,8 @@ RISK_OBSERVATIONS = 5
 KEY_PR_ROWS = 10
 THEME_ITEMS = 5
 TRENDS = 12
+# A count that moved by one from last week is noise: a trend note needs a move of at least this many PRs.
+TREND_MOVE = 2
 FOLLOW_UPS = 6
 PARTICIPANTS_SHOWN = 5
 EVIDENCE_CHARS = 90
@@ -433,6 +435,8 @@ def compose_weekly_report(
         Counter(m for r in records for m in r.analysis.modules),
         Counter(m for r in previous for m in r.analysis.modules),
     )
+    themes_now = Counter(g.concern for g in groups for _ in g.records)
+    themes_before = Counter(r.concern for r in previous)
     return WeeklyReport(
         **common,
         headline=headline,
@@ -455,8 +459,8 @@ def compose_weekly_report(
         ),
         module_trends=module_trends,
         theme_trends=_trends(
-            Counter(g.concern for g in groups for _ in g.records),
-            Counter(r.concern for r in previous),
+            themes_now,
+            themes_before,
             name=lambda theme: sentence_start(concern_name(theme, language), language),
         ),
         key_prs=tuple(
@@ -477,7 +481,11 @@ def compose_weekly_report(
             for r in key[:KEY_PR_ROWS]
         ),
         follow_ups=tuple(_follow_ups(ranked, groups, language)),
-        trend_notes=_trend_notes(module_trends, ranked, language),
+        trend_notes=(
+            _theme_shift(themes_now, themes_before, groups, language)
+            + _module_moves(module_trends, ranked, language)
+        )
+        or (say("report.trend.steady", language),),
         participants=_participants(records, language),
     )
 
@@ -739,11 +747,48 @@ def _executive_summary(
     )
 
 
-def _trend_notes(trends: tuple[Trend, ...], ranked: list[AnalyzedPR], language: Language) -> tuple[str, ...]:
-    """What moved among the modules: the largest rise (with its most important PR), the largest fall,
-    a module new this week; or that counts held steady."""
+def _theme_shift(
+    now: Counter[str], before: Counter[str], groups: list[_Group], language: Language
+) -> tuple[str, ...]:
+    """Where the week's work moved among the themes, in one sentence: toward the theme that grew most
+    (with its most important PR) and away from the one that shrank most, each by `TREND_MOVE` PRs at
+    least; nothing when no theme moved that much. "Other" is no direction."""
+    moves = sorted(
+        ((now[c] - before[c], c) for c in set(now) | set(before) if c != "other"), key=lambda m: (-m[0], m[1])
+    )
+    up = moves[0] if moves and moves[0][0] >= TREND_MOVE else None
+    down = moves[-1] if moves and moves[-1][0] <= -TREND_MOVE else None
+    if up:
+        example = next(g.records[0].number for g in groups if g.concern == up[1])
+        rise = {"up": concern_name(up[1], language), "up_count": now[up[1]], "up_previous": before[up[1]]}
+        if down:
+            fall = {
+                "down": concern_name(down[1], language),
+                "down_count": now[down[1]],
+                "down_previous": before[down[1]],
+            }
+            return (say("report.trend.shift", language, example=example, **rise, **fall),)
+        return (sentence_start(say("report.trend.theme_rise", language, example=example, **rise), language),)
+    if down:
+        theme = concern_name(down[1], language)
+        text = say(
+            "report.trend.theme_fall",
+            language,
+            down=theme,
+            down_count=now[down[1]],
+            down_previous=before[down[1]],
+        )
+        return (sentence_start(text, language),)
+    return ()
+
+
+def _module_moves(trends: tuple[Trend, ...], ranked: list[AnalyzedPR], language: Language) -> tuple[str, ...]:
+    """What moved among the modules by `TREND_MOVE` PRs or more: the largest rise (with its most important
+    PR), the largest fall, a module new this week with several PRs."""
     notes: list[str] = []
-    rises = sorted((t for t in trends if t.delta > 0 and t.previous), key=lambda t: (-t.delta, t.name))
+    rises = sorted(
+        (t for t in trends if t.delta >= TREND_MOVE and t.previous), key=lambda t: (-t.delta, t.name)
+    )
     if rises:
         top = rises[0]
         example = next(r.number for r in ranked if top.name in r.analysis.modules)
@@ -757,10 +802,10 @@ def _trend_notes(trends: tuple[Trend, ...], ranked: list[AnalyzedPR], language: 
                 example=example,
             )
         )
-    new = [t for t in trends if t.count and not t.previous]
+    new = [t for t in trends if t.count >= TREND_MOVE and not t.previous]
     if new:
         notes.append(say("report.trend.new", language, module=new[0].name, count=new[0].count))
-    falls = sorted((t for t in trends if t.delta < 0), key=lambda t: (t.delta, t.name))
+    falls = sorted((t for t in trends if t.delta <= -TREND_MOVE), key=lambda t: (t.delta, t.name))
     if falls:
         notes.append(
             say(
@@ -771,7 +816,7 @@ def _trend_notes(trends: tuple[Trend, ...], ranked: list[AnalyzedPR], language: 
                 previous=falls[0].previous,
             )
         )
-    return tuple(notes) or (say("report.trend.steady", language),)
+    return tuple(notes)
 
 
 def _participants(records: Sequence[AnalyzedPR], language: Language) -> str:

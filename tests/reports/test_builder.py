@@ -253,6 +253,40 @@ def test_previous_week_moves_the_trend_sentence() -> None:
     assert report.trend_notes and report.trend_notes != (say("report.trend.steady", "en"),)
 
 
+def _week(*specs: tuple[str, str], start: int = 1) -> list[AnalyzedPR]:
+    prs = [make_pr(title, files=[code(path, 30)], number=start + i) for i, (title, path) in enumerate(specs)]
+    return [AnalyzedPR(pr, ANALYZER.analyze(pr)) for pr in prs]
+
+
+def test_the_trend_sentence_says_which_theme_work_moved_toward_and_away_from() -> None:
+    docs = [(f"Document option {i}", f"docs/page_{i}.md") for i in range(4)]
+    before = _week(*docs, start=100)
+    now = _week(
+        ("Fix OOM when gathering shards", "pkg/rollout/gather.py"),
+        ("Reduce peak memory of generation", "pkg/rollout/generate.py"),
+        ("Free the KV cache after each step", "pkg/rollout/cache.py"),
+        docs[0],
+    )
+    concerns = Counter(r.concern for r in now)
+    (memory, _), *_ = concerns.most_common(1)
+    report = compose_weekly_report("acme/x", WEEK, now, before, language="en", generated_at=NOW)
+    shift = report.trend_notes[0]
+    assert shift.startswith("Work moved toward"), report.trend_notes
+    assert "(4 → 1)" in shift and f"(0 → {concerns[memory]} PRs" in shift
+    zh = compose_weekly_report("acme/x", WEEK, now, before, language="zh", generated_at=NOW)
+    assert zh.trend_notes[0].startswith("本周重心转向")
+
+
+def test_a_count_that_moved_by_one_is_no_trend() -> None:
+    before = _week(("Fix OOM when gathering shards", "pkg/rollout/gather.py"), start=100)
+    now = _week(
+        ("Fix OOM when gathering shards", "pkg/rollout/gather.py"),
+        ("Reduce peak memory of generation", "pkg/rollout/generate.py"),
+    )
+    report = compose_weekly_report("acme/x", WEEK, now, before, language="en", generated_at=NOW)
+    assert report.trend_notes == (say("report.trend.steady", "en"),)
+
+
 _ONE_MORE = re.compile(r"等 ?1 ?项|及其他 ?1 ?个|and 1 more", re.I)
 
 
