@@ -502,6 +502,15 @@ _NOT_SHIPPED = re.compile(
     r"(?:^|/)(?:examples?|recipes?|tutorials?|notebooks?|demos?|benchmarks?|bench|scripts?|docs?|cookbooks?)/",
     re.I,
 )
+
+
+def ships(path: str) -> bool:
+    """Whether a file is part of what the project ships to its users (code, configs, images, dependency
+    files), not an example, recipe, tutorial, benchmark, helper script, doc, test or CI workflow: a pin
+    or a removed key there breaks a launch command or a CI job, not the product."""
+    return not _NOT_SHIPPED.search(path) and file_kind(path) not in ("ci", "doc", "script", "test")
+
+
 # Calls (not imports, definitions or prose) that move memory around or synchronise processes and threads;
 # asking a process group its rank or size (`dist.get_rank()`, `dist.is_initialized()`) synchronises nothing.
 _MEMORY_SIGNAL = LineSignal(

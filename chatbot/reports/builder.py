@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
+from chatbot.analysis.features import ships
 from chatbot.analysis.heuristic import TEXT
 from chatbot.analysis.types import Analysis, LocalizedAnalysis, Severity
 from chatbot.messages import Language, join, join_all, pr_refs, say
@@ -547,8 +548,14 @@ def _risk_lines(
         # which then is not listed again as the PR's second risk.
         said = _breaks_what(record, mine[0][1]) if mine else None
         for rank, (severity, index) in enumerate([m for m in mine if m[1] != said][:2]):
-            category = record.analysis.risks[index].category
-            order = (-severity, category not in _FACTS, -record.analysis.importance, record.number)
+            risk = record.analysis.risks[index]
+            order = (
+                _peripheral(risk.evidence),
+                -severity,
+                risk.category not in _FACTS,
+                -record.analysis.importance,
+                record.number,
+            )
             (firsts if rank == 0 else seconds).append((order, record, index))
     firsts.sort(key=lambda item: item[0])
     seconds.sort(key=lambda item: item[0])
@@ -562,6 +569,13 @@ def _risk_lines(
         # The missing-tests line always makes the list, last: it sums up where the mechanisms explain.
         lines.append((gathered, short))
     return lines
+
+
+def _peripheral(evidence: str) -> bool:
+    """Whether a risk sits in a file the project does not ship (a CI workflow, an example or recipe
+    script, a doc): a reader acts first on what reaches users, whatever its severity."""
+    path = evidence.split(": ", 1)[0].strip()
+    return bool(path) and " " not in path and ("/" in path or "." in path) and not ships(path)
 
 
 def _quotes_title(evidence: str, record: AnalyzedPR) -> bool:

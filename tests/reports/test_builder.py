@@ -277,6 +277,31 @@ def test_the_trend_sentence_says_which_theme_work_moved_toward_and_away_from() -
     assert zh.trend_notes[0].startswith("本周重心转向")
 
 
+def test_risks_in_what_the_project_ships_come_before_those_in_examples_and_ci() -> None:
+    """A pin in an example's launch script or a CI image breaks a command or a job, not the product: a
+    reader sees the product's risks first, whatever their severity, and the others while room remains."""
+    example = make_pr(
+        "Pin torch in the example",
+        files=[changed("examples/grpo/run.sh", ["pip install torch==2.5.1"], ["pip install torch==2.4.0"])],
+        number=1,
+    )
+    pins = [
+        make_pr(
+            f"Pin lib{i}",
+            files=[changed("requirements.txt", [f"lib{i}==1.{i}.1"], [f"lib{i}==1.{i}.0"])],
+            number=10 + i,
+        )
+        for i in range(5)
+    ]
+    records = [AnalyzedPR(pr, ANALYZER.analyze(pr)) for pr in [example, *pins]]
+    assert records[0].analysis.risks[0].severity == "medium"
+    assert all(r.analysis.risks[0].severity == "low" for r in records[1:])
+    cited = [risk.prs[0] for risk in compose(records, "en").risks]
+    assert cited == [10, 11, 12, 13, 14], cited  # five product risks fill the list
+    cited = [risk.prs[0] for risk in compose(records[:3], "en").risks]
+    assert cited == [10, 11, 1], cited  # room left: the example's pin, last
+
+
 def test_a_count_that_moved_by_one_is_no_trend() -> None:
     before = _week(("Fix OOM when gathering shards", "pkg/rollout/gather.py"), start=100)
     now = _week(
