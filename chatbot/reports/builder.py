@@ -529,8 +529,8 @@ def _risk_lines(
     ranked: Sequence[AnalyzedPR], language: Language, limit: int
 ) -> list[tuple[RiskObservation, str]]:
     """`risk_mechanisms`, each with its sentence without the evidence (the headline's)."""
-    firsts: list[tuple[tuple[int, bool, float, int], AnalyzedPR, int]] = []
-    seconds: list[tuple[tuple[int, bool, float, int], AnalyzedPR, int]] = []
+    firsts: list[tuple[tuple[bool, int, bool, float, int], AnalyzedPR, int]] = []
+    seconds: list[tuple[tuple[bool, int, bool, float, int], AnalyzedPR, int]] = []
     untested: list[AnalyzedPR] = []
     worst_untested: Severity = "low"
     for record in ranked:
