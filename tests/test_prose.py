@@ -39,6 +39,10 @@ def _code(text: str) -> list[str]:
         ),
         ("e.g. Qwen3.5 on vLLM v0.8.3 works.Then i.e. fine", []),
         (
+            "removed nsys.worker_nsight_options.cuda-graph-trace and co-author",
+            ["nsys.worker_nsight_options.cuda-graph-trace"],
+        ),
+        (
             "qat ${oc.select:a.fsdp.qat,null} → ${oc.select:a.b,${oc.select:m.qat,null}}",
             [
                 "${oc.select:a.fsdp.qat,null}",
