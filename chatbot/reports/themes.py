@@ -90,9 +90,14 @@ CONCERNS: tuple[Concern, ...] = (
     Concern("ci", change_types=frozenset({"test"}), modules=frozenset({"ci", "test", "tests"}), sole=True),
     Concern(
         "dependencies",
+        # "image", "version", "package" and "release" alone are as often a vision input, a compatibility
+        # fix, a Python package's `__init__` or freeing memory: only their build senses count.
         words=_words(
-            r"bump|upgrade|pin|unpin|dependenc\w*|requirements?|docker\w*|images?|wheels?|uv|pip|conda|"
-            r"packag\w*|release|version",
+            r"bump|upgrade|pin|unpin|dependenc\w*|requirements?|docker\w*|wheels?|uv|pip|conda|packaging|pypi|"
+            r"(?:base|ci|container|runtime|nightly|release|dev|build|app|npu|cuda|rocm) images?|"
+            r"images? (?:tags?|versions?|builds?|registry)|version (?:bumps?|pins?|upgrades?|files?|numbers?)|"
+            r"(?:update|bump) (?:the )?(?:[\w.-]+ )?versions?|(?:branch|package|project) version|package data|"
+            r"releases? (?:notes?|branch|candidate|workflow|process)|new release|release v?\d[\w.]*",
             r"依赖|镜像|升级",
         ),
         modules=_DEPENDENCY_MODULES,

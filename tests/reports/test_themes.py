@@ -171,3 +171,36 @@ def test_the_word_model_alone_does_not_make_a_pr_about_model_support(title: str)
 )
 def test_a_pr_adding_or_supporting_a_model_is_about_model_support(title: str) -> None:
     assert concern(title) == "models"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Handle empty image inputs in the tool agent loop",
+        "fix: training stuck with mixed text-image data",
+        "Use a bicubic resampler when resizing images",
+        "Move the KV cache wake-up after the model weights release",
+        "Add missing __init__.py to the rollout package",
+        "Compatible with older megatron version on NPU",
+        "修复多模态数据中图片为空时的报错",
+    ],
+)
+def test_an_image_a_version_a_package_or_a_release_alone_is_no_dependency_change(title: str) -> None:
+    """A vision input, a compatibility fix, a Python package's `__init__` or freeing memory: not builds."""
+    assert concern(title) != "dependencies"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Bump the CI image to CUDA 12.8",
+        "Update the base image and the docker image tags",
+        "Update the TransferQueue version",
+        "Bump version to 0.7.1",
+        "Resolve pypi missing directory",
+        "Include config files in package data",
+        "升级 NPU 镜像",
+    ],
+)
+def test_builds_images_and_versions_of_what_gets_installed_are_dependencies(title: str) -> None:
+    assert concern(title) == "dependencies"
