@@ -121,6 +121,10 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "{down}减少最多（{down_previous} → {down_count} 个）。",
         "{down} shrank the most ({down_previous} → {down_count} PRs).",
     ),
+    "report.trend.volume": (
+        "各主题与模块随 PR 总数同步变化（上周 {previous} 个，本周 {count} 个）。",
+        "Themes and modules moved with the week's volume ({previous} → {count} PRs).",
+    ),
     "report.trend.steady": (
         "各主题与模块的 PR 数与上周相近。",
         "Themes and modules drew about as many PRs as the week before.",

@@ -436,6 +436,8 @@ def compose_weekly_report(
         Counter(m for r in records for m in r.analysis.modules),
         Counter(m for r in previous for m in r.analysis.modules),
     )
+    # How much the week's volume changed: a theme that doubled in a week that doubled did not move.
+    scale = len(records) / len(previous) if previous else 1.0
     themes_now = Counter(g.concern for g in groups for _ in g.records)
     themes_before = Counter(r.concern for r in previous)
     return WeeklyReport(
@@ -483,10 +485,10 @@ def compose_weekly_report(
         ),
         follow_ups=tuple(_follow_ups(ranked, groups, language)),
         trend_notes=(
-            _theme_shift(themes_now, themes_before, groups, language)
-            + _module_moves(module_trends, ranked, language)
+            _theme_shift(themes_now, themes_before, groups, scale, language)
+            + _module_moves(module_trends, ranked, scale, language)
         )
-        or (say("report.trend.steady", language),),
+        or (_no_move(len(records), len(previous), language),),
         participants=_participants(records, language),
     )
 
@@ -761,17 +763,35 @@ def _executive_summary(
     )
 
 
+def _move(count: int, previous: int, scale: float) -> float:
+    """How far a count moved beyond the week's volume (`scale`, this week's PRs over last week's): 0
+    unless it moved by `TREND_MOVE` PRs or more both in PRs and against the volume, the same way, so 10 →
+    12 in a week that tripled is no rise, and no fall either."""
+    moved, beyond = count - previous, count - previous * scale
+    if (moved >= TREND_MOVE and beyond >= TREND_MOVE) or (moved <= -TREND_MOVE and beyond <= -TREND_MOVE):
+        return beyond
+    return 0.0
+
+
+def _no_move(count: int, previous: int, language: Language) -> str:
+    """The trend note when nothing moved: steady, or that everything followed the week's volume."""
+    if previous and not 2 / 3 <= count / previous <= 3 / 2:
+        return say("report.trend.volume", language, count=count, previous=previous)
+    return say("report.trend.steady", language)
+
+
 def _theme_shift(
-    now: Counter[str], before: Counter[str], groups: list[_Group], language: Language
+    now: Counter[str], before: Counter[str], groups: list[_Group], scale: float, language: Language
 ) -> tuple[str, ...]:
     """Where the week's work moved among the themes, in one sentence: toward the theme that grew most
-    (with its most important PR) and away from the one that shrank most, each by `TREND_MOVE` PRs at
-    least; nothing when no theme moved that much. "Other" is no direction."""
+    (with its most important PR) and away from the one that shrank most, beyond the week's volume (see
+    `_move`); nothing when no theme moved so. "Other" is no direction."""
     moves = sorted(
-        ((now[c] - before[c], c) for c in set(now) | set(before) if c != "other"), key=lambda m: (-m[0], m[1])
+        ((_move(now[c], before[c], scale), c) for c in set(now) | set(before) if c != "other"),
+        key=lambda m: (-m[0], m[1]),
     )
-    up = moves[0] if moves and moves[0][0] >= TREND_MOVE else None
-    down = moves[-1] if moves and moves[-1][0] <= -TREND_MOVE else None
+    up = moves[0] if moves and moves[0][0] > 0 else None
+    down = moves[-1] if moves and moves[-1][0] < 0 else None
     if up:
         example = next(g.records[0].number for g in groups if g.concern == up[1])
         rise = {"up": concern_name(up[1], language), "up_count": now[up[1]], "up_previous": before[up[1]]}
@@ -796,12 +816,15 @@ def _theme_shift(
     return ()
 
 
-def _module_moves(trends: tuple[Trend, ...], ranked: list[AnalyzedPR], language: Language) -> tuple[str, ...]:
-    """What moved among the modules by `TREND_MOVE` PRs or more: the largest rise (with its most important
-    PR), the largest fall, a module new this week with several PRs."""
+def _module_moves(
+    trends: tuple[Trend, ...], ranked: list[AnalyzedPR], scale: float, language: Language
+) -> tuple[str, ...]:
+    """What moved among the modules beyond the week's volume (see `_move`): the largest rise (with its
+    most important PR), the largest fall, a module new this week with several PRs."""
     notes: list[str] = []
+    moves = {t.name: _move(t.count, t.previous, scale) for t in trends}
     rises = sorted(
-        (t for t in trends if t.delta >= TREND_MOVE and t.previous), key=lambda t: (-t.delta, t.name)
+        (t for t in trends if moves[t.name] > 0 and t.previous), key=lambda t: (-moves[t.name], t.name)
     )
     if rises:
         top = rises[0]
@@ -819,7 +842,7 @@ def _module_moves(trends: tuple[Trend, ...], ranked: list[AnalyzedPR], language:
     new = [t for t in trends if t.count >= TREND_MOVE and not t.previous]
     if new:
         notes.append(say("report.trend.new", language, module=new[0].name, count=new[0].count))
-    falls = sorted((t for t in trends if t.delta <= -TREND_MOVE), key=lambda t: (t.delta, t.name))
+    falls = sorted((t for t in trends if moves[t.name] < 0), key=lambda t: (moves[t.name], t.name))
     if falls:
         notes.append(
             say(

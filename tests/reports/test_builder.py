@@ -303,13 +303,27 @@ def test_risks_in_what_the_project_ships_come_before_those_in_examples_and_ci() 
 
 
 def test_a_count_that_moved_by_one_is_no_trend() -> None:
-    before = _week(("Fix OOM when gathering shards", "pkg/rollout/gather.py"), start=100)
+    before = _week(
+        ("Fix OOM when gathering shards", "pkg/rollout/gather.py"),
+        ("Accept jsonl dataset files", "pkg/data/loader.py"),
+        start=100,
+    )
     now = _week(
         ("Fix OOM when gathering shards", "pkg/rollout/gather.py"),
         ("Reduce peak memory of generation", "pkg/rollout/generate.py"),
+        ("Accept jsonl dataset files", "pkg/data/loader.py"),
     )
     report = compose_weekly_report("acme/x", WEEK, now, before, language="en", generated_at=NOW)
     assert report.trend_notes == (say("report.trend.steady", "en"),)
+
+
+def test_a_theme_that_shrank_with_the_whole_week_did_not_move() -> None:
+    """Ten docs PRs last week and two this week, in a week of two PRs: the volume fell, not the docs."""
+    docs = [(f"Document option {i}", f"docs/page_{i}.md") for i in range(10)]
+    report = compose_weekly_report(
+        "acme/x", WEEK, _week(*docs[:2]), _week(*docs, start=100), language="en", generated_at=NOW
+    )
+    assert report.trend_notes == (say("report.trend.volume", "en", count=2, previous=10),)
 
 
 _ONE_MORE = re.compile(r"等 ?1 ?项|及其他 ?1 ?个|and 1 more", re.I)
