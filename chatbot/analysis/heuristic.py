@@ -36,6 +36,7 @@ from chatbot.analysis.lead import (
     breaking_statement,
     code_identifiers,
     join_unbalanced,
+    leans_on_context,
     measured_figures,
     names_unchanged_file,
     read_author_text,
@@ -80,6 +81,7 @@ TEXT: dict[str, dict[Language, str]] = {
     "gist.focus": {"zh": "{kind}，集中在 {path} 的 {name}", "en": "{kind} centred on {name} in {path}"},
     "gist.what": {"zh": "{kind}：{what}", "en": "{kind}: {what}"},
     "gist.names": {"zh": "{kind}（{names}）", "en": "{kind} ({names})"},
+    "gist.symptom": {"zh": "{kind}：{symptom}", "en": "{kind} for {symptom}"},
     "gist.files": {"zh": "{kind}：{path}（共 {n} 个文件）", "en": "{kind} in {path} ({n} files)"},
     # verdict reasons (without the verdict's label: renderers put "必读" / "Must read" in front)
     "reason.join": {"zh": "；", "en": "; "},
@@ -1647,10 +1649,14 @@ _LATIN_RUN = re.compile(r"[A-Za-z0-9_`'][A-Za-z0-9_.`'/ -]*[A-Za-z0-9_`']|[A-Za-
 
 
 def _diff_gist(f: PRFeatures, kind: str, module: str | None, language: Language) -> str:
-    """A gist for a reader who cannot read the title's language: the kind of change with the names the
-    title holds in Latin script (`Qwen2-VL`, `position_ids`), and the function the change centres on,
-    else its dependency changes, else its largest file."""
+    """A gist for a reader who cannot read the title's language: the kind of change, the failure a fix's
+    title names (`修复 LoRA 合并时显存泄漏` is a fix for a leak), the names the title holds in Latin script
+    (`Qwen2-VL`, `position_ids`), and the function the change centres on, else its dependency changes,
+    else its largest file. The title itself is not translated: it stays the PR's title, in its language."""
     kind = f"{module} {kind}" if module else kind[:1].upper() + kind[1:]
+    severe = [k for k in f.title_keywords if k in w.SEVERE_KEYWORDS]
+    if severe and f.title.type_word != "revert":
+        kind = say("gist.symptom", language, kind=kind, symptom=say(f"kw.{severe[0]}", language))
     names = [run.strip(" .,:;-") for run in _LATIN_RUN.findall(f.title.description)]
     names = [name for name in names if len(name) >= 2]
     if names:
@@ -1678,7 +1684,8 @@ def _file_name(path: str) -> str:
 
 def _design_sentence(f: PRFeatures) -> str | None:
     """The sentence where the author explains a design choice: in a design/approach section first, then
-    anywhere in the description; one that names a file outside the diff is skipped."""
+    anywhere in the description; one that names a file outside the diff, or leans on sentences before it
+    ("uses the same approach"), is skipped."""
     if not _DESIGN_CUE.search(f.body.prose):
         return None
     changed = tuple(x.path for x in f.files)
@@ -1690,6 +1697,7 @@ def _design_sentence(f: PRFeatures) -> str | None:
                 if (
                     len(sentence) >= 30
                     and _DESIGN_CUE.search(sentence)
+                    and not leans_on_context(sentence)
                     and not names_unchanged_file(sentence, changed)
                 ):
                     return _clip(sentence, POINT_CHARS)
@@ -1715,7 +1723,13 @@ def _verify(
             if first is not None:
                 return say("guide.verify.config", language, key=first.key, old=first.old)
         if risk.category == "dependency":
-            names = [d.name for d in f.dependency_changes if d.change != "removed"]
+            # Each with the version the diff asks for (an image with its tag): "resolve transformers" alone
+            # names no version to check.
+            names = [
+                f"{d.name}{':' if d.image else ' '}{d.new}" if d.new else d.name
+                for d in f.dependency_changes
+                if d.change != "removed"
+            ]
             if names:
                 return say("guide.verify.dependency", language, names=_join(names, language))
         branch = next((h for h in f.platform_hits if h.line and _hit(h) == risk.evidence), None)
@@ -1754,7 +1768,11 @@ def _verify(
             "guide.verify.unrelated_tests", language, test=_join(tests, language, limit=2), name=focus.line
         )
     # What the author says the change does (their opening may only state the problem).
-    claims = [t for t in (author.action, *author.items, author.opening) if t and _reads(t, language)]
+    claims = [
+        t
+        for t in (author.action, *author.items, author.opening)
+        if t and _reads(t, language) and not leans_on_context(t)
+    ]
     if claims:
         return say("guide.verify.claim", language, name=focus.line, claim=_clip(claims[0], 90).rstrip("。."))
     return say("guide.verify.untested", language, name=focus.line)

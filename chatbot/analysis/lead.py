@@ -47,6 +47,35 @@ _ACTION_VERB = re.compile(
     r"^(?:新增|增加|添加|支持|修复|修正|优化|重构|移除|删除|去掉|去除|引入|补充|更新|升级|改为|改用|替换|统一|"
     r"简化|实现|允许|避免|将|把|让|使)",
 )
+# A sentence that says what the change gets its users: a saving, a failure it ends, what it lets them do
+# ("Saves one runner per workflow run", "This cuts startup from 40 s to 12 s", "As a result, …", "… no
+# longer hangs when…", "可将显存峰值降低约 12 GB", "从而避免…"). After a list of changes it is the reason for
+# them, not a gloss.
+_EFFECT = re.compile(
+    r"^(?:as a result|this way|thanks to this|overall|(?:with|after) this (?:change|pr|fix|patch))\b|"
+    r"^(?:(?:this|that|it|which|doing so)(?: (?:change|pr|fix|patch))?(?: also| now)?\s+)?"
+    r"(?:sav(?:e|es|ing)|cut(?:s|ting)?|shorten(?:s|ing)?|lower(?:s|ing)?|halv(?:e|es|ing)|speed(?:s|ing)? up|"
+    r"reduc(?:e|es|ing)|avoid(?:s|ing)?|prevent(?:s|ing)?|eliminat(?:e|es|ing)|free(?:s|ing)?|stop(?:s|ping)?|"
+    r"let(?:s|ting)?|allow(?:s|ing)?|enabl(?:e|es|ing)|mak(?:e|es|ing)|brings?|improv(?:e|es|ing)|"
+    r"keeps?|ensur(?:e|es|ing))\b|\bno longer\b"
+    r"|^(?:可|可以|能够|从而|这样|由此|使得|以便|节省|降低|减少|提升|提高|加快|避免|防止|不再|减小|缩短)",
+    re.I,
+)
+# A sentence that leans on what the reader was told before it: its verb's object is "the same …" ("Adds the
+# same guard to the VeOmni engine"), it opens with "Similarly"/"同样", it points "above", or its subject is a
+# piece of another issue ("Fixes the VeOmni case of #5995"). Quoted alone, as a gist or a key point, it says
+# nothing; "keeps handles on the same physical GPU", "uses the same format as upstream", "the same seed on
+# every rank" stand alone.
+_LEANS_ON_CONTEXT = re.compile(
+    r"^(?:(?:this (?:pr|change|patch)|we|it)\s+)?(?:also\s+)?[A-Za-z]+\s+(?:the same|a similar|similar)\b"
+    r"(?![^.;,]*\b(?:as|than|across|between|every|all|each|both)\b)|"
+    r"^(?:similarly|likewise|same (?:as|for|here))\b|\b(?:above[- ]mentioned|mentioned above|as above|the above)\b|"
+    r"\b(?:case|cases|part|rest|half|remainder) of (?:issue |pr )?(?:[\w.-]+/[\w.-]+)?#\d+|"
+    r"^(?:同样|类似地|同理|如上|上述)|同上",
+    re.I,
+)
+# The part of a sentence read for that: what a gist or key point shows of it.
+CONTEXT_CHARS = 120
 # A sentence that only greets or thanks the reader.
 _GREETING = re.compile(
     r"^(?:hi|hello|hey|dear|greetings|thanks?|thank you)\b[^.!?]{0,30}[.!?,]?$|^(?:大家好|各位好|你好|您好|感谢)[^。！？]{0,12}[。！？，]?$",
@@ -232,6 +261,22 @@ def says_action(sentence: str) -> bool:
     return bool(ACTION_PREFIX.match(sentence)) or _ACTION_VERB.match(sentence) is not None
 
 
+def states_effect(sentence: str) -> bool:
+    """Whether a sentence says what the change gets its users ("Saves one runner…", "This cuts…", "可将显存
+    峰值降低…"), or reports a measured result."""
+    return (
+        _EFFECT.match(sentence) is not None
+        or _MEASURED_CHANGE.search(sentence) is not None
+        or _PERCENT_CLAIM.search(sentence) is not None
+    )
+
+
+def leans_on_context(sentence: str) -> bool:
+    """Whether a sentence only makes sense after what came before it ("Adds the same guard to…"), as far
+    as a gist or key point shows it."""
+    return _LEANS_ON_CONTEXT.search(ACTION_PREFIX.sub("", sentence[:CONTEXT_CHARS], count=1)) is not None
+
+
 def balanced(text: str) -> bool:
     """Whether every bracket opened in `text` is closed and its code spans are complete: a sentence or a
     clip may end there without cutting a parenthesis ("(Megatron sends through Ray; FSDP …)") in two."""
@@ -269,9 +314,19 @@ _DEFINITION = re.compile(
 )
 
 
+# A sentence about the PR's own history rather than the change ("I move the old PR to this one due to some
+# redundant commit", "Rebased on main", "重新提交了之前的 PR").
+_LOGISTICS = re.compile(
+    r"\b(?:old|previous|earlier) (?:pr|pull request)\b|\bredundant commits?\b|"
+    r"^(?:rebased?|squash(?:ed)?|re-?opened?|force[- ]pushed)\b|(?:之前|原来|旧)的?\s*pr|重新提交",
+    re.IGNORECASE,
+)
+
+
 def _substantive(text: str) -> bool:
     """Not only links, issue references or a few characters, not a sentence that only introduces what
-    follows ("Here is the matrix:"), not a diff statistic and not the definition of a term."""
+    follows ("Here is the matrix:"), not a diff statistic, not the definition of a term and not the PR's own
+    history."""
     rest = _URL.sub("", text).strip(" .;,-—()[]")
     return (
         len(rest) >= ITEM_MIN_CHARS
@@ -279,6 +334,7 @@ def _substantive(text: str) -> bool:
         and not rest.endswith((":", "："))
         and not _DEFINITION.match(rest)
         and not _STATISTIC.search(rest)
+        and not _LOGISTICS.search(rest)
         and _prose_words(rest) >= PROSE_WORDS
         and not _only_relations(text)
     )
@@ -381,7 +437,8 @@ def read_author_text(body: CleanBody, changed_paths: Collection[str], title: str
     items: list[str] = []
     for section in _ordered_sections(body.sections):
         # After a section's list of changes, a paragraph opens the description only when it says what the
-        # PR does: otherwise it glosses the list (terms, a table, caveats, "Note: …").
+        # PR does or what that gets its users: otherwise it glosses the list (terms, a table, caveats,
+        # "Note: …").
         listed = False
         for block in section.blocks:
             if block.kind == "para" and action is None and paragraphs < ACTION_PARAGRAPHS:
@@ -395,8 +452,9 @@ def read_author_text(body: CleanBody, changed_paths: Collection[str], title: str
                     continue
                 if (
                     len(first) >= LEAD_SENTENCE_MIN_CHARS
-                    and (not listed or says_action(first))
+                    and (not listed or says_action(first) or states_effect(first))
                     and _substantive(first)
+                    and not leans_on_context(first)
                     and not names_unchanged_file(first, changed_paths)
                 ):
                     # After an opening that states the problem, only "This PR …" says what it does: a

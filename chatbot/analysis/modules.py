@@ -41,6 +41,10 @@ HELPER_FOLDERS = frozenset(
         "extra",
     }
 )
+# A package folder named in the plural (`workers/`, `models/`, `backends/`, `handlers/`) holds components:
+# the subfolder inside it is the module (`pkg/workers/rollout/x.py` -> rollout), as a title tag would name
+# it; a file directly inside (`pkg/workers/fsdp_workers.py`) stays in the collection's module.
+_COLLECTION = re.compile(r"^[a-z][a-z0-9_]*[a-rt-z0-9_](?<![iu])s$")
 
 
 class ModuleMapError(ValueError):
@@ -119,14 +123,19 @@ class ModuleMap:
     def module_for_path(self, path: str) -> str:
         """The module of one changed file: the first matching rule, else a generic guess from folders: the
         folder under a top-level package (`pkg/trainer/x.py` -> trainer; under a helper folder, the one
-        inside it: `pkg/utils/dataset/x.py` -> dataset), else the top-level folder, else "misc"."""
+        inside it: `pkg/utils/dataset/x.py` -> dataset, and under a folder of components named in the
+        plural, the component's: `pkg/workers/rollout/x.py` -> rollout), else the top-level folder, else
+        "misc"."""
         found = self._rules.first(path)
         if found is not None:
             return found
         parts = [p for p in path.split("/") if p]
         if parts and parts[0] == "src":
             parts = parts[1:]
-        if len(parts) >= 4 and parts[1].lower() in HELPER_FOLDERS:
+        if len(parts) >= 4 and (
+            parts[1].lower() in HELPER_FOLDERS
+            or (_COLLECTION.match(parts[1].lower()) and parts[2].lower() not in HELPER_FOLDERS)
+        ):
             return self.normalize(parts[2]) or "misc"
         if len(parts) >= 3:
             return self.normalize(parts[1]) or "misc"

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from chatbot.analysis import HeuristicAnalyzer
 from chatbot.analysis.features import extract_features
 from chatbot.analysis.modules import load_module_map
 from chatbot.models import PRFile
 
-from .builders import changed, make_pr
+from .builders import changed, code, make_pr
 
 MAP = load_module_map("acme/widgets")
 
@@ -213,3 +214,22 @@ def test_a_pin_that_moves_to_another_file_at_the_same_version_is_no_change(
     )
     moved_and_bumped = pins(changed(old_path, [], [line]), changed(new_path, [bumped]))
     assert {n for n, *_ in moved_and_bumped} == {name}, "a pin that moves and changes version is still news"
+
+
+def test_the_reading_guide_names_the_versions_to_check() -> None:
+    """ "Verify: images and install docs resolve transformers" names nothing to check: the guide says the
+    version the diff asks for, and an image with its tag."""
+    pr = make_pr(
+        "Support Qwen3 MoE in the rollout",
+        body="Adds Qwen3 MoE support to the rollout engine.",
+        files=[
+            changed("requirements.txt", ["transformers>=4.51.0"], ["transformers>=4.49.0"]),
+            changed("Dockerfile", ["FROM verlai/verl:app-vllm0.8.5"], ["FROM verlai/verl:app-vllm0.8.3"]),
+            code("src/pkg/rollout/moe.py", 300, status="added"),
+        ],
+        repo="acme/any",
+    )
+    analysis = HeuristicAnalyzer().analyze(pr)
+    for language in ("en", "zh"):
+        verify = [g for g in analysis.localized(language).reading_guide if "transformers" in g]
+        assert verify and ">=4.51.0" in verify[0] and "verlai/verl:app-vllm0.8.5" in verify[0], verify

@@ -994,5 +994,5 @@ def test_an_analysis_is_stamped_with_the_analyzer_and_round_trips() -> None:
 
 def test_an_explicit_module_map_overrides_the_repositorys() -> None:
     analyzer = HeuristicAnalyzer(module_map=load_module_map("acme/widgets"))
-    pr = make_pr("Improve prompt handling", files=[code("verl/workers/rollout/schemas.py", 80)])
+    pr = make_pr("Improve prompt handling", files=[code("verl/workers/fsdp_workers.py", 80)])
     assert analyzer.analyze(pr).modules == ("workers",)

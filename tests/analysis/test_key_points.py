@@ -383,3 +383,89 @@ def test_a_paragraph_glossing_the_list_of_changes_is_no_key_point(body: str, lan
     for texts in analysis.texts.values():
         assert not any(re.search(r"\bmeans\b|表示|matrix", t) for t in (texts.gist, *texts.key_points))
     assert re.search(r"filtering|分组过滤", analysis.texts[language].key_points[0])
+
+
+@pytest.mark.parametrize(
+    ("items", "effect"),
+    [
+        (
+            "- Move the lint job into the test workflow\n- Drop the separate lint runner",
+            "Saves one runner per workflow run and about four minutes of queue time.",
+        ),
+        (
+            "- Free the KV cache before weight sync\n- Offload the optimizer states",
+            "This cuts peak memory on Qwen2-7B by about 12 GB.",
+        ),
+        (
+            "- Acquire the buffer lock before the queue lock",
+            "As a result, two rollouts finishing at once no longer deadlock the trainer.",
+        ),
+        (
+            "- 在权重同步前释放 KV cache\n- 优化器状态卸载到 CPU",
+            "可将长序列训练的显存峰值降低约 12 GB，避免 OOM。",
+        ),
+        (
+            "- 读取配置时缓存 tokenizer",
+            "从而让每个 worker 的启动时间缩短一半以上。",
+        ),
+    ],
+)
+def test_what_a_list_of_changes_gets_its_users_is_a_key_point(items: str, effect: str) -> None:
+    """After the list of changes, a paragraph saying what they save, cut or end is their reason: a key
+    point, unlike a paragraph that glosses the list."""
+    body = f"## Changes\n\n{items}\n\n{effect}\n"
+    pr = make_pr(
+        title="Rework the worker setup", body=body, files=[code("src/pkg/worker.py", 40)], repo="acme/any"
+    )
+    language = "zh" if CJK.search(effect) else "en"
+    points = ANALYZER.analyze(pr).texts[language].key_points
+    assert any(effect.rstrip("。.")[:30] in point for point in points), points
+
+
+@pytest.mark.parametrize(
+    ("body", "leaning"),
+    [
+        (
+            "### What does this PR do?\n\nFollow-up to #6604 for the VeOmni engine.\n\n"
+            "This PR adds the same guard to the VeOmni engine.\n\nFixes the VeOmni-engine case of #5995.\n",
+            ("same guard", "case of #5995"),
+        ),
+        ("Similarly for the critic worker, which had the same bug.\n", ("Similarly",)),
+        ("This PR fixes the above-mentioned issue in the reward loop.\n", ("above-mentioned",)),
+        ("同样修复了 critic 中的这个问题，保持与 actor 一致。\n", ("同样",)),
+    ],
+)
+def test_a_sentence_leaning_on_what_came_before_it_is_neither_gist_nor_key_point(
+    body: str, leaning: tuple[str, ...]
+) -> None:
+    """Quoted alone, "adds the same guard…" says nothing: the gist comes from the title instead."""
+    pr = make_pr(
+        title="fix: skip model.to(device) under CPU offload", body=body, files=[code("src/pkg/engine.py", 30)]
+    )
+    for texts in ANALYZER.analyze(pr).texts.values():
+        said = (texts.gist, *texts.key_points, *texts.reading_guide)
+        assert not any(words in text for words in leaning for text in said), said
+
+
+def test_a_sentence_comparing_within_itself_stands_alone() -> None:
+    body = "Adds a disaggregated rollout with per-rank role routing that keeps IPC handles on the same physical GPU.\n"
+    pr = make_pr(
+        title="Disaggregated rollout", body=body, files=[code("src/pkg/rollout.py", 60)], repo="acme/any"
+    )
+    assert "same physical GPU" in ANALYZER.analyze(pr).texts["en"].gist
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "I move the old PR to this one due to some redundant commits.\n",
+        "Rebased on main after the config refactor landed upstream.\n",
+        "这是之前 PR 的重新提交版本，内容没有变化，只是整理了提交记录。\n",
+    ],
+)
+def test_a_sentence_about_the_prs_own_history_is_no_key_point(body: str) -> None:
+    pr = make_pr(
+        title="Fix critic save error", body=body, files=[code("src/pkg/critic.py", 30)], repo="acme/any"
+    )
+    for texts in ANALYZER.analyze(pr).texts.values():
+        assert not any(re.search(r"old PR|Rebased|重新提交", t) for t in (texts.gist, *texts.key_points))

@@ -131,6 +131,14 @@ def test_an_english_reader_of_a_chinese_title_gets_its_names_and_where_the_diff_
         assert focus[0].line in gist
 
 
+def test_an_english_reader_of_a_chinese_fix_title_learns_the_failure_it_fixes() -> None:
+    """`修复 LoRA 合并时显存泄漏` names a leak; the English gist says so (the title is not translated: it stays
+    the PR's own, and no English title is made up for it)."""
+    analysis = analysed(shapes.SWIFT_LORA_MEMORY)
+    assert "leak" in analysis.localized("en").gist and "LoRA" in analysis.localized("en").gist
+    assert analysis.title_in("en") == ""
+
+
 # --- types from titles of other shapes ------------------------------------------------------------------
 
 

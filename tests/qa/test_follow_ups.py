@@ -159,7 +159,8 @@ def test_a_pr_number_is_read_in_the_conversations_repo(bot: ChatBot) -> None:
 
 def test_another_repo_keeps_the_rest(bot: ChatBot) -> None:
     _, second = conversation(bot, "trl 六月 Qwen3 相关的改动", "那 torchtune 呢？")
-    assert (second.query.repo, second.query.terms) == (TUNE, ("qwen3",))
+    # "qwen3" is kept as a term, or as the module torchtune's `models/qwen3/` folder makes it.
+    assert second.query.repo == TUNE and "qwen3" in (*second.query.terms, *second.query.modules)
     assert set(second.cited) == {2805, 2824}
 
 
