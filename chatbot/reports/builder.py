@@ -290,13 +290,12 @@ class _Group:
     def label(self, language: Language) -> str:
         """The concern's name, with the modules its PRs share most (`training backends (megatron, fsdp)`)."""
         name = concern_name(self.concern, language)
-        if (
-            self.concern in ("docs", "ci", "other")
-            or self.concern.startswith(MODULE_CONCERN)
-            or not self.common
-        ):
+        # A module the theme's (English) name already says ("rollout and inference (rollout)") adds nothing.
+        said = _words_of(concern_name(self.concern, "en"))
+        modules = [m for m in self.common if m.lower() not in said]
+        if self.concern in ("docs", "ci", "other") or self.concern.startswith(MODULE_CONCERN) or not modules:
             return name
-        return say("report.theme.label", language, theme=name, modules=join(self.common, language))
+        return say("report.theme.label", language, theme=name, modules=join(modules, language))
 
 
 def _common_modules(records: Sequence[AnalyzedPR]) -> tuple[str, ...]:

@@ -176,6 +176,16 @@ def test_narrative_lines_open_with_a_capital_in_english_but_a_module_keeps_its_c
     assert lines[3].startswith("vllm rollout honours"), lines
 
 
+def test_a_theme_label_names_no_module_its_name_already_says() -> None:
+    prs = [
+        make_pr("Reuse the KV cache between turns", files=[code("pkg/workers/rollout/kv.py", 60)], number=1),
+        make_pr("Stream generation results", files=[code("pkg/workers/rollout/stream.py", 60)], number=2),
+    ]
+    records = [AnalyzedPR(pr, replace(ANALYZER.analyze(pr), modules=("rollout", "vllm"))) for pr in prs]
+    (theme,) = compose(records, "en").themes
+    assert theme.name == "Rollout and inference (vllm)", theme.name
+
+
 @pytest.mark.parametrize("records", weeks())
 def test_follow_ups_spread_over_prs_and_every_cited_pr_is_of_the_week(records: list[AnalyzedPR]) -> None:
     report = compose(records)
