@@ -192,7 +192,13 @@ _TITLE_VERBS: tuple[tuple[ChangeType, re.Pattern[str]], ...] = (
     ),
     (
         "refactor",
-        re.compile(r"^(?:refactor|clean ?up|simplify|rename|move|remove|deprecate|unify)\b|重构", re.I),
+        re.compile(
+            r"^(?:refactor\w*|clean(?:s|ed)?(?: ?up)?|simplif(?:y|ies)|renames?|moves?|removes?|deletes?|"
+            r"deprecates?|unif(?:y|ies)|migrates?|standardi[sz]es?|re-?formats?|polish(?:es)?|tid(?:y|ies)|"
+            r"reorgani[sz]es?|restructures?|decouples?|consolidates?|dedup(?:licate)?s?|extracts?|"
+            r"separates?)\b|重构|整理|拆分|迁移",
+            re.I,
+        ),
     ),
     ("test", re.compile(r"^(?:add|update|fix)? ?(?:unit |e2e )?tests?\b", re.I)),
     ("chore", re.compile(r"^(?:bump|upgrade|pin|update|ci|lint|format|release)\b", re.I)),
@@ -1864,5 +1870,18 @@ def infer_change_type(features: PRFeatures, stated: str | None = None) -> Change
         return "fix"
     if not features.code_lines:
         return "chore"
-    # Mostly new code reads as a feature; code rewritten in place as a refactor.
-    return "feat" if features.additions > 1.5 * features.deletions else "refactor"
+    # Mostly new code reads as a feature. Code changed in place reads as a restructuring when the diff
+    # renames, moves or removes definitions, files or keys; otherwise as a correction: a title naming only
+    # where it changes ("megatron save checkpoints with strict false…") is a fix more often than not (on
+    # verl's untagged titles 68 fixes to 32 refactors and 28 features).
+    if features.additions > 1.5 * features.deletions:
+        return "feat"
+    restructured = (
+        features.api_renamed
+        or features.api_moved
+        or features.api_removed
+        or features.files_renamed
+        or features.config_renamed
+        or features.config_moved
+    )
+    return "refactor" if restructured else "fix"

@@ -574,7 +574,11 @@ def _total(parts: Iterable[Contribution]) -> float:
 
 def importance_parts(f: PRFeatures, change_type: ChangeType, modules: tuple[str, ...]) -> list[Contribution]:
     """The importance features of one PR with their points (see weights.py for each value's reason)."""
-    parts = [Contribution("type", w.IMPORTANCE_BASE[change_type])]
+    # A chore that is mostly a change of shipped code changes what users run, as a refactor does: its label
+    # says no more than that it adds no feature, and repositories label such PRs `chore`, `refactor` or
+    # nothing. A bump or CI change that adapts a few call sites stays a chore.
+    shipped = change_type == "chore" and 2 * f.code_lines >= max(f.total_lines, 2 * w.SHIPPED_CODE_MIN_LINES)
+    parts = [Contribution("type", w.IMPORTANCE_BASE["refactor" if shipped else change_type])]
     if f.breaking:
         parts.append(Contribution("breaking", w.BREAKING))
     parts.append(Contribution("size", min(w.SIZE_CAP, w.SIZE_PER_LOG2 * log_scale(f.weighted_lines))))

@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "4.3"
+ANALYZER_VERSION = "4.4"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 
@@ -52,15 +52,22 @@ TODO_MIN_WORDS = 3
 # --- importance: how much the change matters to people who follow the repo ---------------------------
 
 # Starting points per type: features and perf changes alter behaviour users see; fixes nearly as much;
-# refactors matter to contributors; tests, docs and chores rarely change what users get.
+# refactors matter to contributors; tests, docs and chores rarely change what users get. The type is the
+# least certain fact of a PR (the same PR is `chore` in one repo's titles, `feat` or untyped in another's),
+# so a chore or refactor starts no further below a fix than its diff justifies: a chore of CI, images or
+# versions stays low by its lines' kinds (KIND_WEIGHTS), and a chore that changes shipped code starts where
+# a refactor does (heuristic.importance_parts). On verl's PRs analysed with their tags, untagged and as
+# conventional commits, refactor 1.9 and chore 1.0 (were 1.6 and 0.8) bring the mean importance difference
+# between tagged and untagged from 0.32 to 0.29 (tagged and conventional: 0.27 to 0.20), verdicts agreeing
+# from 91.4% to 92.4% (92.8% to 94.7%), and leave the median, p90 and must-read share as they were.
 IMPORTANCE_BASE: dict[ChangeType, float] = {
     "feat": 2.4,
     "perf": 2.6,
     "fix": 2.2,
-    "refactor": 1.6,
+    "refactor": 1.9,
     "test": 0.6,
     "doc": 0.3,
-    "chore": 0.8,
+    "chore": 1.0,
     # A revert undoes a change that broke something: followers need to know, as they need to know a fix.
     "revert": 2.2,
 }

@@ -9,11 +9,13 @@ import dataclasses
 import pytest
 
 from chatbot.analysis import HeuristicAnalyzer
+from chatbot.analysis import weights as w
 from chatbot.analysis.features import extract_features
+from chatbot.analysis.heuristic import importance_parts
 from chatbot.analysis.modules import load_module_map
 from chatbot.models import PullRequest
 
-from .builders import code, make_pr
+from .builders import changed, code, make_pr
 
 REPO = "acme/rl"
 ANALYZER = HeuristicAnalyzer()
@@ -185,3 +187,107 @@ def test_a_title_type_wins_over_a_label() -> None:
     pr = untagged("feat: shared engine for rollout and reward")
     labelled = dataclasses.replace(pr, header=dataclasses.replace(pr.header, labels=("bug",)))
     assert ANALYZER.analyze(labelled).change_type == "feat"
+
+
+def _in_place(renamed: bool = False) -> list[object]:
+    """A change of 24 lines rewritten in place; with `renamed`, the definition it changes is renamed."""
+    old = "def load_state(path):" if renamed else "def save_state(path, strict=True):"
+    new = "def restore_state(path):" if renamed else "def save_state(path, strict=False):"
+    lines = [f"    state_{i} = read(path, {i})" for i in range(12)]
+    return [
+        changed("acme/trainer/ckpt.py", [new, *lines], [old, *[f"    s{i} = read(path)" for i in range(12)]])
+    ]
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Megatron save checkpoints with strict false",
+        "AsyncServer wake_up/sleep path",
+        "Checkpoint 的保存逻辑",
+    ],
+)
+def test_a_title_naming_only_a_place_over_code_changed_in_place_is_a_fix(title: str) -> None:
+    """No verb, no reported bug, code rewritten in place and nothing renamed, moved or removed: a
+    correction more often than a restructuring."""
+    assert ANALYZER.analyze(untagged(title, "", *_in_place())).change_type == "fix"
+
+
+def test_a_title_naming_only_a_place_over_renamed_definitions_is_a_refactor() -> None:
+    assert (
+        ANALYZER.analyze(untagged("Checkpoint state loading", "", *_in_place(renamed=True))).change_type
+        == "refactor"
+    )
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Migrate the diffusion stack to its own package",
+        "Standardize deterministic environment variables for NCCL",
+        "Polish the megatron engine",
+        "Separate metric utils from the PPO trainer",
+        "Consolidate the rollout configs",
+        "Deduplicate the weight loaders",
+        "拆分 rollout 配置",
+        "整理 megatron 引擎代码",
+    ],
+)
+def test_restructuring_verbs_say_refactor(title: str) -> None:
+    assert ANALYZER.analyze(untagged(title, "", *_in_place())).change_type == "refactor"
+
+
+@pytest.mark.parametrize(
+    ("tagged", "plain", "conventional", "files"),
+    [
+        (
+            "[ci] chore: run the e2e suite on the release branch",
+            "Run the e2e suite on the release branch",
+            "chore(ci): run the e2e suite on the release branch",
+            [
+                changed(
+                    ".github/workflows/e2e.yml", [f"    - run: bash scripts/e2e_{i}.sh" for i in range(8)]
+                ),
+                changed("scripts/e2e.sh", [f"python -m acme.run --case {i}" for i in range(12)]),
+            ],
+        ),
+        (
+            "[trainer] refactor: share the checkpoint loader",
+            "Share the checkpoint loader",
+            "refactor(trainer): share the checkpoint loader",
+            _in_place(),
+        ),
+        (
+            "[trainer] fix: save checkpoints with strict false",
+            "Save checkpoints with strict false",
+            "fix(trainer): save checkpoints with strict false",
+            _in_place(),
+        ),
+    ],
+)
+def test_the_same_pr_in_any_title_shape_gets_close_importance_and_the_same_verdict(
+    tagged: str, plain: str, conventional: str, files: list[object]
+) -> None:
+    """A PR's importance is its diff's, mostly: a type label one repo writes and another does not moves it
+    by less than a point, and never across a verdict line here."""
+    analyses = [ANALYZER.analyze(make_pr(t, files=files, repo=REPO)) for t in (tagged, plain, conventional)]  # type: ignore[arg-type]
+    scores = [a.importance for a in analyses]
+    assert max(scores) - min(scores) < 1.0, scores
+    assert len({a.verdict for a in analyses}) == 1
+
+
+def test_a_chore_that_is_mostly_shipped_code_starts_where_a_refactor_does() -> None:
+    """`chore:` over a rewrite of shipped code changes what users run; a bump adapting a few lines does not."""
+    bump = [
+        changed("requirements.txt", [f"pkg{i}>=1.{i}" for i in range(30)]),
+        code("acme/trainer/ckpt.py", 12),
+    ]
+
+    def base(title: str, files: list[object]) -> float:
+        parts = importance_parts(
+            extract_features(make_pr(title, files=files, repo=REPO), load_module_map(REPO)), "chore", ()
+        )  # type: ignore[arg-type]
+        return next(p.points for p in parts if p.key == "type")
+
+    assert base("chore: share the checkpoint loader", _in_place()) == w.IMPORTANCE_BASE["refactor"]
+    assert base("chore: bump dependencies", bump) == w.IMPORTANCE_BASE["chore"]
