@@ -464,7 +464,16 @@ _ENV_READ = LineSignal(
     ("environ", "getenv("),
 )
 _HUNK = re.compile(r"^@@[^@]*@@[ \t]*(.*)$")
-_DEF_NAME = re.compile(r"^[+ -]?\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)")
+# A definition's name, in the languages a repository may be written in: Python `def`/`class`, Go `func`
+# (methods too: `func (w *Watcher) resume(`), Rust `fn`/`struct`/`enum`/`trait` (`pub(crate) async fn`),
+# TypeScript/JavaScript `function`/`class`/`interface` (`export default async function`).
+_DEF_NAME = re.compile(
+    r"^[+ -]?\s*(?:"
+    r"(?:export\s+(?:default\s+)?)?(?:abstract\s+)?(?:async\s+)?(?:def|class|function\*?|interface)|"
+    r"func(?:\s*\([^)]*\))?|"
+    r"(?:pub(?:\([\w:]+\))?\s+)?(?:async\s+)?(?:unsafe\s+)?(?:fn|struct|enum|trait)"
+    r")\s+([A-Za-z_$][\w$]*)"
+)
 _PLATFORM = LineSignal(
     re.compile(
         r"^\+(?!\+\+)(.*?(?:\b(?:npu|ascend|torch_npu|rocm|hip|xpu|mlu|musa|hpu|gaudi)\b|"
@@ -586,6 +595,18 @@ _VERSION_VARIABLE = re.compile(
     r"^\s*(?:ARG\s+|ENV\s+|export\s+|-\s*)?[\"']?([A-Z][A-Z0-9_]*?)_VERSION[\"']?\s*[:=]\s*[\"']?v?(\d[\w.+-]*)[\"']?\s*(?:#.*)?$"
 )
 _PYTHON_REQUIRES = re.compile(r"^\s*(?:requires-python|python_requires)\s*=\s*[\"']([^\"']+)[\"']")
+# The manifests of other ecosystems, one dependency a line: package.json (`"clsx": "^2.1.0"`), go.mod
+# (`github.com/x/y v1.2.3`, in a `require` block or not; `go 1.22` is the toolchain) and Cargo.toml
+# (`serde = "1.0"`, `tokio = { version = "1.37", … }`). Keys that are the manifest's own fields (its
+# version, a crate's edition) are no dependencies.
+_NPM_DEPENDENCY = re.compile(r"^\s*\"(@?[\w.-]+(?:/[\w.-]+)?)\"\s*:\s*\"((?:[~^]|[<>=]=?)?\s*\d[\w.+-]*)\"")
+_GO_REQUIREMENT = re.compile(
+    r"^\s*(?:require\s+)?([\w.-]+\.[a-z]{2,}/[\w./-]+)\s+(v\d[\w.+-]*)|^\s*(go)\s+(\d[\d.]*)\s*$"
+)
+_CARGO_DEPENDENCY = re.compile(
+    r"^\s*([\w-]+)\s*=\s*(?:\"([~^<>=]*\s*\d[\w.+-]*)\"|\{[^}]*\bversion\s*=\s*\"([^\"]+)\")"
+)
+_MANIFEST_FIELDS = frozenset({"version", "edition", "rust-version"})
 # A workflow step's action and its version (`uses: actions/checkout@v4`): a CI dependency, like an image.
 _ACTION = re.compile(r"^[+-]\s*(?:-\s*)?uses:\s*[\"']?([\w.-]+/[\w./-]+)@([\w.-]+)")
 _SHELL_COMMENT = re.compile(r"^\s*(?:#|//)")
@@ -1008,15 +1029,30 @@ def _declared_requirements(path: str, content: str) -> list[tuple[str, str | Non
     if path.endswith(".txt"):
         req = _REQUIREMENT.match(content)
         return [(req.group(1), _specifier(req.group(2)))] if req else []
+    manifest = path.rsplit("/", 1)[-1]
+    if manifest in ("package.json", "go.mod", "cargo.toml"):
+        return _manifest_requirement(manifest, content)
     found = [(m.group(1), _specifier(m.group(2))) for m in _QUOTED_REQUIREMENT.finditer(content)]
     if not found and path.endswith((".cfg", ".yml", ".yaml")):
         found = [(m.group(1), _specifier(m.group(2))) for m in _INSTALL_SPEC.finditer(content)]
     return found
 
 
+def _manifest_requirement(manifest: str, content: str) -> list[tuple[str, str | None]]:
+    """The dependency one line of a package.json, go.mod or Cargo.toml declares, with its version."""
+    if manifest == "go.mod":
+        go = _GO_REQUIREMENT.match(content)
+        return [(go.group(1) or go.group(3), go.group(2) or go.group(4))] if go else []
+    found = (_NPM_DEPENDENCY if manifest == "package.json" else _CARGO_DEPENDENCY).match(content)
+    if found is None or found.group(1).lower() in _MANIFEST_FIELDS:
+        return []
+    version = next(v for v in found.groups()[1:] if v is not None)
+    return [(found.group(1), version.replace(" ", ""))]
+
+
 def _dependency_changes(f: FileFacts, patch: str, key_deps: frozenset[str]) -> list[DependencyChange]:
     """Version changes of declared requirements (requirements*.txt, pyproject.toml, setup.py, setup.cfg,
-    environment.yml), of packages on install lines (`pip install`, `uv pip install`, conda; continued
+    environment.yml, package.json, go.mod, Cargo.toml), of packages on install lines (`pip install`, `uv pip install`, conda; continued
     lines included) and `*_VERSION` build arguments in Dockerfiles, workflows and scripts, and of base or
     CI images. Comments and prose are not read: only what would be installed."""
     path = f.path.lower()

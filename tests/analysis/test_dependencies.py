@@ -233,3 +233,56 @@ def test_the_reading_guide_names_the_versions_to_check() -> None:
     for language in ("en", "zh"):
         verify = [g for g in analysis.localized(language).reading_guide if "transformers" in g]
         assert verify and ">=4.51.0" in verify[0] and "verlai/verl:app-vllm0.8.5" in verify[0], verify
+
+
+@pytest.mark.parametrize(
+    ("path", "added", "removed", "expected"),
+    [
+        (
+            "packages/ui/package.json",
+            ['    "clsx": "^2.1.0",', '    "version": "1.1.0",', '    "@types/node": "20.11.5"'],
+            ['    "clsx": "^1.2.1",', '    "version": "1.0.0",'],
+            {("clsx", "^1.2.1", "^2.1.0"), ("@types/node", None, "20.11.5")},
+        ),
+        (
+            "go.mod",
+            ["\tgithub.com/spf13/cobra v1.8.0", "go 1.22", "require golang.org/x/sync v0.7.0"],
+            ["\tgithub.com/spf13/cobra v1.7.0", "go 1.21"],
+            {
+                ("github.com/spf13/cobra", "v1.7.0", "v1.8.0"),
+                ("go", "1.21", "1.22"),
+                ("golang.org/x/sync", None, "v0.7.0"),
+            },
+        ),
+        (
+            "crates/engine/Cargo.toml",
+            ['serde = "1.0.200"', 'tokio = { version = "1.37", features = ["full"] }', 'edition = "2021"'],
+            ['serde = "1.0.190"', 'tokio = { version = "1.36", features = ["full"] }'],
+            {("serde", "1.0.190", "1.0.200"), ("tokio", "1.36", "1.37")},
+        ),
+    ],
+)
+def test_manifests_of_other_ecosystems_declare_dependencies(
+    path: str, added: list[str], removed: list[str], expected: set[tuple[str, str | None, str]]
+) -> None:
+    """package.json, go.mod and Cargo.toml are read like requirements files; their own fields (version,
+    edition) are no dependencies."""
+    pr = make_pr("Bump dependencies", files=[changed(path, added, removed)], repo="acme/any")
+    found = extract_features(pr, load_module_map("acme/any")).dependency_changes
+    assert {(d.name, d.old, d.new) for d in found} == expected
+
+
+def test_a_major_bump_in_a_package_json_is_a_key_point_and_a_risk() -> None:
+    pr = make_pr(
+        "Add dark mode toggle to the settings page",
+        files=[
+            changed(
+                "packages/ui/src/components/ThemeToggle.tsx", [f"  const v{i} = use{i}()" for i in range(40)]
+            ),
+            changed("packages/ui/package.json", ['    "clsx": "^2.1.0"'], ['    "clsx": "^1.2.1"']),
+        ],
+        repo="acme/mono",
+    )
+    texts = HeuristicAnalyzer().analyze(pr).localized("en")
+    assert any("clsx ^1.2.1 → ^2.1.0" in point for point in texts.key_points)
+    assert any("clsx" in risk and "major" in risk.lower() for risk in texts.risks), texts.risks

@@ -469,3 +469,35 @@ def test_a_sentence_about_the_prs_own_history_is_no_key_point(body: str) -> None
     )
     for texts in ANALYZER.analyze(pr).texts.values():
         assert not any(re.search(r"old PR|Rebased|重新提交", t) for t in (texts.gist, *texts.key_points))
+
+
+@pytest.mark.parametrize(
+    ("path", "definition", "focus"),
+    [
+        (
+            "internal/scheduler/lease/watch.go",
+            "func (w *Watcher) resume(ctx context.Context, rev int64) error {",
+            "resume",
+        ),
+        (
+            "crates/lease/src/renew.rs",
+            "pub(crate) async fn spawn_renewal(lease: Lease) -> JoinHandle<()> {",
+            "spawn_renewal",
+        ),
+        ("packages/ui/src/theme.ts", "export default async function loadTheme(user: User) {", "loadTheme"),
+        ("packages/ui/src/store.ts", "export class ThemeStore {", "ThemeStore"),
+    ],
+)
+def test_a_reading_guide_starts_at_the_function_in_go_rust_and_typescript(
+    path: str, definition: str, focus: str
+) -> None:
+    """Where to start reading is a function in any of these languages, as in Python: not only the file."""
+    body = [f"    const_{i} = step({i})" for i in range(40)]
+    pr = make_pr(
+        "Rework lease renewal", files=[changed(path, [definition, *body], ["    old()"])], repo="acme/any"
+    )
+    assert focus_function(pr.files[0].patch or "") == focus
+    analysis = ANALYZER.analyze(pr)
+    assert analysis.verdict != "skim"
+    for language in ("en", "zh"):
+        assert focus in analysis.localized(language).reading_guide[0]
