@@ -81,6 +81,9 @@ _WORDISH = re.compile(r"\w{3,}|[\u4e00-\u9fff]{2,}")
 _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 _LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
 _EMPHASIS = re.compile(r"(\*\*|__|~~)")
+# A word or phrase between single asterisks (`*recipe/retool*`): emphasis, not the `*` of `a * b`,
+# `x*y` or `*args` (a marker touches its text on the inside and no word on the outside).
+_SINGLE_EMPHASIS = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]*?[^\s*\\])\*(?![\w*])")
 _STRUCK = re.compile(r"~~[^~]+~~")
 _CODE_SPAN = re.compile(r"`+([^`\n]*)`+")
 _SPACES = re.compile(r"[ \t]+")
@@ -288,7 +291,9 @@ def _unemphasised(text: str) -> str:
     so it goes with its markers."""
     if "~~" in text:
         text = _STRUCK.sub("", text)
-    return _EMPHASIS.sub("", text) if "**" in text or "__" in text or "~~" in text else text
+    if "**" in text or "__" in text or "~~" in text:
+        text = _EMPHASIS.sub("", text)
+    return _SINGLE_EMPHASIS.sub(r"\1", text) if "*" in text else text
 
 
 def plain_text(blocks: Iterable[Block]) -> str:

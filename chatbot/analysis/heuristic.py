@@ -1171,7 +1171,9 @@ def _why(
         names = [say(f"kw.{k}", language) for k in f.keywords if k in w.SEVERE_KEYWORDS]
         return say("why.keywords", language, keywords=_join(names, language))
     if key == "capability":
-        return say("why.capability", language, names=_join(_names(f.api_added), language, limit=2))
+        return say(
+            "why.capability", language, names=_join(_telling_first(_names(f.api_added)), language, limit=2)
+        )
     if key == "design":
         return say("why.design", language, sections=_join(f.design_sections, language, limit=2))
     if f"why.{key}" in TEXT:
@@ -1351,6 +1353,20 @@ def _names(hits: Iterable[LineHit]) -> list[str]:
     return [h.line.split("(")[0] for h in hits]
 
 
+# Method names every class may have: listed after the names that say what a PR adds ("SkipAction,
+# SkipConfig and get", not "get, run and SkipConfig" when a list is cut short).
+_ROUTINE_NAME = re.compile(
+    r"(?:get|set|run|call|apply|update|reset|step|init|setup|build|load|save|forward|backward|main|process|"
+    r"wrapper|inner|start|stop|close|open|read|write)",
+    re.IGNORECASE,
+)
+
+
+def _telling_first(names: list[str]) -> list[str]:
+    """`names` with the routine method names last, the others in their order."""
+    return sorted(names, key=lambda name: bool(_ROUTINE_NAME.fullmatch(name)))
+
+
 # Environment variables every process of a distributed job or a module's logger reads (a new file's
 # `os.getenv("VERL_LOGGING_LEVEL", "WARN")`): reading one is no news about the change.
 _ROUTINE_ENV = re.compile(
@@ -1396,7 +1412,9 @@ def _diff_points(f: PRFeatures, language: Language, reverting: bool = False) -> 
             )
             points.append(say(key, language, changes=_join(calls, language)))
     if f.api_added:
-        points.append(say("kp.api_added", language, names=_join(_names(f.api_added), language, limit=4)))
+        points.append(
+            say("kp.api_added", language, names=_join(_telling_first(_names(f.api_added)), language, limit=4))
+        )
     if f.api_removed:
         names = _join(_names(f.api_removed), language)
         unread = _unread_code(f)
@@ -1510,7 +1528,7 @@ def _key_points(
         and _reads(t, language)
         and not (measured and _distinct([measured[0], t]) == [measured[0]])  # said as "Measured:" below
     ]
-    points += [_clip(t, POINT_CHARS) for t in lead[: w.MAX_LEAD_POINTS]]
+    points += [_clip(_unreferenced(t), POINT_CHARS) for t in lead[: w.MAX_LEAD_POINTS]]
     if measured:
         points.append(say("kp.measured", language, sentence=_clip(measured[0], POINT_CHARS)))
     diff = _diff_points(f, language, reverting=undone is not None)
@@ -1522,6 +1540,18 @@ def _key_points(
     if not diff and f.focus and not lead:
         points.append(say("kp.focus", language, name=f.focus[0].line, path=f.focus[0].path))
     return _distinct(points)[: w.MAX_KEY_POINTS]
+
+
+# "This PR …" / "本 PR …" opening the author's sentence: in a point about the PR, it is the PR again.
+_SELF_REFERENCE = re.compile(
+    r"^(?:this (?:pr|pull request)(?: also)?\s+|(?:本|该|此)\s*pr\s*)", re.IGNORECASE
+)
+
+
+def _unreferenced(text: str) -> str:
+    """The author's sentence without its opening "This PR"/"本 PR" (what follows opens with a capital)."""
+    rest = _SELF_REFERENCE.sub("", text, count=1)
+    return rest[:1].upper() + rest[1:] if rest != text and rest else text
 
 
 # A short label opening a point ("破坏性变更：", "BREAKING CHANGE:", "Default changed:"), left out when

@@ -323,10 +323,20 @@ _LOGISTICS = re.compile(
 )
 
 
+# A sentence that thanks someone ("Credit to @alice for pointing out…", "Thanks @bob for the review",
+# "感谢 @carol 的建议"): courtesy, not the change, unless it goes on to say it ("Thanks to @a, we
+# implemented the group-wise update…").
+_THANKS = re.compile(
+    r"^(?!.*[,，]\s*(?:we|i|this (?:pr|change))\b)(?!.*，\s*(?:我们|本\s*pr))\W*(?:(?:many |special |big )?thanks?(?: you)?\b|credits?(?: goes)? to\b|kudos\b|shout-?out\b|"
+    r"(?:特别)?感谢|致谢|鸣谢)",
+    re.IGNORECASE,
+)
+
+
 def _substantive(text: str) -> bool:
     """Not only links, issue references or a few characters, not a sentence that only introduces what
-    follows ("Here is the matrix:"), not a diff statistic, not the definition of a term and not the PR's own
-    history."""
+    follows ("Here is the matrix:"), not a diff statistic, not the definition of a term, not the PR's own
+    history and not thanks."""
     rest = _URL.sub("", text).strip(" .;,-—()[]")
     return (
         len(rest) >= ITEM_MIN_CHARS
@@ -335,6 +345,7 @@ def _substantive(text: str) -> bool:
         and not _DEFINITION.match(rest)
         and not _STATISTIC.search(rest)
         and not _LOGISTICS.search(rest)
+        and not _THANKS.match(rest)
         and _prose_words(rest) >= PROSE_WORDS
         and not _only_relations(text)
     )
