@@ -164,13 +164,15 @@ def _position(text: str) -> int | None:
 
 def is_follow_up(text: str, current: Query) -> bool:
     """Whether the question continues the last one: it says so ("那…呢", "and …?", "only …"), or it
-    names no repo and asks nothing of its own beyond a window or a filter."""
+    names no repo and asks nothing of its own beyond a window or a filter ("上上周", "哪个最重要"; not "上周
+    合了什么", which asks for a span's changes whatever was asked before)."""
     if _FOLLOW_UP.search(text.strip()) or _WINDOW_BEFORE.search(text.lower()):
         return True
     # Without such a word, a question the rules could not place ("what is the weather") is not one.
     return (
         not current.repo_named
         and current.intent in ("highlights", "topic")
+        and not (current.intent == "highlights" and current.confidence >= 1.0 and current.window_named)
         and (
             current.window_named
             or current.maintainers  # "谁写的最多": of the last answer's PRs

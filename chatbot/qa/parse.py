@@ -500,6 +500,8 @@ _SINCE_AFTER = re.compile(r"^\s*(?:以来|开始|起|至今|之后|以后|后|on
 _MONTH_ONLY = re.compile(
     rf"(?:{_YEAR_WORD}\s*)?(?<!\d)(\d{{1,2}}|{_CN})\s*月(?:份)?(?!\s*(?:\d|{_CN})\s*[日号])"
     rf"|\b(?:(in|during|since|from|of|for|last|this|early|mid|late)[\s-]+)?({_MONTH_NAME})\b(?:\s+(\d{{4}}))?"
+    # 2026-10, 2026/10: a year and a month, no day
+    r"|(?<![\w./-])((?:19|20)\d{2})[-/.](0?[1-9]|1[0-2])(?![\w/-]|\.\d)"
 )
 _WEEKDAYS_EN = {d.lower(): i for i, d in enumerate(calendar.day_name)}
 _WEEKDAYS_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}  # fmt: skip
@@ -725,8 +727,11 @@ def _one_month(
     `start_of`)."""
     today = now.date()
     for m in _MONTH_ONLY.finditer(text):
-        year_number, year_word, month_text, prefix, name, en_year = m.groups()
-        if name:
+        year_number, year_word, month_text, prefix, name, en_year, iso_year, iso_month = m.groups()
+        year: int | None
+        if iso_month:
+            month, year = int(iso_month), int(iso_year)
+        elif name:
             if name == "may" and not (prefix or en_year):
                 continue  # "may" is a verb more often than a month
             if name in ("mar", "jun", "jan", "dec") and not (prefix or en_year):
@@ -762,6 +767,26 @@ def _compared_month(window: Window | None) -> Window | None:
     if is_calendar_month(window.start, second) and is_calendar_month(second, window.end):
         return Window(second, window.end)
     return window
+
+
+# What names the window a comparison measures against: "比上周", "跟上个月比", "than last week", "compared to
+# last month", "vs W41".
+_BASELINE = re.compile(
+    r"(?:(?<![对无好])比|跟|和|与|同|相比于?|相较于?|对比|than|compared? (?:it )?(?:to|with)|vs\.?|versus)\s*$"
+)
+
+
+def _after_a_baseline(text: str, window: Window | None, now: datetime) -> Window | None:
+    """The window a comparison asks about when the question names only what to compare it with ("比上周多了
+    吗", "跟上个月比怎么样", "more PRs than last week?"): the one after that baseline, compared with it.
+    Unchanged when the question names both windows ("本周和上周比") or the baseline is not over."""
+    if window is None or window.end > now:
+        return window
+    named = [m for pattern in _WINDOW_PATTERNS for m in pattern.finditer(text) if m.group(0).strip()]
+    starts = {m.start() for m in named if not any(o.start() < m.start() < o.end() for o in named)}
+    if len(starts) != 1 or not _BASELINE.search(text[: min(starts)]):
+        return window
+    return window.following()
 
 
 def _weekday(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
@@ -1110,6 +1135,78 @@ _SEMANTICS = re.compile(
 )
 
 
+# Things a question asks were added ("新增了哪些文档", "新增的测试", "新增依赖"): "新增" says what happened to
+# them, it does not ask for new features.
+_ADDED_THINGS = frozenset(("docs", "test", "example", "ci", "dependency", "new_models", "install"))
+_ADDED_LINK = re.compile(r"\s*(?:了|过)?\s*(?:哪些|什么|啥|些|一些|多少|几个|几篇|个|篇|的)?\s*(?:的)?\s*")
+
+
+def _adds_a_thing(
+    text: str, pattern: re.Pattern[str], concepts: Sequence[tuple[str, list[tuple[int, int]]]]
+) -> bool:
+    """Whether each of the feature type's words in `text` is "新增" before (or inside) a thing added
+    (`_ADDED_THINGS`): then the question is about that thing, not new features."""
+    spans = [span for name, found in concepts if name in _ADDED_THINGS for span in found]
+    found = list(pattern.finditer(text))
+
+    def thing_after(m: re.Match[str]) -> int:
+        link = _ADDED_LINK.match(text, m.end())
+        return link.end() if link else m.end()
+
+    return bool(found) and all(
+        m.group(0) == "新增"
+        and any(start <= m.start() < end or start == thing_after(m) for start, end in spans)
+        for m in found
+    )
+
+
+# A glossary phrase led by "model" ("model support", "模型支持") right after a word naming which models
+# ("local model support", "Qwen model support", "本地模型支持") is part of that longer, specific phrase: its
+# words are searched, the extra one with them, rather than the generic concept without it. Words that
+# only ask or add ("any new model support", "新的模型支持") name no models. (Before other broad words a word
+# is as often a verb: "affect training stability", "影响训练稳定性".)
+_QUALIFIER_EN = re.compile(r"(?<![\w-])([a-z][a-z0-9.-]+)\s+$")
+_QUALIFIER_ZH = re.compile(r"([\u4e00-\u9fff]{2})$")
+_NOT_QUALIFIERS = frozenset((
+    "new", "any", "the", "a", "an", "some", "more", "for", "of", "in", "on", "with", "our", "its", "their",
+    "about", "and", "or", "is", "are", "was", "has", "have", "had", "did", "does", "do", "what", "which",
+    "add", "adds", "added", "first", "latest", "recent", "other",
+))  # fmt: skip
+_NOT_QUALIFYING_HAN = frozenset("的了有没新是和与及或在对吗呢啥些种个么哪什")
+_MODEL_WORDS = frozenset(("model", "models"))
+
+
+def _qualified(text: str, start: int) -> bool:
+    """Whether a word right before position `start` of `text` qualifies what starts there."""
+    english = _QUALIFIER_EN.search(text[:start])
+    if english:
+        return english.group(1) not in _NOT_QUALIFIERS
+    han = _QUALIFIER_ZH.search(text[:start])
+    return han is not None and not set(han.group(1)) & _NOT_QUALIFYING_HAN
+
+
+def _unqualified(
+    text: str, concepts: list[tuple[str, list[tuple[int, int]]]]
+) -> tuple[list[tuple[str, list[tuple[int, int]]]], bool]:
+    """`concepts` without the spans of a "model" phrase that a word before it qualifies (see above), and
+    whether there was one."""
+    kept, specific = [], False
+    for name, spans in concepts:
+        generic = [
+            span for span in spans if not (_led_by_model(text[slice(*span)]) and _qualified(text, span[0]))
+        ]
+        specific = specific or len(generic) < len(spans)
+        if generic:
+            kept.append((name, generic))
+    return kept, specific
+
+
+def _led_by_model(phrase: str) -> bool:
+    """Whether a glossary phrase starts with "model" and goes on ("model support", "模型支持")."""
+    words = phrase.split()
+    return (len(words) > 1 and words[0] in _MODEL_WORDS) or (phrase.startswith("模型") and len(phrase) > 2)
+
+
 def _bare_improvement(text: str, subjects: Sequence[tuple[int, int]], module_words: Iterable[str]) -> bool:
     """Whether `text` asks for improvements as a kind of change ("修复或改进", "fixes and improvements"),
     not as what a named subject got ("memory improvements", "显存方面的改进", "perf or memory improvements":
@@ -1156,7 +1253,7 @@ _BREAKS_COMPATIBILITY = re.compile(
     r"(?P<compat_en>(?:backwards?[- ])?compat(?:ibility)?)\b"
 )
 _LIMIT = re.compile(
-    rf"(?:top|first|前|最\S{{0,6}}?的?)\s*{_NUM}\s*(?:个|条|项|篇|prs?\b|pull requests?\b|changes?\b)?"
+    rf"(?:top|first|前|最\S{{0,6}}?的?)[\s-]*{_NUM}\s*(?:个|条|项|篇|prs?\b|pull requests?\b|changes?\b)?"
     r"|\btop\s+(one|two|three|four|five|six|seven|eight|nine|ten)\b"
     r"|(?<![\d.])(\d{1,2}|[一二两三四五六七八九十百]+)\s*(?:个|条|项|篇)(?!月)"
     rf"|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:most|top|key|biggest|important|prs?\b|pull requests?\b|changes?\b)"
@@ -1487,7 +1584,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         re.compile(
             r"对比|比较(?!"
             + _RATHER
-            + r")|相比|比上上?周|比上个?月|环比|同比|比起来|相较|(?:和|跟|与|同)\s*(?:上上?|这|本|前一|上一)个?(?:周|星期|礼拜|月)\S{0,4}?比|(?:和|跟|与|同)[^，。？?！!]{1,24}?(?:相比|比较|对比|比起来|比一下|比怎么样|比如何|比呢|比是?(?:多|少|增|减|涨|降|快|慢))|(?:和|跟|与|同)\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*月份?\s*比(?![如较方])|多了还是少了|变多了?还是变少|增加还是减少|涨了还是跌了|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)|week over week|month over month"
+            + r")|相比|比上上?周|比上个?月|(?<![对无好])比\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*月份?(?=\s*\S{0,4}?(?:多|少|增|减|快|慢|活跃|忙))|环比|同比|比起来|相较|(?:和|跟|与|同)\s*(?:上上?|这|本|前一|上一)个?(?:周|星期|礼拜|月)\S{0,4}?比|(?:和|跟|与|同)[^，。？?！!]{1,24}?(?:相比|比较|对比|比起来|比一下|比怎么样|比如何|比呢|比是?(?:多|少|增|减|涨|降|快|慢))|(?:和|跟|与|同)\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*月份?\s*比(?![如较方])|多了还是少了|变多了?还是变少|增加还是减少|涨了还是跌了|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)|week over week|month over month"
         ),
     ),
     (
@@ -1521,7 +1618,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "highlights",
         re.compile(
-            r"改动|变化|变更|更新|亮点|重要|重点|关键|important|significant|总结|概括|概述|概要|摘要|概况|进展|做了什么|干了什么|有什么|有哪些|合并了|发生了什么|what changed|what's new|whats new|highlights?|summary|summari[sz]e|changes|updates|happened|going on|overview|recap"
+            r"改动|变化|变更|更新|亮点|重要|重点|关键|important|significant|总结|概括|概述|概要|摘要|概况|进展|做了什么|干了什么|有什么|有哪些|合并了|合(?:了|进了?|入了?)(?:什么|啥|哪些)|发生了什么|what changed|what's new|whats new|highlights?|summary|summari[sz]e|changes|updates|happened|going on|overview|recap"
         ),
     ),
 )
@@ -1771,8 +1868,17 @@ def _as_written(raw: str, norm: str, span: tuple[int, int]) -> str:
 _AUTHOR_FILTERED: frozenset[Intent] = frozenset(
     ("author", "topic", "highlights", "stats", "risks", "must_read", "compare", "search")
 )
+# Greetings and small talk, the whole message: the answer says what the bot does. Asking the date or the
+# time ("今天几号", "what time is it?") names a day, yet asks nothing about PRs; nor does asking who the bot is.
 _GREETING = re.compile(
-    r"^(?:hi|hello|hey|yo|你好|您好|嗨|哈喽|在吗|在不在|早上好|晚上好|早|thanks|thank you|谢谢|多谢|ok|好的)[\s!！.。~,，?？]*$"
+    r"^(?:(?:hi|hello|hey|嗨|你好|您好)[\s,，!！]*)?"
+    r"(?:hi|hello|hey|yo|你好|您好|嗨|哈喽|在吗|在不在|早上好|晚上好|早|thanks|thank you|谢谢|多谢|ok|好的"
+    r"|(?:请问\s*)?(?:今天|今日|现在|当前)?\s*(?:是)?\s*(?:几月)?(?:几号|几日|多少号|星期几|周几|礼拜几|几点(?:钟)?|什么日子|什么时间|哪天)(?:了)?"
+    r"|你是谁|你叫什么(?:名字)?|你好吗|最近怎么样|吃了吗"
+    r"|(?:what(?:'s| is)\s+)(?:the\s+)?(?:time|date|day)(?:\s+(?:is it|today|now|it is))?(?:\s+(?:now|today))?"
+    r"|what(?:'s| is) today(?:'s date)?|what time is it(?:\s+now)?|what day (?:is (?:it|today)|of the week is it)(?:\s+today)?"
+    r"|who are you|what(?:'s| is) your name|how are you(?: doing)?(?: today)?|how'?s it going)"
+    r"[\s!！.。~,，?？啊呀呢吗]*$"
 )
 # The channel's subscribed repos, named as a whole: "我们订阅的仓库", "订阅的这些仓库", "our repos".
 _SUBSCRIBED = re.compile(
@@ -1802,7 +1908,7 @@ def names_subscribed_repos(text: str) -> bool:
 _DOMAIN = re.compile(
     r"\bprs?\b|pull|merge|commit|repo|change|risk|module|report|review|release|diff|author|contribut|code"
     r"|\b(?:touch|fix|add|remov|renam|refactor|land|implement|design|bug|feature|api|function|config|test|docs?)"
-    r"|合并|合入|合进|改动|提交|仓库|代码|风险|模块|周报|评审|变更|修改|作者|贡献|版本|发布|更新|修复|重构|支持|接入|集成"
+    r"|合并|合入|合进|合了|合过|合的|改动|提交|仓库|代码|风险|模块|周报|评审|变更|修改|作者|贡献|版本|发布|更新|修复|重构|支持|接入|集成"
     r"|\bsupport"
     r"|(?:有人|谁)动|动了|改了|碰了|加了|删了|修了|实现|设计|接口|函数|配置|测试|文档|功能|特性|动静|进展"
     # asking for a summary of a span is asking about its PRs ("summarize last week", "上周总结一下")
@@ -1987,6 +2093,11 @@ def parse_query(text: str, context: ParseContext) -> Query:
         modules = tuple(m for m in modules if m not in _UPGRADE_WORDS)
         module_words = {w for w in module_words if w not in _UPGRADE_WORDS}
     concepts = default_glossary().find(_UPGRADE_IMPACT.sub(_spaces, _BREAKING.sub(_spaces, rest)), repo)
+    concepts, specific = _unqualified(rest, concepts)
+    if specific:
+        # its "model" is no module either ("models" of "local model support"): it would keep only the PRs
+        # under the module
+        modules = tuple(m for m in modules if m not in _BROAD_SUBJECTS)
     if upgrade:
         # "升级会不会挂", "what breaks when we upgrade": the framing of an upgrade question, not its subject.
         concepts = [(name, spans) for name, spans in concepts if name not in _UPGRADE_FRAMING]
@@ -2004,7 +2115,11 @@ def parse_query(text: str, context: ParseContext) -> Query:
     modules = tuple(m for m in modules if m not in inside)
     module_words -= inside
     topics = tuple(name for name, _ in concepts)
-    change_types = tuple(name for name, pattern in _CHANGE_TYPES if pattern.search(rest))
+    change_types = tuple(
+        name
+        for name, pattern in _CHANGE_TYPES
+        if pattern.search(rest) and not (name == "feat" and _adds_a_thing(rest, pattern, concepts))
+    )
     if _bare_improvement(rest, phrases, module_words):
         change_types = tuple(dict.fromkeys((*change_types, *_IMPROVEMENT_TYPES)))
     author = _author(rest, context, repo_words, module_words)
@@ -2040,7 +2155,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
             intent = "risks" if "risks" in matched else "must_read"  # "周报里的风险" asks for the risks
 
     if intent == "compare":
-        window = _compared_month(window)
+        window = _after_a_baseline(without_paths, _compared_month(window), context.now)
     # What no slot placed is searched: blank every slot out and keep the content words.
     own_repo = {
         n.lower()

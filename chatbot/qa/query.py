@@ -65,6 +65,17 @@ class Window:
         length = self.end - self.start
         return Window(self.start - length, self.start)
 
+    def following(self) -> Window:
+        """The window just after this one: the next ISO week for a week, the next calendar month for a
+        calendar month, else the span of the same length."""
+        if self.week is not None:
+            week = Week.containing(self.week.end, self.week.tz)
+            return Window(week.start, week.end, week)
+        month_end = _month_after(self.start)
+        if month_end is not None and is_calendar_month(self.start, self.end):
+            return Window(month_end, _month_after(month_end) or month_end)
+        return Window(self.end, self.end + (self.end - self.start))
+
     def comparable_previous(self) -> Window:
         """The window to compare this one with: `previous()`, cut to this one's length when this one is a
         week cut short at now (Monday to Tuesday 10:36 is compared with the same days and hours of the

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from sqlalchemy import ColumnElement, Text, and_, case, cast, exists, func, or_, select
@@ -335,22 +335,68 @@ class Occurrence:
     titled: bool
 
 
+# A name of several words as a question or a glossary writes it ("flash attention", "rms_norm", "flash-attn").
+_NAME_PARTS = re.compile(r"[a-z][a-z0-9]*(?:[ _-][a-z0-9]+)+")
+_NAME_SEPARATOR = re.compile(r"[ _-]")
+# A name's parts run together are found inside longer names only from this length: "rmsnorm" in
+# `llamarmsnorm`, "virtuallist" in `virtuallist.tsx`, not "ab" in everything.
+RUN_TOGETHER = 6
+
+
+@lru_cache(maxsize=4096)  # questions' words are unbounded, a glossary's and a module list's are not
+def _word_pattern(word: str) -> tuple[tuple[str, ...], str, re.Pattern[str]]:
+    """How `word` is found in lower-cased text: the phrases the search index is asked for, the text
+    every match contains (looked for before the pattern is run) and the pattern. A name of several
+    words is found however code spells it: its parts joined by a space, an underscore or a hyphen, as
+    whole words, or run together anywhere (a lower-cased CamelCase name: "virtual list" finds
+    `VirtualList.tsx`, "rms norm" `RMSNorm` and `rms_norm`, "flash attention" `FlashAttention-2`);
+    every spelling holds its longest part."""
+    if not _NAME_PARTS.fullmatch(word):
+        return (word,), word, term_pattern(word)
+    parts = _NAME_SEPARATOR.split(word)
+    apart = term_pattern(" ".join(parts)).pattern.replace(re.escape(" "), "[ _-]")
+    spelled = [separator.join(parts) for separator in (" ", "_", "-")]
+    joined = "".join(parts)
+    if len(joined) >= RUN_TOGETHER:
+        apart, spelled = f"{apart}|{re.escape(joined)}", [*spelled, joined]
+    return (word, *dict.fromkeys(w for w in spelled if w != word)), max(parts, key=len), re.compile(apart)
+
+
 @dataclass(frozen=True, slots=True)
 class _Group:
     """Words of which any one must occur in a matching PR's text (a term, a concept's synonyms, a path);
-    a module group is optional (it ranks) and its tag alone also makes a PR match."""
+    a module group is optional (it ranks) and its tag alone also makes a PR match. `words` are what the
+    search index is asked for; each of `patterns` matches only where its one of `keys` occurs."""
 
     words: tuple[str, ...]
     patterns: tuple[re.Pattern[str], ...]
+    keys: tuple[str, ...]
     module: bool = False
     # A path the question names: any PR that touched it is about it.
     literal: bool = False
 
     @classmethod
+    def union(cls, groups: Collection[_Group]) -> _Group:
+        """One group finding whatever any of `groups` finds."""
+        return cls(
+            tuple(w for g in groups for w in g.words),
+            tuple(p for g in groups for p in g.patterns),
+            tuple(k for g in groups for k in g.keys),
+        )
+
+    @classmethod
     def of(cls, words: Collection[str], *, literal: bool = False, module: bool = False) -> _Group:
-        unique = tuple(dict.fromkeys(w.lower() for w in words if w))
-        patterns = tuple(re.compile(re.escape(w)) if literal else term_pattern(w) for w in unique)
-        return cls(unique, patterns, module, literal)
+        """A group finding any of `words`: a path as written (`literal`), else each word as a whole word
+        and a name of several words in every spelling code gives it (`_word_pattern`)."""
+        unique = dict.fromkeys(w.lower() for w in words if w)
+        found = [((w,), w, re.compile(re.escape(w))) if literal else _word_pattern(w) for w in unique]
+        return cls(
+            tuple(dict.fromkeys(p for phrases, _, _ in found for p in phrases)),
+            tuple(pattern for _, _, pattern in found),
+            tuple(key for _, key, _ in found),
+            module,
+            literal,
+        )
 
     def occurrence(self, document: str | SearchText, asked: frozenset[str] = frozenset()) -> Occurrence:
         """How often the group's words occur in a search document: the PR's own text and the analysis'
@@ -363,7 +409,7 @@ class _Group:
         memory, unless the question says "shared memory": `asked` holds every word of its groups)."""
         text = document if isinstance(document, SearchText) else SearchText(document)
         # Cheap test first: most documents lack most words.
-        present = [(w, p) for w, p in zip(self.words, self.patterns, strict=True) if w in text.document]
+        present = [(k, p) for k, p in zip(self.keys, self.patterns, strict=True) if k in text.document]
         if not present:
             return Occurrence(0.0, False, False)
         title, translated, prose, rest = text.parts()
@@ -610,16 +656,17 @@ def _required_groups(query: Query) -> list[_Group]:
     relaxed reading still requires."""
     groups = [_subject_group(query, topic) for topic in query.topics if topic not in query.alternatives]
     if query.alternatives and not query.alternative_types:
-        groups.append(_Group.of([w for key in query.alternatives for w in _subject_group(query, key).words]))
+        groups.append(_Group.union([_subject_group(query, key) for key in query.alternatives]))
     groups += [_Group.of((path,), literal=True) for path in query.paths]
     return [group for group in groups if group.words]
 
 
 def _subject_group(query: Query, key: str) -> _Group:
-    """The words that find one topic (its glossary terms) or one term (its inflections)."""
+    """The words that find one topic (its glossary terms) or one term (its inflections, and the names
+    it makes with the terms beside it, `_term_words`)."""
     if key in query.topics:
         return _Group.of(default_glossary().terms(key, query.repo))
-    return _Group.of(_inflections(key))
+    return _Group.of(_term_words(query, key))
 
 
 def _unchained_terms(query: Query) -> tuple[str, ...]:
@@ -627,8 +674,34 @@ def _unchained_terms(query: Query) -> tuple[str, ...]:
 
 
 def _term_groups(query: Query) -> list[_Group]:
-    groups = (_Group.of(_inflections(term)) for term in _unchained_terms(query))
+    groups = (_Group.of(_term_words(query, term)) for term in _unchained_terms(query))
     return [group for group in groups if group.words]
+
+
+_ASCII_TERM = re.compile(r"[a-z][a-z0-9]*")
+# The words of a CamelCase name as the asker wrote it: "RMSNorm" is RMS and Norm, "useInfiniteQuery" use,
+# Infinite and Query.
+_CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def _term_words(query: Query, term: str) -> tuple[str, ...]:
+    """What finds one search term: its inflections; written in CamelCase ("RMSNorm", "FlashAttention"),
+    also its words apart, so `rms_norm` and "flash attention" are found; and beside another English
+    term ("tray icon", "reverse proxy"), the name the two make, so `TrayIcon` and `reverseproxy/` are
+    found though neither word stands alone there (`_Group.of` spells each name every way code does)."""
+    words = list(_inflections(term))
+    written = next((w for w in query.understood if w.lower() == term and w != term), "")
+    parts = _CAMEL_PART.findall(written)
+    if len(parts) > 1 and "".join(parts) == written:
+        words.append(" ".join(parts).lower())
+    terms = query.terms
+    if _ASCII_TERM.fullmatch(term) and term in terms:
+        at = terms.index(term)
+        if at > 0 and _ASCII_TERM.fullmatch(terms[at - 1]):
+            words += [f"{terms[at - 1]} {form}" for form in _inflections(term)]
+        if at + 1 < len(terms) and _ASCII_TERM.fullmatch(terms[at + 1]):
+            words += [f"{term} {form}" for form in _inflections(terms[at + 1])]
+    return tuple(words)
 
 
 def _alternative_groups(query: Query) -> list[_Group]:
@@ -869,7 +942,7 @@ def text_scores(
             documents = _documents(session, repo, window, None)
     else:
         # All time, or a window of months on a busy repo: the search index narrows the PRs to score.
-        narrowing = required or [_Group.of([w for g in optional or modules for w in g.words])]
+        narrowing = required or [_Group.union(optional or modules)]
         ids = _candidates(session, repo, narrowing, window)
         documents = _documents(session, repo, window, ids) if ids else {}
     scored = bm25(documents, required + modules, optional, corpus)
