@@ -60,9 +60,10 @@ class Glossary:
             key=lambda pair: -len(pair[0]),
         )
         for term, name in candidates:
-            if term not in text:
-                continue  # its pattern matches only where the term occurs: not compiled (or run) for nothing
-            for match in _patterns(term).finditer(text):
+            key, pattern = _patterns(term)
+            if key not in text:
+                continue  # its pattern matches only where the key occurs: not run for nothing
+            for match in pattern.finditer(text):
                 span = match.span()
                 if any(span[0] < end and start < span[1] for start, end in taken):
                     continue
@@ -71,9 +72,20 @@ class Glossary:
         return sorted(found.items(), key=lambda item: min(start for start, _ in item[1]))
 
 
+# A term of several English words ("flash-attn", "peak memory", "out of memory").
+_SEPARATED = re.compile(r"[a-z0-9]+(?:[ _-][a-z0-9]+)+")
+
+
 @cache
-def _patterns(term: str) -> re.Pattern[str]:
-    return term_pattern(term)
+def _patterns(term: str) -> tuple[str, re.Pattern[str]]:
+    """How a question names `term`: the text every match holds, and the pattern; a term of several words
+    with any of a space, an underscore, a hyphen or nothing between them, as people write a name
+    ("flash attn", "flash-attn", "flash_attn" all name flash-attn)."""
+    if not _SEPARATED.fullmatch(term):
+        return term, term_pattern(term)
+    parts = re.split(r"[ _-]", term)
+    pattern = term_pattern(" ".join(parts)).pattern.replace(re.escape(" "), "[ _-]?")
+    return max(parts, key=len), re.compile(pattern)
 
 
 def _terms(entry: object, key: str = "terms") -> tuple[str, ...]:

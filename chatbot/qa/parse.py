@@ -1236,7 +1236,7 @@ _ANY_ABOUT_TESTS = re.compile(
     r"有没有(?=(?:加|补|写|新增|带)*(?:单元|回归)?(?:测试|单测|测例)(?:相关|方面)?的)"
 )
 _BREAKING = re.compile(
-    r"破坏性|不兼容|不向后兼容|向后不兼容|breaking|backwards?[- ]?incompatible|incompatible|api 变更|接口变更"
+    r"破坏性|不兼容|不再兼容|不向后兼容|向后不兼容|breaking|backwards?[- ]?incompatible|incompatible|api 变更|接口变更"
     r"|\bbreak(?:s|ing)? (?:the )?(?:backwards? )?compat(?:ibility)?\b|兼容性破坏|破坏(?:了)?兼容"
     r"|\b(?:could|would|will|might|may) break\b|\bbreaks? (?:us|our|downstream|existing|user)\b"
     # what makes users change their code: "需要我们改代码吗", "do we need to change our code"

@@ -229,9 +229,9 @@ def known_authors(session: Session) -> frozenset[str]:
 # What a PR's own text says to state a breaking change, and the search index's words for finding it.
 _STATES_BREAKING = re.compile(
     r"(?<!non-)(?<!non )(?<!zero )\bbreaking(?:[ _-]?changes?\b|\s*:)|\bbreaks? (?:backwards? )?compatibility"
-    r"|\bbackwards?[ -]incompatible|不兼容|破坏性(?:变更|改动|修改|更新)"
+    r"|\bbackwards?[ -]incompatible|不兼容|不再兼容|破坏性(?:变更|改动|修改|更新)"
 )
-BREAKING_WORDS = ("breaking", "incompatible", "breaks compat", "不兼容", "破坏性")
+BREAKING_WORDS = ("breaking", "incompatible", "breaks compat", "不兼容", "不再兼容", "破坏性")
 
 
 def _states_breaking(text: str) -> bool:

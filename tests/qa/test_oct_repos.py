@@ -411,3 +411,37 @@ def test_a_follow_up_changes_one_slot(
     assert answer.query.intent == intent
     assert answer.window is not None and answer.window.start == start
     assert answer.query.modules == modules
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "anything on flash attn lately?",
+        "flash attn since August",
+        "flashattn?",
+        "flash_attn 最近的改动",
+        "Flash-Attn",
+    ],
+)
+def test_a_glossary_name_is_read_in_any_spelling(bot: Channels, question: str) -> None:
+    """ "flash attn", "flashattn", "flash_attn": the glossary's flash-attn however the asker spaces it, so
+    both #34001 (FlashAttention-2) and #34022 (flash_attn) are found."""
+    answer = bot.ask("hf", question)
+    assert answer.query.topics == ("attention",)
+    assert {34001, 34022} <= set(answer.cited)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "十月有不兼容的改动吗",
+        "10 月有哪些破坏性变更",
+        "breaking changes in October?",
+        "十月有不再兼容的改动吗",
+    ],
+)
+def test_a_breaking_change_stated_as_no_longer_compatible(bot: Channels, question: str) -> None:
+    """#14052 says only "不再兼容旧版本的标注格式": no longer compatible is a breaking change."""
+    answer = bot.ask("ocr", question)
+    assert answer.query.breaking
+    assert set(answer.cited) == {14052}
