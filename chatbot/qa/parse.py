@@ -1914,6 +1914,9 @@ _DOMAIN = re.compile(
     # asking for a summary of a span is asking about its PRs ("summarize last week", "上周总结一下")
     r"|summar|recap|overview|digest|highlight|what'?s new|总结|概括|概述|摘要|概况|亮点|回顾|做了什么|干了什么|忙(?:了)?什么"
 )
+# What happened in a span, asked of a bot about PRs, is about its PRs ("what happened in july", "上周发生
+# 了什么"); without a span ("what happened to the weather?") it is not.
+_HAPPENED = re.compile(r"\bhappen(?:ed|ing)\b|\bgoing on\b|发生了(?:什么|啥|哪些)|有什么动态")
 
 
 # "列出所有修复", "全部的风险", "list all the fixes", "every PR": as many as an answer lists (LIST_MAX);
@@ -2251,6 +2254,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
             or semantics
             or limit is not None  # "which one is the most important": a superlative of PRs
             or _DOMAIN.search(rest)
+            or (window is not None and _HAPPENED.search(rest))
             or _AUDIENCE.search(norm)
             or _about_the_index(terms, context)
         )

@@ -215,6 +215,24 @@ def test_small_talk_gets_what_the_bot_does(bot: Channels, channel: str, question
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "what happened last week?",
+        "what happened in october",
+        "what's been going on this month?",
+        "上周发生了什么",
+        "这个月有什么动态",
+    ],
+)
+def test_what_happened_in_a_span_asks_about_its_prs(bot: Channels, question: str) -> None:
+    """In a channel of several repos (no repo in mind), a span and "what happened" ask about PRs; without
+    a span the same words are small talk ("what happened to the weather?")."""
+    answer = bot.ask(SEVERAL, question)
+    assert answer.query.intent != "unknown" and answer.cited, (question, answer.query.intent)
+    assert bot.ask(SEVERAL, "what happened to the weather in Beijing?").query.intent == "unknown"
+
+
+@pytest.mark.parametrize(
     ("channel", "question", "cited"),
     [
         ("caddy", "今天合了什么", {6675}),
