@@ -23,6 +23,7 @@ from chatbot.models import (
     plain,
 )
 from chatbot.prose import prose
+from chatbot.reports.builder import names_someone
 from chatbot.weeks import local_time
 
 UTC = ZoneInfo("UTC")
@@ -47,11 +48,11 @@ def pr_card(
         "pr.meta",
         language,
         repo=pr.repo,
-        author=h.author,
+        author=h.author if names_someone(h.author) else (h.author_name or h.author),
         merged=merged,
         additions=pr.additions,
         deletions=pr.deletions,
-        files=pr.changed_files,
+        n=pr.changed_files,
     )
     blocks.append(Context((plain(meta + " · "), link(say("pr.open", language), h.html_url))))
     if analysis is None:

@@ -179,6 +179,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "report.breaking.one": ("", " 1 contains breaking changes ({prs}); check it before upgrading."),
     "report.risk.missing-tests.one": ("", "1 PR changes code without tests: {prs}"),
     "qa.count.one": ("", "1 PR"),
+    "pr.meta.one": ("", "{repo} · by {author} · merged {merged} · +{additions}/-{deletions} · 1 file"),
     "qa.empty.offer.one": ("", "The last complete week, {week} ({period}), merged 1 PR; try: “{example}”"),
     "report.theme_heading": ("{name} · {n} 个 PR", "{name} · {n} PRs"),
     "report.theme_heading.one": ("", "{name} · 1 PR"),
@@ -187,8 +188,8 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "report.severity.low": ("低", "low"),
     # One PR -----------------------------------------------------------------------------------------
     "pr.meta": (
-        "{repo} · 作者 {author} · 合并于 {merged} · +{additions}/-{deletions} · {files} 个文件",
-        "{repo} · by {author} · merged {merged} · +{additions}/-{deletions} · {files} files",
+        "{repo} · 作者 {author} · 合并于 {merged} · +{additions}/-{deletions} · {n} 个文件",
+        "{repo} · by {author} · merged {merged} · +{additions}/-{deletions} · {n} files",
     ),
     "pr.open": ("在 GitHub 打开", "open on GitHub"),
     "pr.not_analyzed": (

@@ -69,3 +69,21 @@ def test_a_summary_opening_with_the_gist_does_not_repeat_it() -> None:
     )
     paragraphs = _paragraphs(pr_card(pr(7, "fix: a", MERGED), a, "en"))
     assert paragraphs == ["Rollout went OOM on step two.", "Prompts are now expanded lazily."]
+
+
+def _meta(card) -> str:  # type: ignore[no-untyped-def]
+    return inline_text(next(b for b in card.blocks if isinstance(b, Context)).spans)
+
+
+@pytest.mark.parametrize(("files", "shown"), [(1, "· 1 file ·"), (3, "· 3 files ·")])
+def test_the_english_meta_line_counts_files_in_the_right_number(files: int, shown: str) -> None:
+    one = dataclasses.replace(pr(7, "fix: a", MERGED), changed_files=files)
+    assert shown in _meta(pr_card(one, analysis(("x",), 5.0), "en"))
+    assert f"{files} 个文件" in _meta(pr_card(one, analysis(("x",), 5.0), "zh"))
+
+
+def test_a_deleted_account_shows_the_display_name_the_export_kept() -> None:
+    gone = pr(7, "fix: a", MERGED, author="-")
+    named = dataclasses.replace(gone, header=dataclasses.replace(gone.header, author_name="Hollow Man"))
+    assert "by Hollow Man ·" in _meta(pr_card(named, analysis(("x",), 5.0), "en"))
+    assert "by - ·" in _meta(pr_card(gone, analysis(("x",), 5.0), "en"))
