@@ -34,6 +34,8 @@ from chatbot.models import (
     Paragraph,
     PullRequest,
     Reply,
+    code,
+    link,
     plain,
 )
 from chatbot.ports import AnswerStream, Clock, Progress
@@ -68,6 +70,7 @@ from chatbot.qa.retrieve import (
     known_repos,
     mentioned_in,
     title_words,
+    top_directory,
 )
 from chatbot.reports.cards import ReportLinks, report_card
 from chatbot.reports.weekly import BuiltReport, ReportWriter, build_weekly_report
@@ -187,6 +190,7 @@ class ChatBot:
         self._title_words: _Expiring[str, Counter[str]] = _Expiring(IN_TITLES_CACHED)
         self._in_titles: _Expiring[str, bool] = _Expiring(IN_TITLES_CACHED)
         self._mentions: _Expiring[str, bool] = _Expiring(IN_TITLES_CACHED)
+        self._directories: _Expiring[str, bool] = _Expiring(IN_TITLES_CACHED)
 
     def handle(
         self, message: Message, progress: Progress | None = None, stream: AnswerStream | None = None
@@ -216,7 +220,28 @@ class ChatBot:
             modules, authors = self._vocabulary(session)
         mentioned = (lambda word: self._mentioned(default_repo, word)) if default_repo else None
         now, tz = self.clock.now(), self.config.tz
-        return ParseContext(now, tz, repos, default_repo, modules, authors, self._in_a_title, mentioned)
+        names = [default_repo] if default_repo else [r.full_name for r in repos]
+        return ParseContext(
+            now,
+            tz,
+            repos,
+            default_repo,
+            modules,
+            authors,
+            self._in_a_title,
+            mentioned,
+            lambda word: any(self._top_directory(name, word) for name in names),
+        )
+
+    def _top_directory(self, repo: str, word: str) -> bool:
+        """Whether `word` is a top-level directory of `repo`'s changed files, cached like `_in_a_title`:
+        asked of a word a question calls a directory ("the recipe directory", "examples 目录")."""
+
+        def load() -> bool:
+            with self.db.session() as session:
+                return top_directory(session, repo, word)
+
+        return self._directories.get(f"{repo} {word}", load)
 
     def _mentioned(self, repo: str, word: str) -> bool:
         """Whether some PR of `repo` uses `word` anywhere in its text, cached like `_in_a_title`: asked of
@@ -656,12 +681,15 @@ class ChatBot:
             (say("qa.respelled.pair", query.language, written=t, word=w) for t, w in fixed.items()),
             query.language,
         )
+        # The question read again with the words respelled: "mulit turn" is then the glossary's
+        # "multi-turn" (in every spelling, "multiturn" too), not the words "multi" and "turn".
+        text = query.text
+        for term, word in fixed.items():
+            text = re.sub(rf"(?<![\w-]){re.escape(term)}(?![\w-])", word, text, flags=re.IGNORECASE)
+        reread = parse_query(text, self._parse_context(repo))
+        subject = {name: getattr(reread, name) for name in SUBJECT}
         return replace(
-            query,
-            terms=tuple(fixed.get(t, t) for t in query.terms),
-            alternatives=tuple(fixed.get(t, t) for t in query.alternatives),
-            understood=tuple(fixed.get(w.lower(), w) for w in query.understood),
-            notes=(*query.notes, say("qa.respelled", query.language, pairs=pairs)),
+            query, **subject, notes=(*query.notes, say("qa.respelled", query.language, pairs=pairs))
         )
 
     def _relaxed(
@@ -856,6 +884,7 @@ class ChatBot:
             or query.semantics
             or query.change_types
             or query.author
+            or query.severity
         )
         if window is not None and window.week is not None and window.is_over(self.clock.now()) and unfiltered:
             built = self._weekly_report(query, window)
@@ -879,6 +908,8 @@ class ChatBot:
 
     def report(self, query: Query, window: Window | None) -> Answer:
         assert window is not None
+        if window.week is None and window.end - window.start > timedelta(days=7):
+            return self._span_reports(query, window)
         built = self._weekly_report(query, window)
         week = window.week or Week.containing(window.start, self.config.tz)
         links = ReportLinks.for_report(self.config.public_url, built.report)
@@ -886,6 +917,53 @@ class ChatBot:
         origin = CardOrigin(built.report.repo, built.report.label, query.language, self.config.tz.key)
         card = with_reading(self.db, built.report, report_card(built.report, links), origin)
         return Answer(query, card, tuple(key), Window(week.start, week.end, week))
+
+    def _span_reports(self, query: Query, window: Window) -> Answer:
+        """A report of more than a week ("3月份的周报", "report for March"): the span's main changes, as
+        the question without the word "report" is answered, then each of its weeks (up to now) with its
+        PRs merged in the span and where its weekly report is, a link or the command that shows it."""
+        now, tz, language = self.clock.now(), self.config.tz, query.language
+        main = self.answer(replace(query, intent="highlights"))
+        weeks: list[Week] = []
+        week = Week.containing(window.start, tz)
+        while week.start < min(window.end, now):
+            weeks.append(week)
+            week = Week.containing(week.end, tz)
+        repo = query.repo or ""
+        items: list[Inline] = []
+        with self.db.session() as session:
+            row = PRIndex(session).repo(repo)
+            for week in weeks:
+                start, end = max(week.start, window.start), min(week.end, window.end, now)
+                count = (
+                    session.scalar(
+                        select(func.count())
+                        .select_from(PullRequestRow)
+                        .where(
+                            PullRequestRow.repo_id == row.id,
+                            PullRequestRow.merged_at >= start,
+                            PullRequestRow.merged_at < end,
+                        )
+                    )
+                    if row
+                    else 0
+                )
+                period = say(
+                    "report.period",
+                    language,
+                    start=f"{week.start:%m-%d}",
+                    end=f"{week.end - timedelta(days=1):%m-%d}",
+                )
+                line = say("qa.span_reports.week", language, week=week.label, period=period, n=count)
+                links = ReportLinks.for_week(self.config.public_url, repo, week.label)
+                command = say("qa.span_reports.command", language, repo=repo.split("/")[-1], week=week.label)
+                where = link(week.label, links.page) if links else code(command)
+                items.append((plain(f"{line} · {say('qa.span_reports.ask', language)}"), where))
+        blocks = list(main.reply.blocks)
+        # the weeks before the footer (the index's freshness)
+        at = len(blocks) - 1 if blocks and isinstance(blocks[-1], Context) else len(blocks)
+        blocks[at:at] = [Heading(say("qa.span_reports.title", language), 2), BulletList(tuple(items))]
+        return replace(main, query=query, reply=replace(main.reply, blocks=tuple(blocks)))
 
     def empty(self, query: Query, window: Window | None, composer: Composer) -> Answer:
         language = query.language

@@ -263,6 +263,17 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "risk.label.compatibility": ("兼容性", "compatibility"),
     "risk.label.other": ("其他", "other"),
     "qa.risks.none": ("这些 PR 的分析中没有发现风险。", "The analyses of these PRs found no risks."),
+    # Asked for the risks of one severity ("高风险", "high-severity risks").
+    "qa.risks.at": ("{severity}风险", "{severity}-severity risks"),
+    "qa.risks.none_at": (
+        "这段时间没有{severity}风险。",
+        "No {severity}-severity risks in this window.",
+    ),
+    "qa.risks.instead": (
+        "{severity}风险有 {n} 条：",
+        "There are {n} {severity}-severity ones:",
+    ),
+    "qa.risks.instead.one": ("", "There is one {severity}-severity one:"),
     "qa.risks.from_report": (
         "来自 {week} 周报（第 {version} 版）",
         "From the {week} weekly report (version {version})",
@@ -272,6 +283,13 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "qa.newest.title": ("最新合并（按合并时间）", "Latest merges (newest first)"),
     "qa.highlights.title": ("主要改动（按重要性）", "Main changes (by importance)"),
     "qa.must_read.title": ("值得精读", "Worth a close read"),
+    # Asked for the must-reads alone ("必读的 PR"): those, then, when there are few, the others worth reading.
+    "qa.must_read.only_title": ("必读 PR（{n} 个）", "Must-read PRs ({n})"),
+    "qa.must_read.only_none": (
+        "这段时间没有被评为“必读”的 PR。",
+        "No PR in this window was rated must-read.",
+    ),
+    "qa.must_read.also": ("另外值得一读（非必读）", "Also worth reading (not must-read)"),
     "qa.why.title": ("为什么是 #{number}", "Why #{number}"),
     "qa.respelled": (
         "索引的 PR 标题里没有这个词，按拼写最接近的词搜索：{pairs}。",
@@ -346,6 +364,11 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "qa.stats.top_modules": ("最活跃的模块", "Most active modules"),
     "qa.stats.top_authors": ("最活跃的作者", "Most active authors"),
     "qa.stats.types": ("改动类型", "Change types"),
+    "qa.stats.per_day": ("平均每天", "Per day"),
+    "qa.stats.per_day.value": (
+        "{rate} 个（{n} 个 PR / {days} 天）",
+        "{rate} ({n} PRs over {days} days)",
+    ),
     "qa.compare.title": ("与上一时间段对比（{previous}）", "Compared with the previous window ({previous})"),
     "qa.compare.count": (
         "合并 PR：{now} 个（之前 {before} 个，{delta}）",
@@ -356,6 +379,17 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "Average importance: {now} (before: {before})",
     ),
     "qa.compare.modules": ("模块变化", "Module changes"),
+    # A report asked for a month or another span of weeks ("3月份的周报", "report for March").
+    "qa.span_reports.title": ("这段时间的周报", "The weekly reports of this span"),
+    "qa.span_reports.week": ("{week}（{period}）：{n} 个 PR", "{week} ({period}): {n} PRs"),
+    "qa.span_reports.week.one": ("", "{week} ({period}): 1 PR"),
+    "qa.span_reports.ask": ("完整周报：", "full report: "),
+    "qa.span_reports.command": ("周报 {repo} {week}", "report {repo} {week}"),
+    # A comparison with a named whole window ("十月和十一月比") whose asked window is not over yet.
+    "qa.compare.partial": (
+        "{window}还没有结束，它的数字只统计到现在；{previous}是完整的。",
+        "{window} is not over yet: its figures run to now, while {previous} is complete.",
+    ),
     "qa.more": ("及其他 {n} 个", "and {n} more"),
     "qa.upgrade.title": ("升级前值得注意的改动", "What to check before upgrading"),
     "qa.upgrade.breaking": ("破坏性变更", "Breaking changes"),

@@ -329,8 +329,11 @@ class Composer:
     def mechanisms(self) -> Answer:
         """The matching PRs' risks one line each, as their analyses state them (what could break, and
         where), worst first: severity, then the PR's importance; at most MECHANISMS_PER_PR lines a PR.
-        Untested changes, true of many PRs and saying little about any, are one line at the end."""
+        Untested changes, true of many PRs and saying little about any, are one line at the end. Asked
+        for one severity (`Query.severity`), only its risks, untested changes among them; when there
+        are none, that is said first, and the risks of the next lower severity follow."""
         records = self.evidence.records
+        severity = self.query.severity
         lines: list[tuple[int, float, AnalyzedPR, Risk]] = []
         untested: list[AnalyzedPR] = []
         for record in records:
@@ -338,27 +341,47 @@ class Composer:
                 replace(risk, text=text)
                 for risk, text in zip(record.analysis.risks, record.risk_texts(self.language), strict=True)
             ]
-            if any(risk.category == "missing-tests" for risk in own):
+            if severity is None and any(risk.category == "missing-tests" for risk in own):
                 untested.append(record)
-            stated = [risk for risk in own if risk.category != "missing-tests"]
+            stated = [risk for risk in own if severity is not None or risk.category != "missing-tests"]
             stated.sort(key=lambda risk: SEVERITIES.index(risk.severity))  # high first
             lines += [
                 (SEVERITIES.index(risk.severity), record.analysis.importance, record, risk)
-                for risk in stated[:MECHANISMS_PER_PR]
+                for risk in (stated if severity is not None else stated[:MECHANISMS_PER_PR])
             ]
         lines.sort(key=lambda line: (line[0], -line[1], -line[2].number))
-        blocks: list[Block] = [Heading(say("qa.risks.title", self.language), 2)]
-        if not lines and not untested:
+        title = say("qa.risks.title", self.language)
+        if severity is not None:
+            title = say(
+                "qa.risks.at", self.language, severity=say(f"report.severity.{severity}", self.language)
+            )
+            title = title[:1].upper() + title[1:]
+        blocks: list[Block] = [Heading(title, 2)]
+        if severity is not None:
+            asked = [line for line in lines if SEVERITIES[line[0]] == severity]
+            if not asked:
+                level = say(f"report.severity.{severity}", self.language)
+                blocks.append(Paragraph((plain(say("qa.risks.none_at", self.language, severity=level)),)))
+                # the next severity down: "no high ones" is answered with the medium ones, said so
+                lower = [line for line in lines if line[0] > SEVERITIES.index(severity)]
+                if not lower:
+                    return self.answer(blocks, len(records))
+                asked = [line for line in lower if line[0] == lower[0][0]]
+                level = say(f"report.severity.{SEVERITIES[lower[0][0]]}", self.language)
+                instead = say("qa.risks.instead", self.language, severity=level, n=len(asked))
+                blocks.append(Paragraph((plain(instead),)))
+            lines = asked
+        elif not lines and not untested:
             blocks.append(Paragraph((plain(say("qa.risks.none", self.language)),)))
             return self.answer(blocks, len(records))
         by_number = {r.number: r for r in records}
         shown = self.query.limit or MECHANISMS_SHOWN
         items: list[Inline] = []
         for _, _, record, risk in lines[:shown]:
-            severity = say(f"report.severity.{risk.severity}", self.language)
+            level = say(f"report.severity.{risk.severity}", self.language)
             text = risk.text + _where(risk)
             items.append(
-                (bold(f"[{severity}] "), pr_span(record), plain(" "), *prose(text, record.pr.repo, by_number))
+                (bold(f"[{level}] "), pr_span(record), plain(" "), *prose(text, record.pr.repo, by_number))
             )
             self._cite([record])
         if len(lines) > shown:
@@ -438,6 +461,8 @@ class Composer:
 
     def must_read(self) -> Answer:
         records = self.evidence.ranked(self.evidence.records)
+        if self.query.must_read_only:
+            return self._must_reads(records)
         chosen = [r for r in records if r.analysis.verdict == "must-read"] + [
             r for r in records if r.analysis.verdict == "worth-reading"
         ]
@@ -451,6 +476,25 @@ class Composer:
             blocks.append(Paragraph((plain(say("qa.must_read.none", self.language)),)))
             chosen, total = records[:3], None
         return self.answer(blocks + self.listing(chosen, "verdict", total), self.evidence.count)
+
+    def _must_reads(self, records: Sequence[AnalyzedPR]) -> Answer:
+        """The must-read PRs alone, as many as the weekly report counts; when there are fewer than FEW,
+        the PRs worth reading follow as a part of their own, so that none is taken for a must-read."""
+        verdicts = self.evidence.verdicts
+        must = [r for r in records if r.analysis.verdict == "must-read"]
+        total = verdicts["must-read"] if verdicts is not None else len(must)
+        blocks: list[Block] = [Heading(say("qa.must_read.only_title", self.language, n=total), 2)]
+        if must:
+            blocks += self.listing(must, "verdict", total)
+        else:
+            blocks.append(Paragraph((plain(say("qa.must_read.only_none", self.language)),)))
+        worth = [r for r in records if r.analysis.verdict == "worth-reading"]
+        # as many as asked for ("给我一个就行"), else a few
+        wanted = min(self.query.limit or FEW, FEW)
+        if total < wanted and worth:
+            blocks.append(Heading(say("qa.must_read.also", self.language), 3))
+            blocks += self.listing(worth[: wanted - total], "verdict", len(worth[: wanted - total]))
+        return self.answer(blocks, self.evidence.count)
 
     def filtered(self, title: str) -> Answer:
         records = self.evidence.ranked(self.evidence.records)
@@ -565,6 +609,18 @@ class Composer:
                     ),
                 ),
             )
+        if self.query.per_day and self.window is not None:
+            # over the days of the window gone by: this week to Wednesday 10:00 is 2.4 days
+            days = (min(self.window.end, self.now) - self.window.start).total_seconds() / 86400
+            if days > 0:
+                value = say(
+                    "qa.stats.per_day.value",
+                    language,
+                    rate=f"{len(records) / days:.1f}",
+                    n=len(records),
+                    days=f"{days:.1f}".removesuffix(".0"),
+                )
+                pairs = (pairs[0], (say("qa.stats.per_day", language), (bold(value),)), *pairs[1:])
         return self.answer([Heading(say("qa.stats.title", language), 2), Fields(pairs)], len(records))
 
     def compare(self) -> Answer:
@@ -604,7 +660,13 @@ class Composer:
             (plain(say("qa.compare.importance", language, now=avg(now_records), before=avg(before))),),
         ]
         if changes:  # modules whose count moved, most moved first
-            moved = join((f"{m} {modules_before[m]}→{modules_now[m]}" for m in changes), language)
+            moved = join(
+                (
+                    f"{m} {modules_before[m]}→{modules_now[m]} ({modules_now[m] - modules_before[m]:+d})"
+                    for m in changes
+                ),
+                language,
+            )
             figures.append(
                 (plain(say("qa.compare.modules", language) + ("：" if language == "zh" else ": ") + moved),)
             )
@@ -616,6 +678,17 @@ class Composer:
                 2,
             ),
             BulletList(tuple(figures)),
+        ]
+        if self.query.baseline is not None and self.window is not None and not self.window.is_over(self.now):
+            # "十月和十一月比" on November 30: the whole of October against November so far, said so
+            partial = say(
+                "qa.compare.partial",
+                language,
+                window=window_text(self.window, self.now, self.tz, language),
+                previous=window_text(previous, self.now, self.tz, language),
+            )
+            blocks.append(Paragraph((plain(partial),)))
+        blocks += [
             Heading(say("qa.highlights.title", language), 2),
             *self.listing(self.evidence.ranked(now_records)[:COMPARE_SHOWN], "key_point"),
         ]

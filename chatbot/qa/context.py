@@ -134,7 +134,7 @@ def query_from_dict(data: dict[str, Any]) -> Query | None:
             if f.name not in data:
                 continue
             value = data[f.name]
-            if f.name == "window" and value is not None:
+            if f.name in ("window", "baseline") and value is not None:
                 week = value.get("week")
                 value = Window(
                     datetime.fromisoformat(value["start"]),

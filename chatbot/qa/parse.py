@@ -16,6 +16,7 @@ from datetime import date, datetime, time, timedelta
 from itertools import pairwise
 from zoneinfo import ZoneInfo
 
+from chatbot.analysis.types import Severity
 from chatbot.messages import Language, join_either
 from chatbot.qa.glossary import default_glossary
 from chatbot.qa.query import COUPLE, FEW, LIST_MAX, Intent, Order, Query, Window, is_calendar_month
@@ -94,6 +95,9 @@ class ParseContext:
     # Whether a word occurs anywhere in some PR of the channel's repo (`default_repo`): "今天上海天气怎么样"
     # asked in a subscribed channel is off-topic, "MinIO 支持吗" is not.
     mentioned: Callable[[str], bool] | None = None
+    # Whether a word is a top-level directory of the indexed PRs' changed files ("docs", "recipe"):
+    # "the recipe directory" names a path.
+    directory: Callable[[str], bool] | None = None
 
 
 # Control characters and lone surrogates (a broken client's JSON) mean nothing in a question, and no
@@ -261,6 +265,12 @@ _PATH_CONTEXT = re.compile(
     r"目录|文件|路径|下的|下面|里的代码|代码|谁改|谁动|动了|动过|碰了|file|folder|director|path|touch|under|模块下"
     r"|who (?:changed|modified|edited)|\b(?:changed|changes|modified) in\b"
 )
+# A word named as a directory: "the recipe directory", "examples 目录", "docs 下的文件", "PRs under tests".
+_DIRECTORY_WORD = re.compile(
+    r"(?<![\w@:/.-])(?P<word>[a-z0-9_][a-z0-9_.-]*)\s*/?\s*"
+    r"(?=目录|文件夹|底下|下面|下(?=的|有|面|文件|代码|改)|\s*(?:directory|folder|dir)\b)"
+    r"|\bunder (?:the )?(?P<under>[a-z0-9_][a-z0-9_.-]*)(?![\w/-])"
+)
 # First segments that make `a/b` a directory of a repo, never an owner and a repo: where source, tests,
 # docs and CI live in most projects ("packages/ui", "test/convergence", ".github/workflows").
 _SOURCE_ROOTS = frozenset(
@@ -303,11 +313,28 @@ def _paths(text: str, context: ParseContext) -> tuple[list[tuple[str, tuple[int,
             or match.group(1).endswith("/")
             or (len(segments) == 2 and _PATH_CONTEXT.search(text))
         ):
-            found.append((token, match.span()))
+            # "docs/": a top-level directory, matched where a changed file's path starts, not as a word
+            top = len(segments) == 1 and not is_file
+            top = top and context.directory is not None and context.directory(token)
+            found.append((f"{token}/" if top else token, match.span()))
         else:
             continue
         if named and repo is None:
             repo = named
+    # "the recipe directory", "examples 目录", "docs 下的文件", "under examples": a top-level directory
+    # of the indexed files is a path, however it is written
+    for match in _DIRECTORY_WORD.finditer(text):
+        word = match.group("word") or match.group("under") or ""
+        span = match.span("word") if match.group("word") else match.span("under")
+        if (
+            context.directory is None
+            or word in short
+            or any(start < span[1] and span[0] < end for _, (start, end) in found)
+            or not context.directory(word)
+        ):
+            continue
+        found.append((f"{word}/", span))
+    found.sort(key=lambda pair: pair[1])
     return found, repo
 
 
@@ -756,6 +783,22 @@ def _one_month(
             window = Window(window.start, now)
         return window, m.start() if start_of else m.end()
     return None
+
+
+def _two_months(text: str, now: datetime, tz: ZoneInfo) -> tuple[Window, Window] | None:
+    """Of a comparison naming two calendar months ("十月和十一月比", "五月相比四月", "compare january and
+    february"): the later, asked about, and the whole earlier one to compare it with (not only its part
+    as long as the later's elapsed part); None unless it names two different months."""
+    first = _one_month(text, now, tz)
+    if first is None:
+        return None
+    second = _one_month(text[first[1] :], now, tz)
+    if second is None:
+        return None
+    months = sorted((first[0], second[0]), key=lambda w: w.start)
+    if months[0].start == months[1].start or not all(is_calendar_month(w.start, w.end) for w in months):
+        return None
+    return months[1], months[0]
 
 
 def _compared_month(window: Window | None) -> Window | None:
@@ -1245,6 +1288,41 @@ _BREAKING = re.compile(
     r"(?: to)? (?:change|update|migrate|rewrite|fix|adapt) (?:our|my|their|your)? ?(?:code|scripts|calls|usage)\b"
     r"|\brequires? (?:code )?changes (?:on our side|downstream|from users)\b|\bmigration (?:needed|required)\b"
 )
+# Asking for the risks of one severity: "高风险的改动", "严重的风险", "高危", "high-severity risks", "critical
+# risks", "severity: high". Group `q` is the qualifier (blanked: never a search word), the group named
+# after a severity says which; "高风险" keeps its "风险", which asks for risks.
+_SEVERITY = re.compile(
+    r"(?P<high>(?P<q>高|严重|重大|致命|高危|高等级|高级别)(?:的)?(?=\s*(?:风险|隐患))|高危"
+    r"|\b(?:high(?:est)?|critical|severe|serious|major|big(?:gest)?|worst)(?:[- ]severity)?(?=[- ](?:risks?|dangers?|concerns?)\b)"
+    r"|\bhigh(?:est)?[- ]severity\b|\bseverity(?:\s*[:=]\s*|\s+(?:is\s+)?)high\b|\bmost severe\b|\bsevere\b)"
+    r"|(?P<medium>(?P<qm>中等?|中级别|中危)(?:的)?(?=\s*风险)|\bmedium(?:[- ]severity)?(?=[- ]risks?\b)|\bmedium[- ]severity\b)"
+    r"|(?P<low>(?P<ql>低)(?:的)?(?=\s*风险)|\blow(?:[- ]severity)?(?=[- ]risks?\b)|\blow[- ]severity\b)"
+)
+
+
+def _severity(text: str) -> tuple[Severity | None, list[tuple[int, int]]]:
+    """The severity a question asks the risks of, and the spans of the words that say it."""
+    severity: Severity | None = None
+    spans: list[tuple[int, int]] = []
+    for m in _SEVERITY.finditer(text):
+        level: Severity = "high" if m.group("high") else "medium" if m.group("medium") else "low"
+        severity = severity or level
+        qualifier = next((g for g in ("q", "qm", "ql") if m.group(g)), None)
+        spans.append(m.span(qualifier) if qualifier else m.span())
+    return severity, spans
+
+
+# The must-reads alone, not the reading list: "必读的 PR", "必看", "must-read PRs", "must reads".
+_MUST_READ_ONLY = re.compile(
+    r"必读|必看|必须[读看]|一定要[读看]|非[读看]不可|\bmust[- ]?reads?\b|\bmust[- ]see\b|\bessential reading\b"
+)
+# How many a day: "平均每天几个", "日均", "一天合几个", "average PRs per day", "how many a day".
+_PER_DAY = re.compile(
+    r"平均每(?:天|日)|每(?:天|日)平均|平均一天|一天平均|日均|每天(?:大概|大约|差不多)?(?:合|合并|合入)?(?:了)?(?:几|多少)"
+    r"|一天(?:能)?(?:合|合并|合入)?(?:了)?(?:几|多少)|\b(?:on )?average\b(?=[^?.!]{0,40}\b(?:per|a|each) day\b)"
+    r"|\b(?:per|a|each) day\b(?: on average\b)?|\bdaily (?:average|rate)\b|\baverage daily\b|\bon average\b"
+)
+
 # "影响 checkpoint 兼容性", "breaks checkpoint compatibility": a breaking change to what sits between the
 # verb and "compatibility", which stays the question's subject.
 _BREAKS_COMPATIBILITY = re.compile(
@@ -1565,7 +1643,7 @@ _UPGRADE_WORDS = frozenset(
 # statistics' (or a comparison's) module counts.
 _MODULE_MOST = re.compile(
     r"(?:变化|变动|改动)最(?:大|多)的?模块|模块(?:的)?(?:变化|变动|改动)最(?:大|多)"
-    r"|哪(?:个|些)模块(?:的)?(?:变化|变动|改动)?(?:最|比较)?(?:大|多|活跃)"
+    r"|哪(?:个|些)模块(?:的)?(?:变化|变动|改动)?(?:最|比较|更)?(?:大|多|活跃)"
     r"|\bwhich modules? (?:changed|moved|grew|saw the most)(?: the)?(?: most)?\b"
 )
 
@@ -1578,7 +1656,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
             r"^(?:help|帮助|/help|\?|？|使用说明|用法)$|怎么用|如何使用|你能做什么|你会什么|能干什么|what can you do|how do i use|^usage"
         ),
     ),
-    ("report", re.compile(r"周报|weekly report|\breport\b|报告")),
+    ("report", re.compile(r"周报|月报|weekly report|monthly report|\breport\b|报告")),
     (
         "compare",
         re.compile(
@@ -1638,7 +1716,7 @@ _HAN_FUNCTION_WORDS = (
     "|需要|注意|关注|留意|在意|值得一看|一看|了解|知道|看的|读的|啥|咋|进度|状态|现状|新版本|最新版本?|新版|要|时"
     "|干嘛|干啥|忙啥|忙什么|最新|最后|刚刚|刚|是什么时候|什么时候|啥时候|何时|时候|哪天|几号"
     "|有人|有没有人|动过|动了|碰过|碰了|弄了|搞了|学习|借鉴|参考|部分|这块|那块|这一块|那一块|板块"
-    "|提到|提及|说到|讲到|谈到|变动|改进|改善"
+    "|提到|提及|说到|讲到|谈到|变动|改进|改善|更多|更少|多了|少了|变多|变少|增多|逻辑|处理逻辑"
     "|那边|这边|动静|新东西|新鲜事|有意思|有趣|意思|值得一提|好玩|好看|新鲜|可能|会不会|影响到?|用户们?|使用者|后端|团队|组里"
     "|讲了|讲的|做了|干了|说了|改了|发生了|加了|出了|都|了|的|吗|呢|吧|啊|呀|和|与|跟|及|或|在|里|中|上|下|有|是|个|些|把|被|给|让|从|到|对|就|还|也|又|再"
 )
@@ -1818,9 +1896,39 @@ _CONTENT_STOP = (
             "did",
             "does",
             "do",
+            # what any change is: "the tokenizer handling", "rollout logic", "sglang stuff" ask about
+            # the tokenizer, the rollout, sglang
+            "handling",
+            "handle",
+            "handles",
+            "handled",
+            "logic",
+            "behavior",
+            "behaviour",
+            "behaviors",
+            "behaviours",
+            "aspect",
+            "aspects",
+            "area",
+            "areas",
+            "part",
+            "parts",
+            "side",
+            "bits",
+            "piece",
+            "pieces",
+            "functionality",
+            "matters",
+            "regard",
+            "regards",
+            "average",
+            "fewer",
         ]
     )
 )
+# The stop words long enough that a word one or two edits from one is its typo ("anythign", "recnetly"),
+# when no PR title uses the word: `_content_words` drops those too.
+_STOP_TYPOS = {word: 1 for word in _CONTENT_STOP if len(word) >= 5 and word.isalpha()}
 
 
 def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
@@ -1849,6 +1957,18 @@ def _content_words(text: str, skip: set[str]) -> list[tuple[str, tuple[int, int]
             start = match.start()
             words.append((token, (start, start + len(token))))
     return words
+
+
+def _mistyped_stop_word(word: str, context: ParseContext) -> bool:
+    """Whether a question's word is a typo of a word that is never its subject ("anythign", "lastest")
+    rather than a word some PR title uses."""
+    return (
+        len(word) >= 5
+        and word.isascii()
+        and word.isalpha()
+        and closest_word(word, _STOP_TYPOS) is not None
+        and not (context.title_word is not None and context.title_word(word))
+    )
 
 
 _RELATED_SUFFIX = re.compile(r"-(?:related|specific|based|side|only|support|aware)$")
@@ -2067,6 +2187,11 @@ def parse_query(text: str, context: ParseContext) -> Query:
     elif latest and limit is None and _LATEST_ONE.search(rest):
         limit = 1
     breaking = bool(_BREAKING.search(rest))
+    # "critical risks": its qualifier is no search word, nor a typo of a module ("critic")
+    severity, severity_spans = _severity(rest)
+    rest = _blank(rest, severity_spans)
+    per_day = bool(_PER_DAY.search(rest))
+    rest = _PER_DAY.sub(_spaces, rest)
     for compat in list(_BREAKS_COMPATIBILITY.finditer(rest)):
         breaking = True
         verb, word = ("verb", "compat") if compat.group("verb") else ("verb_en", "compat_en")
@@ -2157,8 +2282,16 @@ def parse_query(text: str, context: ParseContext) -> Query:
         if intent == "report" and ("risks" in matched or "must_read" in matched):
             intent = "risks" if "risks" in matched else "must_read"  # "周报里的风险" asks for the risks
 
+    if severity is not None and intent is None:
+        intent = "risks"  # "高危改动", "anything severe this week"
+    if per_day and intent not in ("help", "pr", "report", "compare"):
+        intent = "stats"  # "平均每天几个", "average PRs per day": a count over the days
+    baseline = None
     if intent == "compare":
-        window = _after_a_baseline(without_paths, _compared_month(window), context.now)
+        window, baseline = _two_months(without_paths, context.now, context.tz) or (
+            _after_a_baseline(without_paths, _compared_month(window), context.now),
+            None,
+        )
     # What no slot placed is searched: blank every slot out and keep the content words.
     own_repo = {
         n.lower()
@@ -2173,7 +2306,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
     for pattern in (_PR_REFERENCES, _BREAKING, _CHANGE_TYPE_WORDS, *(p for _, p in _INTENT_RULES)):
         slots = _blank_pattern(slots, pattern)
     skip = own_repo | module_words | set(modules) | {author or ""} | _INTENT_WORDS
-    content = _content_words(slots, skip)
+    content = [(w, span) for w, span in _content_words(slots, skip) if not _mistyped_stop_word(w, context)]
     typed = [(name, m.span()) for name, pattern in _CHANGE_TYPES for m in pattern.finditer(rest)]
     chain = _alternatives(rest, concepts, content, module_words & set(modules), typed)
     # A change type offered as one alternative ("修复或者显存相关", "fixes or docs changes"): a PR of that
@@ -2302,6 +2435,10 @@ def parse_query(text: str, context: ParseContext) -> Query:
         paths=paths,
         limit=limit,
         breaking=breaking,
+        severity=severity if intent == "risks" else None,
+        must_read_only=intent == "must_read" and bool(_MUST_READ_ONLY.search(norm)),
+        baseline=baseline,
+        per_day=per_day and intent == "stats",
         untested=untested,
         semantics=semantics,
         asks_who=maintainers or bool(_ASKS_WHO.search(norm)),

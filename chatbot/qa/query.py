@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from typing import Literal, get_args
 
+from chatbot.analysis.types import Severity
 from chatbot.messages import Language
 from chatbot.weeks import Week
 
@@ -150,6 +151,15 @@ class Query:
     limit: int | None = None
     # Only breaking changes.
     breaking: bool = False
+    # Only the risks of this severity ("高风险", "严重的风险", "high-severity risks", "critical risks").
+    severity: Severity | None = None
+    # Only the must-read PRs ("必读的 PR", "must-read PRs"), not the whole reading list.
+    must_read_only: bool = False
+    # The window to compare `window` with when the question names it ("十月和十一月比": the whole of
+    # October), instead of `Window.comparable_previous`.
+    baseline: Window | None = None
+    # It asks how many a day ("平均每天几个", "average PRs per day"): the count over the elapsed days.
+    per_day: bool = False
     # It asks what to watch for on upgrading ("升级到新版本要注意什么", "what should I watch for upgrading"):
     # the breaking changes, dependency changes, changed defaults and removals, and reverts of a span.
     upgrade: bool = False

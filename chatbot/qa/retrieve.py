@@ -221,6 +221,24 @@ def mentioned_in(session: Session, full_name: str, word: str) -> bool:
     return repo is not None and bool(search_all(session, [[word.lower()]], repo_id=repo.id, limit=1))
 
 
+# How many search documents holding `word/` `top_directory` reads for one where it starts a path.
+DIRECTORIES_CHECKED = 50
+
+
+def top_directory(session: Session, full_name: str, word: str) -> bool:
+    """Whether `word` is a top-level directory of some changed file of repo `full_name`'s PRs, among the
+    first DIRECTORIES_CHECKED search documents holding `word/` ("recipe" in verl, not "rollout")."""
+    repo = PRIndex(session).repo(full_name)
+    if repo is None:
+        return False
+    ids = search_all(session, [[f"{word}/"]], repo_id=repo.id, limit=DIRECTORIES_CHECKED)
+    if not ids:
+        return False
+    # a changed file's path starts a line or follows a space
+    pattern = re.compile(rf"(?:^|\s){re.escape(word)}/", re.MULTILINE)
+    return any(pattern.search(document) for document in _documents(session, repo, None, ids).values())
+
+
 def known_authors(session: Session) -> frozenset[str]:
     """Every login that authored an indexed PR, lower-cased: tells "carol 的 PR" from "PEFT 的 PR"."""
     return frozenset(a.lower() for a in session.scalars(select(PullRequestRow.author).distinct()) if a)
@@ -362,6 +380,15 @@ def _word_pattern(word: str) -> tuple[tuple[str, ...], str, re.Pattern[str]]:
     return (word, *dict.fromkeys(w for w in spelled if w != word)), max(parts, key=len), re.compile(apart)
 
 
+def _path_pattern(path: str) -> re.Pattern[str]:
+    """Where a path the question names occurs: a top-level directory ("docs/") where a path starts
+    (`docs/index.md` among the changed files, not "docs" in prose nor `verl/docs/`), anything else as
+    written."""
+    if path.endswith("/") and path.count("/") == 1:
+        return re.compile(rf"(?<!\S){re.escape(path)}")
+    return re.compile(re.escape(path))
+
+
 @dataclass(frozen=True, slots=True)
 class _Group:
     """Words of which any one must occur in a matching PR's text (a term, a concept's synonyms, a path);
@@ -389,7 +416,7 @@ class _Group:
         """A group finding any of `words`: a path as written (`literal`), else each word as a whole word
         and a name of several words in every spelling code gives it (`_word_pattern`)."""
         unique = dict.fromkeys(w.lower() for w in words if w)
-        found = [((w,), w, re.compile(re.escape(w))) if literal else _word_pattern(w) for w in unique]
+        found = [((w,), w, _path_pattern(w)) if literal else _word_pattern(w) for w in unique]
         return cls(
             tuple(dict.fromkeys(p for phrases, _, _ in found for p in phrases)),
             tuple(pattern for _, _, pattern in found),
@@ -1337,7 +1364,7 @@ def gather(
     if "revert" in query.topics:
         evidence.reverted = reverted_prs(session, repo, [r.number for r in evidence.records])
     if with_previous and window is not None:
-        previous = evidence.previous_window = window.comparable_previous()
+        previous = evidence.previous_window = query.baseline or window.comparable_previous()
         before = corrector.records(
             score_records(session, repo, previous.start, previous.end, fallback, query.author)
         )

@@ -46,9 +46,14 @@ class ReportLinks:
 
     @classmethod
     def for_report(cls, public_url: str | None, report: WeeklyReport) -> ReportLinks | None:
+        return cls.for_week(public_url, report.repo, report.label)
+
+    @classmethod
+    def for_week(cls, public_url: str | None, repo: str, label: str) -> ReportLinks | None:
+        """The links of `repo`'s report of the week `label` ("2026-W25"), built or not yet."""
         if not public_url:
             return None
-        base = f"{public_url.rstrip('/')}/reports/{report.repo}/{report.label}"
+        base = f"{public_url.rstrip('/')}/reports/{repo}/{label}"
         return cls(page=base, markdown=f"{base}.md", pdf=f"{base}.pdf")
 
 

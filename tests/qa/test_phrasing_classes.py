@@ -210,8 +210,8 @@ def test_a_comparison_names_only_the_modules_whose_count_moved(bot: ChatBot, que
     language = answer.query.language
     label = say("qa.compare.modules", language) + ("：" if language == "zh" else ": ")
     lines = [line for line in answer.reply.plain_text().splitlines() if label in line]
-    moves = [
-        move.split()[-1]
+    moves = [  # "ci 9→25 (+16)"
+        move.split()[1]
         for line in lines
         for move in line.split(label)[1].split("、" if language == "zh" else ", ")
     ]
