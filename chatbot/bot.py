@@ -231,7 +231,17 @@ class ChatBot:
             self._in_a_title,
             mentioned,
             lambda word: any(self._top_directory(name, word) for name in names),
+            lambda word: any(closest_word(word, self._title_vocabulary(name)) for name in names),
         )
+
+    def _title_vocabulary(self, repo: str) -> Counter[str]:
+        """The words of `repo`'s PR titles with how many use each (`title_words`), cached."""
+
+        def load() -> Counter[str]:
+            with self.db.session() as session:
+                return title_words(session, repo)
+
+        return self._title_words.get(repo, load)
 
     def _top_directory(self, repo: str, word: str) -> bool:
         """Whether `word` is a top-level directory of `repo`'s changed files, cached like `_in_a_title`:
@@ -664,12 +674,7 @@ class ChatBot:
         if not query.terms or query.repo is None:
             return None
         repo = query.repo
-
-        def load() -> Counter[str]:
-            with self.db.session() as session:
-                return title_words(session, repo)
-
-        vocabulary = self._title_words.get(repo, load)
+        vocabulary = self._title_vocabulary(repo)
         fixed = {
             term: word
             for term in query.terms

@@ -264,7 +264,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "risk.label.other": ("其他", "other"),
     "qa.risks.none": ("这些 PR 的分析中没有发现风险。", "The analyses of these PRs found no risks."),
     # Asked for the risks of one severity ("高风险", "high-severity risks").
-    "qa.risks.at": ("{severity}风险", "{severity}-severity risks"),
+    "qa.risks.at": ("{severity}风险（{n} 条）", "{severity}-severity risks ({n})"),
     "qa.risks.none_at": (
         "这段时间没有{severity}风险。",
         "No {severity}-severity risks in this window.",

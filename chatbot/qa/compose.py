@@ -351,16 +351,14 @@ class Composer:
             ]
         lines.sort(key=lambda line: (line[0], -line[1], -line[2].number))
         title = say("qa.risks.title", self.language)
+        asked = [line for line in lines if SEVERITIES[line[0]] == severity]
         if severity is not None:
-            title = say(
-                "qa.risks.at", self.language, severity=say(f"report.severity.{severity}", self.language)
-            )
+            level = say(f"report.severity.{severity}", self.language)
+            title = say("qa.risks.at", self.language, severity=level, n=len(asked))
             title = title[:1].upper() + title[1:]
         blocks: list[Block] = [Heading(title, 2)]
         if severity is not None:
-            asked = [line for line in lines if SEVERITIES[line[0]] == severity]
             if not asked:
-                level = say(f"report.severity.{severity}", self.language)
                 blocks.append(Paragraph((plain(say("qa.risks.none_at", self.language, severity=level)),)))
                 # the next severity down: "no high ones" is answered with the medium ones, said so
                 lower = [line for line in lines if line[0] > SEVERITIES.index(severity)]

@@ -98,6 +98,9 @@ class ParseContext:
     # Whether a word is a top-level directory of the indexed PRs' changed files ("docs", "recipe"):
     # "the recipe directory" names a path.
     directory: Callable[[str], bool] | None = None
+    # Whether a word no PR uses is a typo of a word of the PR titles ("tokenzier"): a question of such
+    # words is about the repo all the same, and its words are respelled when they find nothing.
+    title_typo: Callable[[str], bool] | None = None
 
 
 # Control characters and lone surrogates (a broken client's JSON) mean nothing in a question, and no
@@ -1320,7 +1323,8 @@ _MUST_READ_ONLY = re.compile(
 _PER_DAY = re.compile(
     r"平均每(?:天|日)|每(?:天|日)平均|平均一天|一天平均|日均|每天(?:大概|大约|差不多)?(?:合|合并|合入)?(?:了)?(?:几|多少)"
     r"|一天(?:能)?(?:合|合并|合入)?(?:了)?(?:几|多少)|\b(?:on )?average\b(?=[^?.!]{0,40}\b(?:per|a|each) day\b)"
-    r"|\b(?:per|a|each) day\b(?: on average\b)?|\bdaily (?:average|rate)\b|\baverage daily\b|\bon average\b"
+    r"|\b(?:per|a|each)[ -]day\b(?: on average\b)?|\bdaily (?:merge )?(?:average|rate|count|pace)\b"
+    r"|\b(?:average|mean) daily\b|\bon average\b|\bmerges? (?:rate|pace)\b"
 )
 
 # "影响 checkpoint 兼容性", "breaks checkpoint compatibility": a breaking change to what sits between the
@@ -2118,7 +2122,7 @@ def _about_the_index(terms: Sequence[str], context: ParseContext) -> bool:
     status of transfer queue work" is about the repo, "what's the weather in Shanghai" is not."""
     if not terms or context.title_word is None:
         return False
-    return 2 * sum(1 for term in terms if context.title_word(term)) > len(terms)
+    return 2 * sum(1 for term in terms if context.title_word(term) or _title_typo(term, context)) > len(terms)
 
 
 def _foreign_to_the_repo(terms: Sequence[str], context: ParseContext) -> bool:
@@ -2126,7 +2130,11 @@ def _foreign_to_the_repo(terms: Sequence[str], context: ParseContext) -> bool:
     that repo uses anywhere ("今天上海天气怎么样", "who won the world cup"): it is not about the repo."""
     if not terms or context.mentioned is None:
         return False
-    return not any(context.mentioned(term) for term in terms)
+    return not any(context.mentioned(term) or _title_typo(term, context) for term in terms)
+
+
+def _title_typo(term: str, context: ParseContext) -> bool:
+    return context.title_typo is not None and term.isascii() and context.title_typo(term)
 
 
 # Where a question asking two things splits ("上周合并了多少 PR，哪些最重要？", "how many PRs merged in July
@@ -2282,8 +2290,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
         if intent == "report" and ("risks" in matched or "must_read" in matched):
             intent = "risks" if "risks" in matched else "must_read"  # "周报里的风险" asks for the risks
 
-    if severity is not None and intent is None:
-        intent = "risks"  # "高危改动", "anything severe this week"
+    if severity is not None and intent in (None, "stats"):
+        intent = "risks"  # "高危改动", "anything severe this week", "有几个高风险": the risks, counted
     if per_day and intent not in ("help", "pr", "report", "compare"):
         intent = "stats"  # "平均每天几个", "average PRs per day": a count over the days
     baseline = None

@@ -6,6 +6,7 @@ directory named as a directory, PRs a day, typos, and generic words that are no 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import datetime
 
@@ -17,8 +18,11 @@ from chatbot.messages import say
 from chatbot.models import Message
 from chatbot.qa.compose import Answer
 from chatbot.qa.parse import ParseContext, parse_query
+from chatbot.reports.weekly import build_weekly_report
 from chatbot.store.db import Database
 from tests.conftest import POSTGRES_URL
+from tests.qa.conftest import make_bot
+from tests.qa.fixture_repo import VERL, fixture_clock
 from tests.qa.oct_repos import BY_KEY, CADDY, HF, NOW, OCR, QUERY, SHANGHAI, TAURI, clock, seed
 from tests.scratch_db import seeded_database
 
@@ -86,6 +90,8 @@ def test_a_severity_is_a_filter_and_never_a_search_word(question: str) -> None:
         ("query", "high severity risks this month", {8150}),
         ("tauri", "critical risks in October", {11046}),
         ("tauri", "最近两周严重的风险有哪些", {11046}),
+        ("caddy", "这个月有几个高风险的改动", {6655}),
+        ("query", "how many high-severity risks this month?", {8150}),
     ],
 )
 def test_asked_for_high_severity_only_high_severity_risks_are_listed(
@@ -94,9 +100,10 @@ def test_asked_for_high_severity_only_high_severity_risks_are_listed(
     answer = ask(bot, channel, question)
     language = answer.query.language
     assert set(answer.cited) == high
-    assert say("qa.risks.none_at", language, severity=say("report.severity.high", language)) not in text_of(
-        answer
-    )
+    high_level = say("report.severity.high", language)
+    assert say("qa.risks.none_at", language, severity=high_level) not in text_of(answer)
+    heading = say("qa.risks.at", language, severity=high_level, n=len(high))
+    assert heading[:1].upper() + heading[1:] in text_of(answer)
 
 
 @pytest.mark.parametrize(
@@ -252,6 +259,8 @@ def test_a_directory_that_is_not_at_the_top_stays_a_word(bot: ChatBot) -> None:
         ("hf", "average PRs per day last month", day(9, 1), day(10, 1)),
         ("tauri", "上个月日均合并多少 PR", day(9, 1), day(10, 1)),
         ("query", "how many PRs a day were merged this month?", day(10, 1), NOW),
+        ("ocr", "what's the daily merge rate this month", day(10, 1), NOW),
+        ("caddy", "上周每天合几个PR", day(10, 12), day(10, 19)),
     ],
 )
 def test_a_count_per_day_is_over_the_days_gone_by(
@@ -283,10 +292,13 @@ def test_a_count_per_day_is_over_the_days_gone_by(
         ("tauri", "anythign about the updater lately?", {11066}),
         ("caddy", "any recnet work on the reverseproxy?", {6661, 6664}),
         ("hf", "anythign on the tokenizer lately?", {34030}),
+        # a question of mistyped words is about the repo all the same
+        ("hf", "anythign on tokenzier offsets?", {34030}),
     ],
 )
 def test_a_typo_is_read_as_the_word_meant(bot: ChatBot, channel: str, question: str, cited: set[int]) -> None:
     answer = ask(bot, channel, question)
+    assert answer.query.intent == "topic"
     assert not {"anythign", "recnet"} & set(answer.query.terms)
     assert cited <= set(answer.cited)
 
@@ -306,3 +318,20 @@ def test_generic_words_are_no_subject_and_earn_no_note(
     assert not {"handling", "logic", "stuff"} & set(answer.query.terms)
     assert not any(word in note for note in answer.query.notes for word in ("handling", "logic", "stuff"))
     assert set(answer.cited) == cited
+
+
+def test_the_must_reads_counted_are_the_weekly_reports_must_reads(fixture_db: Database) -> None:
+    """The must-read count of "上周必读的 PR" is the one the week's report gives in its summary."""
+    answer = make_bot(fixture_db).handle(Message("上周 verl 有哪些必读 PR"))
+    assert answer.window is not None and answer.window.week is not None
+    built = build_weekly_report(
+        fixture_db,
+        VERL,
+        answer.window.week,
+        clock=fixture_clock(),
+        language="zh",
+        fallback=HeuristicAnalyzer().analyze,
+    )
+    counted = re.search(r"必读 (\d+) 个", built.report.executive_summary)
+    assert counted is not None
+    assert say("qa.must_read.only_title", "zh", n=int(counted.group(1))) in text_of(answer)
