@@ -46,6 +46,11 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "{n} 个包含破坏性变更（{prs}），升级前请核对。",
         " {n} contain breaking changes ({prs}); check them before upgrading.",
     ),
+    "report.reverted": (
+        "{n} 个改动在本周内被回滚（{pairs}），下文不再列出。",
+        " {n} changes were reverted within the week ({pairs}) and are left out below.",
+    ),
+    "report.reverted.pair": ("{pr} 由 {by} 回滚", "{pr} by {by}"),
     "report.delta_up": ("增加 {n} 个", "up {n}"),
     "report.delta_down": ("减少 {n} 个", "down {n}"),
     "report.delta_same": ("持平", "unchanged"),
@@ -176,6 +181,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "1 PR was merged this week ({previous} the week before, {delta}), with an importance of "
         "{importance} and an insight of {insight}. It was in {themes}.{must_read}{breaking}",
     ),
+    "report.reverted.one": ("", " 1 change was reverted within the week ({pairs}) and is left out below."),
     "report.breaking.one": ("", " 1 contains breaking changes ({prs}); check it before upgrading."),
     "report.risk.missing-tests.one": ("", "1 PR changes code without tests: {prs}"),
     "qa.count.one": ("", "1 PR"),

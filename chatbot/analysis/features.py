@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -1328,6 +1328,15 @@ class PRFeatures:
 _AUXILIARY = re.compile(rf"(?:^|/)(?:{'|'.join(sorted(HELPER_FOLDERS))})/", re.I)
 
 
+def _tests_lost(removed: list[str], files: Sequence[FileFacts]) -> tuple[str, ...]:
+    """The test files a PR takes away, when it takes away more test code than it brings: one that deletes
+    tests while adding as many test lines moved or rewrote them (a rename GitHub did not pair, three
+    per-engine tests merged into one correctness test), and nothing says coverage was lost."""
+    brought = sum(f.additions for f in files if f.kind == "test")
+    taken = sum(f.deletions for f in files if f.kind == "test")
+    return tuple(dict.fromkeys(removed)) if removed and taken > brought else ()
+
+
 def _inferred_tier(path: str, kind: str, tier: str, module_map: ModuleMap) -> str:
     """The tier of a path, inferred from the repository's own layout when its map names no core paths:
     shipped source outside helper folders is core."""
@@ -1624,7 +1633,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         core_share=core / weighted if weighted else 0.0,
         path_modules=_path_modules(files),
         tests_changed=tests_changed,
-        tests_removed=tuple(dict.fromkeys(tests_removed)),
+        tests_removed=_tests_lost(tests_removed, files),
         config_changes=tuple(config),
         cli_args=tuple(cli),
         api_changed=api_changed,

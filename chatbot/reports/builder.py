@@ -19,6 +19,7 @@ from typing import Any, cast
 
 from chatbot.analysis.features import ships
 from chatbot.analysis.heuristic import TEXT
+from chatbot.analysis.reverts import TITLE_NUMBER, revert_clues
 from chatbot.analysis.types import Analysis, LocalizedAnalysis, Severity
 from chatbot.messages import Language, join, join_all, pr_refs, say
 from chatbot.models import PullRequest
@@ -79,6 +80,7 @@ EVIDENCE_CHARS = 90
 HEADLINE_RISK_CHARS = 120
 HEADLINE_CLAUSE_CHARS = 24
 _SEVERITY_RANK = {"high": 3, "medium": 2, "low": 1}
+_REVERT_TITLE = re.compile(r"\s*(?:\[[^\]]*\]\s*)*(?:revert|回滚|回退)(?![a-z])", re.I)
 _TITLE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+|^\s*\w+(?:\([^)]*\))?!?:\s*")
 # A login names someone: an export's placeholder for a deleted account ("-", "") is nobody to credit.
 _LOGIN = re.compile(r"[A-Za-z0-9]")
@@ -165,6 +167,36 @@ def sentence_start(text: str, language: Language) -> str:
 
 def _ranked(records: Sequence[AnalyzedPR]) -> list[AnalyzedPR]:
     return sorted(records, key=lambda r: (-r.analysis.importance, -r.analysis.insight, r.number))
+
+
+def undone_within(records: Sequence[AnalyzedPR]) -> dict[int, AnalyzedPR]:
+    """The week's PRs that a later PR of the same week reverted, each with its revert: the pair's net
+    effect is nothing, so neither is a highlight, a risk or a key PR. A revert names what it undid by
+    number ("Reverts owner/repo#N", "This reverts #N") or by quoting its title (`Revert "X"`)."""
+    by_number = {r.number: r for r in records}
+    by_title = {r.pr.title.strip().lower(): r for r in records}
+    undone: dict[int, AnalyzedPR] = {}
+    for record in filter(is_revert, records):
+        clues = revert_clues(record.pr.title, record.pr.header.body)
+        quoted = TITLE_NUMBER.sub("", clues.title or "").strip().lower()
+        candidates = [by_number[n] for n in clues.numbers if n in by_number]
+        candidates += [by_title[quoted]] if quoted in by_title else []
+        for original in candidates:
+            if original is not record and _merged_before(original, record) and original.number not in undone:
+                undone[original.number] = record
+                break
+    return undone
+
+
+def _merged_before(first: AnalyzedPR, then: AnalyzedPR) -> bool:
+    a, b = first.pr.header.merged_at, then.pr.header.merged_at
+    return a is None or b is None or a <= b
+
+
+def is_revert(record: AnalyzedPR) -> bool:
+    """Whether a PR is a revert by its title (`Revert "X"`, `revert: X`, `Revert #12`, `回滚 "X"`): it
+    restores code that was there, so it is no code PR that owes tests."""
+    return bool(_REVERT_TITLE.match(record.pr.title))
 
 
 def _clip(text: str, limit: int) -> str:
@@ -411,6 +443,10 @@ def compose_weekly_report(
             follow_ups=(),
         )
 
+    undone = undone_within(records)
+    # A change and its revert in one week cancel out: the report says so once and leaves both out.
+    kept = [r for r in ranked if r.number not in undone and not any(r is v for v in undone.values())]
+    everything, ranked = ranked, kept or ranked
     groups = _groups(ranked)
     key = _key_prs(ranked)
     risk_lines = _risk_lines(ranked, language, RISK_OBSERVATIONS)
@@ -445,8 +481,9 @@ def compose_weekly_report(
         highlights=tuple(_highlight(g, language) for g in _highlighted(groups)),
         risks=tuple(risks[:RISK_OBSERVATIONS]),
         executive_summary=_executive_summary(
-            records, previous, ranked, groups, avg_importance, avg_insight, language
-        ),
+            records, previous, everything, groups, avg_importance, avg_insight, language
+        )
+        + _reverted_note(undone, language),
         avg_importance=avg_importance,
         avg_insight=avg_insight,
         themes=tuple(
@@ -537,7 +574,10 @@ def _risk_lines(
     for record in ranked:
         mine: list[tuple[int, int]] = []  # (severity rank, index of the risk)
         for index, risk in enumerate(record.analysis.risks):
-            if risk.category == "missing-tests":
+            if risk.category == "missing-tests" and not record.analysis.tests:
+                # a PR that brings tests but removes others has a mechanism of its own, listed below
+                if is_revert(record):
+                    continue
                 if not untested or untested[-1] is not record:
                     untested.append(record)
                 if _SEVERITY_RANK[risk.severity] > _SEVERITY_RANK[worst_untested]:
@@ -760,6 +800,14 @@ def _executive_summary(
         if breaking
         else "",
     )
+
+
+def _reverted_note(undone: dict[int, AnalyzedPR], language: Language) -> str:
+    """The sentence naming the week's changes that were reverted within it, and by what."""
+    if not undone:
+        return ""
+    pairs = [say("report.reverted.pair", language, pr=f"#{n}", by=f"#{r.number}") for n, r in undone.items()]
+    return say("report.reverted", language, n=len(pairs), pairs=join(pairs, language))
 
 
 def _move(count: int, previous: int, scale: float) -> float:

@@ -8,7 +8,7 @@ import pytest
 
 from chatbot.analysis import HeuristicAnalyzer
 from chatbot.analysis.types import Analysis
-from chatbot.models import PullRequest
+from chatbot.models import PRFile, PullRequest
 
 from .builders import changed, code, make_pr
 
@@ -211,3 +211,44 @@ def test_an_authors_note_and_its_quote_are_one_key_point() -> None:
         make_pr("refactor!: drop legacy dataset strings", body, files=[code("src/pkg/data.py", 20)])
     )
     assert len([p for p in analysis.key_points if "sharegpt" in p]) == 1
+
+
+@pytest.mark.parametrize(
+    ("removed", "added"),
+    [
+        # a rename GitHub did not pair: test_module.py → _test_module.py
+        ([("tests/utils/test_module.py", 31)], [("tests/utils/_test_module.py", 31)]),
+        # three per-engine tests merged into two correctness tests
+        (
+            [
+                ("tests/ckpt/test_nccl.py", 112),
+                ("tests/ckpt/test_hccl.py", 114),
+                ("tests/ckpt/test_nixl.py", 123),
+            ],
+            [("tests/ckpt/test_correctness_on_gpu.py", 139), ("tests/ckpt/test_correctness_on_npu.py", 220)],
+        ),
+        # a script renamed in an e2e folder
+        ([("tests/e2e/run_sft_gsm8k.sh", 114)], [("tests/e2e/run_sft.sh", 115)]),
+    ],
+)
+def test_tests_moved_or_rewritten_in_the_same_pr_are_not_tests_removed(
+    removed: list[tuple[str, int]], added: list[tuple[str, int]]
+) -> None:
+    files = [code("pkg/trainer/core.py", 80)]
+    files += [PRFile(path, "removed", 0, n, "@@ -1 +0,0 @@\n-def test_a(): pass") for path, n in removed]
+    files += [PRFile(path, "added", n, 0, "@@ -0,0 +1 @@\n+def test_a(): pass") for path, n in added]
+    analysis = HeuristicAnalyzer(language="en").analyze(make_pr("Rework the checkpoint engine", files=files))
+    assert analysis.tests
+    assert not [r for r in analysis.risks if r.text.startswith("tests removed")], analysis.risks
+
+
+def test_tests_taken_away_without_as_many_brought_back_are_a_risk() -> None:
+    files = [
+        code("pkg/trainer/core.py", 80),
+        PRFile("tests/test_tool_calling.py", "removed", 0, 278, "@@ -1 +0,0 @@\n-def test_a(): pass"),
+        PRFile("tests/test_scheduler.py", "added", 40, 0, "@@ -0,0 +1 @@\n+def test_a(): pass"),
+    ]
+    analysis = HeuristicAnalyzer(language="en").analyze(make_pr("Replace the tool scheduler", files=files))
+    assert [r.evidence for r in analysis.risks if r.text.startswith("tests removed")] == [
+        "tests/test_tool_calling.py"
+    ]

@@ -18,7 +18,7 @@ from adapters.github.rest import pull_request_from_rest
 from chatbot.analysis.heuristic import HeuristicAnalyzer
 from chatbot.analysis.types import Risk
 from chatbot.messages import join_all, pr_refs, say
-from chatbot.models import PullRequest
+from chatbot.models import PRFile, PullRequest
 from chatbot.reports.builder import AnalyzedPR, clean_title, compose_weekly_report, point_of
 from chatbot.reports.model import WeeklyReport
 from chatbot.reports.themes import concern_of
@@ -676,3 +676,92 @@ def test_a_gist_shows_references_by_number_not_as_raw_links(language: str) -> No
     report = compose([AnalyzedPR(pr, replace(analysis, texts=texts, importance=7.0))], language)
     (item,) = report.themes[0].items
     assert "introduced by #5149" in item.text and "https://" not in item.text
+
+
+def _merged(pr: PullRequest, hours: int) -> PullRequest:
+    return replace(pr, header=replace(pr.header, merged_at=WEEK.start + timedelta(hours=hours)))
+
+
+@pytest.mark.parametrize(
+    ("title", "revert_title", "revert_body"),
+    [
+        (
+            "[rollout] feat: resume generation on abort",
+            'Revert "[rollout] feat: resume generation on abort"',
+            "",
+        ),
+        ("Resume generation on abort", "Revert resume", "Reverts acme/x#1\n\nIt broke the NPU runs."),
+        (
+            "feat(rollout): resume generation on abort",
+            "revert: feat(rollout): resume generation on abort",
+            "",
+        ),
+        ("中止后自动恢复生成", '回滚 "中止后自动恢复生成"', ""),
+    ],
+)
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_change_and_its_revert_in_one_week_are_named_once_and_left_out(
+    title: str, revert_title: str, revert_body: str, language: str
+) -> None:
+    """A change reverted within the week has no net effect: the summary names the pair, and neither is
+    a highlight, a risk, a key PR or a change of a theme; the reading list keeps the chat's count."""
+    change = make_pr(title, files=[code("pkg/rollout/abort.py", 400)], number=1)
+    revert = make_pr(revert_title, body=revert_body, files=[code("pkg/rollout/abort.py", 400)], number=2)
+    others = [
+        make_pr("Support pipeline parallel in the trainer", files=[code("pkg/trainer/pp.py", 120)], number=3),
+        make_pr("Fix OOM when gathering shards", files=[code("pkg/rollout/gather.py", 40)], number=4),
+    ]
+    prs = [_merged(change, 1), _merged(revert, 30), *(_merged(pr, 5) for pr in others)]
+    records = [AnalyzedPR(pr, ANALYZER.analyze(pr)) for pr in prs]
+    report = compose(records, language)
+    pair = say("report.reverted.pair", language, pr="#1", by="#2")  # type: ignore[arg-type]
+    assert say("report.reverted", language, n=1, pairs=pair) in report.executive_summary  # type: ignore[arg-type]
+    shown = {n for item in report.highlights for n in item.prs} | {k.number for k in report.key_prs}
+    shown |= {n for risk in report.risks for n in risk.prs}
+    shown |= {n for theme in report.themes for item in theme.items for n in item.prs}
+    assert shown and not shown & {1, 2}, shown
+    assert report.pr_count == 4
+
+
+def test_a_revert_of_an_earlier_week_stays_and_owes_no_tests() -> None:
+    """A revert of a PR from before the week is the week's change (it takes something away), but it
+    restores code that was there, so it is not among the code PRs without tests, even when it takes the
+    reverted change's test away."""
+    removed = PRFile("tests/test_sync.py", "removed", 0, 40, "@@ -1,2 +0,0 @@\n-def test_sync():\n-    pass")
+    prs = [
+        make_pr('Revert "Add async weight sync"', files=[code("pkg/sync.py", 200), removed], number=7),
+        make_pr("Add retry to the reward client", files=[code("pkg/reward/client.py", 80)], number=8),
+    ]
+    records = [AnalyzedPR(pr, ANALYZER.analyze(pr)) for pr in prs]
+    assert all(any(r.category == "missing-tests" for r in x.analysis.risks) for x in records)
+    report = compose(records, "en")
+    untested = [risk for risk in report.risks if risk.category == "missing-tests"]
+    assert [risk.prs for risk in untested] == [(8,)]
+    assert 7 in {k.number for k in report.key_prs}
+
+
+def test_a_pr_that_brings_tests_is_not_among_those_without_but_a_removed_test_is_its_mechanism() -> None:
+    """The gathered line says "without new or changed tests": a PR that adds tests yet deletes others
+    is not of those; its removed tests are a risk of its own, worded with the path."""
+    pr = make_pr(
+        "Replace the chat scheduler",
+        files=[
+            code("pkg/rollout/scheduler.py", 200),
+            code("tests/rollout/test_completion_callback.py", 120),
+            PRFile(
+                "tests/rollout/test_multi_turn.py",
+                "removed",
+                0,
+                300,
+                "@@ -1,2 +0,0 @@\n-def test_a():\n-    pass",
+            ),
+        ],
+        number=9,
+    )
+    record = AnalyzedPR(pr, ANALYZER.analyze(pr))
+    assert record.analysis.tests
+    assert any(r.category == "missing-tests" for r in record.analysis.risks)
+    report = compose([record], "en")
+    gathered = [risk for risk in report.risks if risk.text.startswith(("1 code PR", "1 PR changes"))]
+    assert not gathered
+    assert any("tests/rollout/test_multi_turn.py" in risk.text for risk in report.risks), report.risks
