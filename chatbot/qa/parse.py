@@ -16,6 +16,9 @@ from datetime import date, datetime, time, timedelta
 from itertools import pairwise
 from zoneinfo import ZoneInfo
 
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import extract
+
 from chatbot.analysis.types import Severity
 from chatbot.messages import Language, join_either
 from chatbot.qa.glossary import default_glossary
@@ -155,22 +158,8 @@ def cn_number(token: str) -> int | None:
 
 def edit_distance(a: str, b: str, limit: int = 2) -> int:
     """Edit distance with two neighbouring letters swapped counting as one edit, as people mistype
-    ("grop" for "grpo", "megatorn" for "megatron"), stopping early once it exceeds `limit`."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    before: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, start=1):
-        current = [i]
-        for j, cb in enumerate(b, start=1):
-            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cost = min(cost, before[j - 2] + 1)
-            current.append(cost)
-        if min(current) > limit:
-            return limit + 1
-        before, previous = previous, current
-    return previous[-1]
+    ("grop" for "grpo", "megatorn" for "megatron"); `limit + 1` once it exceeds `limit`."""
+    return int(OSA.distance(a, b, score_cutoff=limit))
 
 
 def typo_limit(word: str) -> int:
@@ -186,9 +175,10 @@ def closest_word(word: str, vocabulary: Mapping[str, int]) -> str | None:
     if not limit or word in vocabulary:
         return None
     close = [
-        (distance, -count, known)
-        for known, count in vocabulary.items()
-        if abs(len(known) - len(word)) <= limit and (distance := edit_distance(word, known, limit)) <= limit
+        (int(distance), -vocabulary[known], known)
+        for known, distance, _ in extract(
+            word, vocabulary.keys(), scorer=OSA.distance, score_cutoff=limit, limit=None
+        )
     ]
     return min(close)[2] if close else None
 
@@ -1296,6 +1286,7 @@ _BREAKING = re.compile(
 # after a severity says which; "高风险" keeps its "风险", which asks for risks.
 _SEVERITY = re.compile(
     r"(?P<high>(?P<q>高|严重|重大|致命|高危|高等级|高级别)(?:的)?(?=\s*(?:风险|隐患))|高危"
+    r"|(?:风险|严重)(?:的)?(?:等级|级别|程度)(?:为|是|较|比较)?高"
     r"|\b(?:high(?:est)?|critical|severe|serious|major|big(?:gest)?|worst)(?:[- ]severity)?(?=[- ](?:risks?|dangers?|concerns?)\b)"
     r"|\bhigh(?:est)?[- ]severity\b|\bseverity(?:\s*[:=]\s*|\s+(?:is\s+)?)high\b|\bmost severe\b|\bsevere\b)"
     r"|(?P<medium>(?P<qm>中等?|中级别|中危)(?:的)?(?=\s*风险)|\bmedium(?:[- ]severity)?(?=[- ]risks?\b)|\bmedium[- ]severity\b)"
@@ -1318,6 +1309,7 @@ def _severity(text: str) -> tuple[Severity | None, list[tuple[int, int]]]:
 # The must-reads alone, not the reading list: "必读的 PR", "必看", "must-read PRs", "must reads".
 _MUST_READ_ONLY = re.compile(
     r"必读|必看|必须[读看]|一定要[读看]|非[读看]不可|\bmust[- ]?reads?\b|\bmust[- ]see\b|\bessential reading\b"
+    r"|\bmust (?:i|we) read\b|\b(?:i|we) must read\b"
 )
 # How many a day: "平均每天几个", "日均", "一天合几个", "average PRs per day", "how many a day".
 _PER_DAY = re.compile(
@@ -1690,7 +1682,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "must_read",
         re.compile(
-            r"值得(?:精|细|仔细|一)?[读看]|必读|必看|必须[读看]|一定要[读看]|非[读看]不可|精读|细读|重点看|worth (?:a )?(?:close )?read|must[- ]read|close read|deserves? (?:a )?(?:careful|close)|should (?:i|we) read|(?:i|we) should read|\bread first\b|先(?:读|看)哪|从哪(?:个|一个|篇|些)\s*(?:pr)?(?:\s|开始)*(?:看|读)"
+            r"值得(?:精|细|仔细|一)?[读看]|必读|必看|必须[读看]|一定要[读看]|非[读看]不可|精读|细读|重点看|worth (?:a )?(?:close )?read|must[- ]read|must (?:i|we) read|(?:i|we) must read|close read|deserves? (?:a )?(?:careful|close)|should (?:i|we) read|(?:i|we) should read|\bread first\b|先(?:读|看)哪|从哪(?:个|一个|篇|些)\s*(?:pr)?(?:\s|开始)*(?:看|读)"
             # what is worth learning from: the PRs with the most insight
             r"|值得(?:我们?|大家|你们)?(?:团队|组里|这边)?(?:学习|借鉴|参考|研究|关注|跟进|跟踪|留意)(?:的(?:设计|实现|思路|地方))?|(?:学习|借鉴)的(?:设计|实现|思路)|设计亮点|好的设计"
             r"|\blearn (?:from|something)\b|worth (?:studying|learning)|well[- ]designed|good design|clever"

@@ -74,6 +74,8 @@ def day(month: int, day_: int) -> datetime:
         "本月严重的风险",
         "这个月有什么重大风险吗",
         "最近有高危改动吗",
+        "上周风险等级高的改动",
+        "show me only the high risks from last week",
     ],
 )
 def test_a_severity_is_a_filter_and_never_a_search_word(question: str) -> None:
@@ -132,7 +134,13 @@ def test_without_high_severity_risks_the_answer_says_so_before_the_medium_ones(
 
 @pytest.mark.parametrize(
     ("channel", "question"),
-    [("caddy", "上周必读的PR有哪些"), ("query", "must-read PRs this week"), ("hf", "last week's must reads")],
+    [
+        ("caddy", "上周必读的PR有哪些"),
+        ("query", "must-read PRs this week"),
+        ("hf", "last week's must reads"),
+        ("tauri", "which PRs must I read from last week?"),
+        ("ocr", "本周一定要看的PR"),
+    ],
 )
 def test_asked_for_must_reads_none_is_said_and_the_reading_list_is_labelled_apart(
     bot: ChatBot, channel: str, question: str
