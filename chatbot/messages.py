@@ -102,7 +102,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "report.follow_up.theme": ("{theme} · #{pr}：{text}", "{theme} · #{pr}: {text}"),
     # English sentences never start with a module: a module is an identifier, never capitalised.
     "report.trend.rise": (
-        "{module} 本周 {count} 个（上周 {previous} 个），增幅最大，代表作 #{example}。",
+        "{module} 增至本周 {count} 个（上周 {previous} 个），例如 #{example}。",
         "PRs in {module} rose to {count} ({previous} the week before), led by #{example}.",
     ),
     "report.trend.fall": (
@@ -114,17 +114,34 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "New this week: {count} PRs in {module}.",
     ),
     "report.trend.shift": (
-        "本周重心转向{up}（{up_previous} → {up_count} 个，代表作 #{example}），{down}减少（{down_previous} → {down_count} 个）。",
+        "本周重心转向{up}（{up_previous} → {up_count} 个，例如 #{example}），{down}减少（{down_previous} → {down_count} 个）。",
         "Work moved toward {up} ({up_previous} → {up_count} PRs, led by #{example}) and away from {down} "
         "({down_previous} → {down_count}).",
     ),
     "report.trend.theme_rise": (
-        "{up}增加最多（{up_previous} → {up_count} 个，代表作 #{example}）。",
+        "{up}增加最多（{up_previous} → {up_count} 个，例如 #{example}）。",
         "{up} grew the most ({up_previous} → {up_count} PRs, led by #{example}).",
     ),
     "report.trend.theme_fall": (
         "{down}减少最多（{down_previous} → {down_count} 个）。",
         "{down} shrank the most ({down_previous} → {down_count} PRs).",
+    ),
+    # The same when the week's volume changed a lot: a move is against it, and the sentence says so.
+    "report.trend.shift.scaled": (
+        "相对 PR 总数的变化（{previous} → {count} 个），本周重心转向{up}（{up_previous} → {up_count} 个，例如 "
+        "#{example}），{down}占比下降（{down_previous} → {down_count} 个）。",
+        "Against the week's volume ({previous} → {count} PRs), work moved toward {up} ({up_previous} → "
+        "{up_count}, led by #{example}) and away from {down} ({down_previous} → {down_count}).",
+    ),
+    "report.trend.theme_rise.scaled": (
+        "相对 PR 总数的变化（{previous} → {count} 个），{up}占比上升最多（{up_previous} → {up_count} 个，例如 #{example}）。",
+        "Against the week's volume ({previous} → {count} PRs), {up} gained the most ({up_previous} → "
+        "{up_count}, led by #{example}).",
+    ),
+    "report.trend.theme_fall.scaled": (
+        "相对 PR 总数的变化（{previous} → {count} 个），{down}占比下降最多（{down_previous} → {down_count} 个）。",
+        "Against the week's volume ({previous} → {count} PRs), {down} lost the most ({down_previous} → "
+        "{down_count}).",
     ),
     "report.trend.volume": (
         "各主题与模块随 PR 总数同步变化（上周 {previous} 个，本周 {count} 个）。",
@@ -670,6 +687,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "report.section.risk_follow_up": ("上周风险跟进", "Risk follow-up"),
     "ledger.resolved": ("已解决 {n} 条", "{n} resolved"),
     "ledger.followed": ("新的跟进 {n} 条（最严重的在前）", "{n} new follow-ups (most severe first)"),
+    "ledger.followed.one": ("", "1 new follow-up"),
     "ledger.still_open": ("仍未解决 {n} 条（最早的在前）", "{n} still open (oldest first)"),
     "ledger.nothing": (
         "前几周没有未解决的风险，本周也没有新的跟进。",

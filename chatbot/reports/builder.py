@@ -71,6 +71,8 @@ RISK_OBSERVATIONS = 5
 KEY_PR_ROWS = 10
 THEME_ITEMS = 5
 TRENDS = 12
+# A trend table shows at most this many rows of what had PRs last week and has none this week.
+GONE_ROWS = 3
 # A count that moved by one from last week is noise: a trend note needs a move of at least this many PRs.
 TREND_MOVE = 2
 FOLLOW_UPS = 6
@@ -472,9 +474,11 @@ def compose_weekly_report(
         Counter(m for r in previous for m in r.analysis.modules),
     )
     # How much the week's volume changed: a theme that doubled in a week that doubled did not move.
-    scale = len(records) / len(previous) if previous else 1.0
+    scale = _scale(len(records), len(previous))
     themes_now = Counter(g.concern for g in groups for _ in g.records)
     themes_before = Counter(r.concern for r in previous)
+    volume = {"count": len(records), "previous": len(previous)}
+    shift, example = _theme_shift(themes_now, themes_before, groups, volume, language)
     return WeeklyReport(
         **common,
         headline=headline,
@@ -520,10 +524,7 @@ def compose_weekly_report(
             for r in key[:KEY_PR_ROWS]
         ),
         follow_ups=tuple(_follow_ups(ranked, groups, language)),
-        trend_notes=(
-            _theme_shift(themes_now, themes_before, groups, scale, language)
-            + _module_moves(module_trends, ranked, scale, language)
-        )
+        trend_notes=(shift + _module_moves(module_trends, ranked, scale, language, named=example))
         or (_no_move(len(records), len(previous), language),),
         participants=_participants(records, language),
     )
@@ -749,7 +750,11 @@ def _breaking(record: AnalyzedPR, index: int, language: Language) -> tuple[str, 
 def _trends(
     current: Counter[str], previous: Counter[str], name: Callable[[str], str] = str
 ) -> tuple[Trend, ...]:
+    """The rows of a trend table: this week's modules or themes, most PRs first, then the few that had
+    the most PRs last week and none now (a quiet week is not a table of zeros)."""
     keys = sorted(set(current) | set(previous), key=lambda k: (-current[k], -previous[k], k))
+    gone = [k for k in keys if not current[k]][:GONE_ROWS]
+    keys = [k for k in keys if current[k]] + gone
     return tuple(Trend(name=name(k), count=current[k], previous=previous[k]) for k in keys[:TRENDS])
 
 
@@ -810,6 +815,11 @@ def _reverted_note(undone: dict[int, AnalyzedPR], language: Language) -> str:
     return say("report.reverted", language, n=len(pairs), pairs=join(pairs, language))
 
 
+def _scale(count: int, previous: int) -> float:
+    """How much the week's volume changed: this week's PRs over last week's (1 without a last week)."""
+    return count / previous if previous else 1.0
+
+
 def _move(count: int, previous: int, scale: float) -> float:
     """How far a count moved beyond the week's volume (`scale`, this week's PRs over last week's): 0
     unless it moved by `TREND_MOVE` PRs or more both in PRs and against the volume, the same way, so 10 →
@@ -828,46 +838,56 @@ def _no_move(count: int, previous: int, language: Language) -> str:
 
 
 def _theme_shift(
-    now: Counter[str], before: Counter[str], groups: list[_Group], scale: float, language: Language
-) -> tuple[str, ...]:
+    now: Counter[str], before: Counter[str], groups: list[_Group], volume: dict[str, int], language: Language
+) -> tuple[tuple[str, ...], int | None]:
     """Where the week's work moved among the themes, in one sentence: toward the theme that grew most
-    (with its most important PR) and away from the one that shrank most, beyond the week's volume (see
-    `_move`); nothing when no theme moved so. "Other" is no direction."""
+    (with its most important PR, returned too) and away from the one that shrank most, beyond the week's
+    volume (see `_move`); nothing when no theme moved so. "Other" is no direction."""
+    scale = _scale(volume["count"], volume["previous"])
     moves = sorted(
         ((_move(now[c], before[c], scale), c) for c in set(now) | set(before) if c != "other"),
         key=lambda m: (-m[0], m[1]),
     )
     up = moves[0] if moves and moves[0][0] > 0 else None
     down = moves[-1] if moves and moves[-1][0] < 0 else None
+    # When the week's volume changed a lot, a move is against it (a theme of 8 → 15 PRs in a week of 22 →
+    # 49 lost ground), and the sentence says so, or a reader of the table takes it for false.
+    scaled = ".scaled" if not 2 / 3 <= scale <= 3 / 2 else ""
+    rise: dict[str, Any] = {}
+    fall: dict[str, Any] = {}
+    example = None
     if up:
         example = next(g.records[0].number for g in groups if g.concern == up[1])
         rise = {"up": concern_name(up[1], language), "up_count": now[up[1]], "up_previous": before[up[1]]}
-        if down:
-            fall = {
-                "down": concern_name(down[1], language),
-                "down_count": now[down[1]],
-                "down_previous": before[down[1]],
-            }
-            return (say("report.trend.shift", language, example=example, **rise, **fall),)
-        return (sentence_start(say("report.trend.theme_rise", language, example=example, **rise), language),)
     if down:
-        theme = concern_name(down[1], language)
-        text = say(
-            "report.trend.theme_fall",
-            language,
-            down=theme,
-            down_count=now[down[1]],
-            down_previous=before[down[1]],
-        )
-        return (sentence_start(text, language),)
-    return ()
+        fall = {
+            "down": concern_name(down[1], language),
+            "down_count": now[down[1]],
+            "down_previous": before[down[1]],
+        }
+    if not (up or down):
+        return (), None
+    key = (
+        "report.trend.shift"
+        if up and down
+        else "report.trend.theme_rise"
+        if up
+        else "report.trend.theme_fall"
+    )
+    text = say(key + scaled, language, example=example, **volume, **rise, **fall)
+    return (sentence_start(text, language),), example
 
 
 def _module_moves(
-    trends: tuple[Trend, ...], ranked: list[AnalyzedPR], scale: float, language: Language
+    trends: tuple[Trend, ...],
+    ranked: list[AnalyzedPR],
+    scale: float,
+    language: Language,
+    named: int | None = None,
 ) -> tuple[str, ...]:
     """What moved among the modules beyond the week's volume (see `_move`): the largest rise (with its
-    most important PR), the largest fall, a module new this week with several PRs."""
+    most important PR) unless the theme sentence led with that PR (`named`: the same fact twice), the
+    largest fall, a module new this week with several PRs."""
     notes: list[str] = []
     moves = {t.name: _move(t.count, t.previous, scale) for t in trends}
     rises = sorted(
@@ -876,16 +896,17 @@ def _module_moves(
     if rises:
         top = rises[0]
         example = next(r.number for r in ranked if top.name in r.analysis.modules)
-        notes.append(
-            say(
-                "report.trend.rise",
-                language,
-                module=top.name,
-                count=top.count,
-                previous=top.previous,
-                example=example,
+        if example != named:
+            notes.append(
+                say(
+                    "report.trend.rise",
+                    language,
+                    module=top.name,
+                    count=top.count,
+                    previous=top.previous,
+                    example=example,
+                )
             )
-        )
     new = [t for t in trends if t.count >= TREND_MOVE and not t.previous]
     if new:
         notes.append(say("report.trend.new", language, module=new[0].name, count=new[0].count))

@@ -247,7 +247,8 @@ def report_document(report: WeeklyReport, links: ReportLinks | None = None) -> R
         _trend_table(report.theme_trends, say("report.trend.themes", language), language),
     ]
     if report.trend_notes:
-        blocks.append(Paragraph(_prose(" ".join(report.trend_notes), report)))
+        sentences = ("" if report.language == "zh" else " ").join(report.trend_notes)
+        blocks.append(Paragraph(_prose(sentences, report)))
     if report.risks:
         blocks += [Heading(say("report.section.risks", language), 3), _risks(report, severity=True)]
     blocks += follow_up_blocks(report, 3) + reading_blocks(report, 3)

@@ -60,6 +60,12 @@ def display_key(key: str) -> str:
     return f"{KEY_PREFIX}{key}"
 
 
+# A PR that changes a risk's function again follows it up within this long of the risk; months later
+# the function has moved on (verl's `rearrange_micro_batches`, 8 months and dozens of PRs on), and the
+# link is noise. A PR that cites the risk's PR follows it up at any age.
+FUNCTION_HORIZON = timedelta(weeks=12)
+
+
 @dataclass(slots=True)
 class MaintenanceReport:
     """What one maintenance run changed."""
@@ -357,7 +363,11 @@ def _link(session: Session, repo: RepoRow, candidates: Sequence[_PR], report: Ma
             if entries:
                 touched = touched_symbols(patch)
                 for entry in entries:
-                    if (tested or entry.category != "missing-tests") and same_symbol(entry.symbol, touched):
+                    if (
+                        (tested or entry.category != "missing-tests")
+                        and pr.merged_at - entry.merged_at <= FUNCTION_HORIZON
+                        and same_symbol(entry.symbol, touched)
+                    ):
                         propose(entry, pr, "function", f"`{entry.symbol}` ({path})")
     if not found:
         return

@@ -765,3 +765,44 @@ def test_a_pr_that_brings_tests_is_not_among_those_without_but_a_removed_test_is
     gathered = [risk for risk in report.risks if risk.text.startswith(("1 code PR", "1 PR changes"))]
     assert not gathered
     assert any("tests/rollout/test_multi_turn.py" in risk.text for risk in report.risks), report.risks
+
+
+def _volume_weeks() -> tuple[list[AnalyzedPR], list[AnalyzedPR]]:
+    """Last week 10 PRs (8 rollout, 2 data); this week 25: rollout 8 → 12, which is less than its share
+    of a week that grew 2.5 times, docs 0 → 6, data 2 → 7."""
+    rollout = [(f"Tune rollout sampling step {i}", f"pkg/rollout/sampling_{i}.py") for i in range(12)]
+    data = [(f"Accept jsonl dataset files, part {i}", f"pkg/data/loader_{i}.py") for i in range(7)]
+    docs = [(f"Document option {i}", f"docs/page_{i}.md") for i in range(6)]
+    return _week(*rollout[:8], *data[:2], start=100), _week(*rollout, *data, *docs)
+
+
+def test_in_a_week_whose_volume_changed_a_lot_the_trend_sentence_says_it_is_against_the_volume() -> None:
+    before, now = _volume_weeks()
+    themes = Counter(r.concern for r in now)
+    assert len(themes) == 3, themes
+    report = compose_weekly_report("acme/x", WEEK, now, before, language="en", generated_at=NOW)
+    first = report.trend_notes[0]
+    assert first.startswith("Against the week's volume (10 → 25 PRs)"), report.trend_notes
+    assert "(0 → 6, led by #" in first, first  # docs gained the most; rollout's 8 → 12 is no gain
+    zh = compose_weekly_report("acme/x", WEEK, now, before, language="zh", generated_at=NOW)
+    assert zh.trend_notes[0].startswith("相对 PR 总数的变化（10 → 25 个）"), zh.trend_notes
+
+
+def test_no_trend_sentence_claims_a_largest_rise_and_none_repeats_the_pr_another_led_with() -> None:
+    before, now = _volume_weeks()
+    for language in ("zh", "en"):
+        report = compose_weekly_report("acme/x", WEEK, now, before, language=language, generated_at=NOW)  # type: ignore[arg-type]
+        notes = " ".join(report.trend_notes)
+        assert "增幅最大" not in notes and "代表作" not in notes
+        led = Counter(PR_MENTION.findall(notes))
+        assert all(n == 1 for n in led.values()), report.trend_notes
+
+
+def test_a_quiet_week_after_a_busy_one_shows_few_rows_of_zeros() -> None:
+    busy = _week(*[(f"Change part {i}", f"pkg/mod{i % 9}/part_{i}.py") for i in range(40)], start=100)
+    quiet = _week(("Fix OOM when gathering shards", "pkg/rollout/gather.py"))
+    report = compose_weekly_report("acme/x", WEEK, quiet, busy, language="en", generated_at=NOW)
+    for table in (report.module_trends, report.theme_trends):
+        zeros = [t for t in table if not t.count]
+        assert len(zeros) <= 3 and len(table) <= 1 + 3, table
+        assert all(t.previous >= z.previous for t in zeros for z in zeros[zeros.index(t) :])

@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from chatbot.analysis.types import Risk
 from chatbot.store.ledger import RiskEntryRow, RiskEventRow, RiskLinkRow
 from chatbot.team.ledger import (
+    FUNCTION_HORIZON,
     LedgerError,
     close_entry,
     entry_views,
@@ -84,6 +85,20 @@ def test_a_later_pr_changing_the_same_function_follows_the_risk_up_with_its_reas
     assert (link.number, link.kind) == (20, "function")
     assert "gather_buffers" in link.detail
     assert view.state_at == W25 + timedelta(days=8)
+
+
+def test_changing_the_function_months_later_is_no_follow_up_but_citing_the_pr_is(db):
+    """Past the horizon the function has moved on: changing it again follows nothing up, while a PR
+    that names the risk's PR still does, at any age."""
+    _raise_memory_risk(db)
+    later = W25 + FUNCTION_HORIZON + timedelta(days=1)
+    store(db, pull(20, later, {"pkg/rollout.py": FOLLOW_PATCH}), analysis(), later)
+    maintain_ledger(db, later)
+    assert _views(db)[0].state == "open"
+    store(db, pull(21, later, {"pkg/other.py": FOLLOW_PATCH}, body="Follow-up of #10"), analysis(), later)
+    maintain_ledger(db, later)
+    (view,) = _views(db)
+    assert [link.number for link in view.live_links()] == [21]
 
 
 def test_a_later_pr_changing_another_function_of_the_file_is_not_a_follow_up(db):
