@@ -454,10 +454,13 @@ def compose_weekly_report(
     risk_lines = _risk_lines(ranked, language, RISK_OBSERVATIONS)
     risks = [observation for observation, _ in risk_lines]
     theme_names = [g.label(language) for g in groups[:3]]
+    # The headline's risk is the first listed that is not low: code only some hardware runs, or a pin in
+    # an example, is for the list.
+    watch = next((line for observation, line in risk_lines if observation.severity != "low"), None)
     attention = (
         # a clipped risk ends in its ellipsis, not in "…。"
-        say("report.attention", language, risk=risk_lines[0][1]).replace("…。", "…").replace("….", "…")
-        if risks
+        say("report.attention", language, risk=watch).replace("…。", "…").replace("….", "…")
+        if watch
         else say("report.no_attention", language)
     )
     headline = say(

@@ -102,10 +102,18 @@ CONCERNS: tuple[Concern, ...] = (
         ),
         modules=_DEPENDENCY_MODULES,
     ),
+    # Logging or reporting memory is about what gets logged, not about using less of it.
+    Concern(
+        "observability",
+        words=_words(
+            r"(?:log|logs|logging|print|report|record|track|show|monitor)\w* (?:the )?(?:gpu |peak )?memory"
+        ),
+    ),
+    # "Shared memory" is a way to pass tensors between processes (IPC), not memory use.
     Concern(
         "memory",
         words=_words(
-            r"oom|out of memory|memory|leaks?|offload\w*|peak|empty_cache|activation checkpointing|"
+            r"oom|out of memory|(?<!shared )memory|leaks?|offload\w*|peak|empty_cache|activation checkpointing|"
             r"gradient checkpointing|recompute|summon",
             r"显存|内存|泄漏",
         ),
@@ -216,6 +224,12 @@ CONCERNS: tuple[Concern, ...] = (
 )
 
 
+# A dotted name in code: `MoEAlltoAllTokenDispatcher.preprocess`, `ray.util.collective` (not a file name
+# such as `AGENTS.md`, nor a version).
+_DOTTED = re.compile(
+    r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.(?!(?:md|py|ya?ml|txt|json|toml|sh|cfg)\b)[A-Za-z_]\w*"
+)
+
 # Modules of the concerns that claim a PR only when they are all it touches.
 _SIDE_MODULES = frozenset(m for c in CONCERNS if c.sole for m in c.modules)
 
@@ -231,7 +245,8 @@ def concern_of(title: str, analysis: Analysis, gist: str = "") -> str:
     first = next(
         (i for i, c in enumerate(CONCERNS) if c.claims_by_kind(change_type, modules, risks)), len(CONCERNS)
     )
-    text = f"{title}\n{gist}".lower()
+    # A name in code (`Dispatcher.preprocess`, `a.b.c`) says what the change touches, not its subject.
+    text = _DOTTED.sub(" ", f"{title}\n{gist}").lower()
     for concern in CONCERNS[:first]:
         if concern.claims_by_words(text, change_type):
             return concern.key

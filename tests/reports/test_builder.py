@@ -25,6 +25,7 @@ from chatbot.reports.themes import concern_of
 from chatbot.weeks import Week
 from tests.analysis.builders import changed, code, make_pr
 from tests.analysis.test_verl_data import DATA
+from tests.reports.fixtures import analysis as fixture_analysis
 
 UTC_ZONE = ZoneInfo("UTC")
 WEEK = Week.containing(datetime(2026, 3, 4, tzinfo=UTC), UTC_ZONE)
@@ -806,3 +807,14 @@ def test_a_quiet_week_after_a_busy_one_shows_few_rows_of_zeros() -> None:
         zeros = [t for t in table if not t.count]
         assert len(zeros) <= 3 and len(table) <= 1 + 3, table
         assert all(t.previous >= z.previous for t in zeros for z in zeros[zeros.index(t) :])
+
+
+def test_the_headline_watches_no_low_risk() -> None:
+    """A low risk stays in the list; the headline names the first risk that is not low, or none."""
+    low = Risk("compatibility", "low", "runs only on particular hardware", "pkg/npu_utils.py")
+    medium = Risk("config", "medium", "defaults changed (`num_steps` 2 → 3)", "pkg/config.yaml")
+    only_low = [AnalyzedPR(make_pr("Support NPU", number=1), fixture_analysis(("npu",), 6.0, risks=(low,)))]
+    report = compose(only_low, "en")
+    assert report.risks and report.headline.endswith(say("report.no_attention", "en"))
+    tuned = AnalyzedPR(make_pr("Tune steps", number=2), fixture_analysis(("rollout",), 4.0, risks=(medium,)))
+    assert "num_steps" in compose([*only_low, tuned], "en").headline

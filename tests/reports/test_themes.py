@@ -204,3 +204,41 @@ def test_an_image_a_version_a_package_or_a_release_alone_is_no_dependency_change
 )
 def test_builds_images_and_versions_of_what_gets_installed_are_dependencies(title: str) -> None:
     assert concern(title) == "dependencies"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Patch MoEAlltoAllTokenDispatcher.preprocess for router replay",
+        "Call DataCollator.tokenize lazily in the trainer",
+        "fix: wrap Dataset.shuffle in the megatron worker",
+    ],
+)
+def test_a_name_in_code_in_the_title_is_not_the_subject(title: str) -> None:
+    """`Dispatcher.preprocess` is a method the change touches; the PR is about its module, not data."""
+    assert concern(title, "pkg/megatron/moe.py", repo="acme/x") != "data"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "support log memory in engine worker",
+        "Log peak memory after each step",
+        "report GPU memory in the step metrics",
+        "Print memory usage when the trainer starts",
+    ],
+)
+def test_logging_memory_is_about_what_gets_logged(title: str) -> None:
+    assert concern(title, "pkg/worker/engine.py") == "observability"
+
+
+@pytest.mark.parametrize(
+    ("title", "subject"),
+    [
+        ("add shared memory support for weight transfer", "rollout"),
+        ("Use shared memory for IPC between the vLLM workers", "rollout"),
+        ("Reduce memory of weight transfer", "memory"),
+    ],
+)
+def test_shared_memory_is_a_way_to_pass_tensors_not_memory_use(title: str, subject: str) -> None:
+    assert concern(title, "pkg/rollout/weights.py") == subject
