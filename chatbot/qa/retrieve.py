@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, aliased
 
 from chatbot.analysis.heuristic import TEXT as ANALYZER_TEXT
 from chatbot.analysis.heuristic import names_semantics
-from chatbot.analysis.types import Analysis
+from chatbot.analysis.types import Analysis, LocalizedAnalysis, Risk
 from chatbot.models import PullHeader, PullRequest
 from chatbot.qa.glossary import default_glossary, term_pattern
 from chatbot.qa.parse import KnownRepo
@@ -72,6 +72,8 @@ class Evidence:
     last_synced_at: datetime | None
     # For the intents in SHOWN, only the records the answer shows carry their whole analysis; the others,
     # like the previous window's, carry scores, verdict, change type and modules (no texts, no risks).
+    # For a risks question, every record carries those, its tests and its risks in the asker's language
+    # (no other texts).
     records: list[AnalyzedPR] = field(default_factory=list)
     previous: list[AnalyzedPR] = field(default_factory=list)
     # The window `previous` was read from (a week not over yet is compared with the same part of the last).
@@ -1033,10 +1035,13 @@ def answer_records(
     fallback: Callable[[PullRequest], Analysis],
     numbers: Collection[int] | None = None,
     author: str | None = None,
+    *,
+    risks_in: str | None = None,
 ) -> list[AnalyzedPR]:
     """The PRs merged in [start, end) (optionally only `numbers`, only by `author`) with their current
     analyses, oldest first. Only what answers show is read: each PR carries its header, not its files,
     reviews or comments (a window of months on a busy repo would otherwise decode megabytes of JSON).
+    With `risks_in` (a language), each analysis holds only what a risks answer reads (`_risks_only`).
     A PR not analysed yet is read in full and analysed by `fallback`."""
     pr, analysis = PullRequestRow, AnalysisRow
     columns = (
@@ -1055,8 +1060,8 @@ def answer_records(
     )
     records: list[AnalyzedPR] = []
     for row in _current_rows(session, repo, start, end, numbers, author, columns):
-        pr_id, merged_at, number, title, login, name, created_at, updated_at, url, base, *size, fields = row
-        if fields is None:
+        pr_id, merged_at, number, title, login, name, created_at, updated_at, url, base = row[:10]
+        if row[14] is None:
             full = to_pull_request(repo, session.get_one(PullRequestRow, pr_id))
             records.append(AnalyzedPR(full, fallback(full)))
             continue
@@ -1073,8 +1078,35 @@ def answer_records(
             html_url=url,
             base_ref=base,
         )
-        records.append(AnalyzedPR(_header_only(header, *size), Analysis.from_dict(fields)))
+        fields = row[14]
+        stored = Analysis.from_dict(fields) if risks_in is None else _risks_only(fields, risks_in)
+        records.append(AnalyzedPR(_header_only(header, *row[10:14]), stored))
     return records
+
+
+def _risks_only(fields: dict[str, Any], language: str) -> Analysis:
+    """A stored analysis (`Analysis.to_dict`) as a risks answer reads it: scores, verdict, tags and
+    tests (the filters and the order), the risks, and their wording in `language` when the analysis has
+    one. Its other texts (summary, key points, guides, the other language) are left out: decoding them
+    was most of reading a month of a busy repo's analyses."""
+    get = fields.get
+    worded = (get("texts") or {}).get(language)
+    return Analysis(
+        title_zh="",
+        summary="",
+        modules=tuple(map(str, get("modules") or ())),
+        change_type=fields["change_type"],
+        breaking=bool(get("breaking", False)),
+        importance=fields["importance"],
+        insight=fields["insight"],
+        verdict=fields["verdict"],
+        verdict_reason="",
+        risks=tuple(map(Risk.from_dict, get("risks") or ())),
+        tests=bool(get("tests", False)),
+        texts={language: LocalizedAnalysis("", "", risks=tuple(map(str, worded.get("risks") or ())))}
+        if worded
+        else {},
+    )
 
 
 def _is_current(pr: type[PullRequestRow], analysis: type[AnalysisRow]) -> ColumnElement[bool]:
@@ -1336,8 +1368,10 @@ def gather(
     if listed is not None:
         evidence.records, evidence.verdicts = listed
     elif limit is None:
+        # A risks answer reads of each analysis only its risks and what filters and orders them.
+        risks_in = query.language if query.intent == "risks" else None
         records = corrector.records(
-            answer_records(session, repo, start, end, fallback, numbers, query.author)
+            answer_records(session, repo, start, end, fallback, numbers, query.author, risks_in=risks_in)
         )
         evidence.records = [r for r in records if _matches(r, query, module_hits, stated, alternative)]
         if relaxed and match is not None:
@@ -1348,7 +1382,8 @@ def gather(
         matching = [r for r in scored if _matches(r, query, module_hits, stated, alternative)]
         if relaxed and match is not None:
             matching = _best_matched(matching, query, match)
-        top = [r.number for r in evidence.ranked(matching)[: min(query.limit or limit, LIST_MAX)]]
+        shown = min(query.limit or limit, LIST_MAX)
+        top = [r.number for r in evidence.ranked(matching)[:shown]] if shown else []  # a count shows none
         complete = (
             {r.number: r for r in corrector.records(answer_records(session, repo, start, end, fallback, top))}
             if top

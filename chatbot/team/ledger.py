@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import String, and_, bindparam, cast, func, insert, or_, select, update
+from sqlalchemy import String, and_, bindparam, case, cast, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -716,31 +716,59 @@ def week_follow_up(session: Session, repo: str, start: datetime, end: datetime) 
         linked_until=end,
     )
     done = {view.key for view in resolved}
-    linked_ids = select(RiskLinkRow.entry_id).where(
-        RiskLinkRow.linked_at >= start, RiskLinkRow.linked_at < end, RiskLinkRow.undone_at.is_(None)
-    )
+    # The linked entries' ids first, as a list: given the subquery, SQLite tests every entry of the repo
+    # against it (3 ms for a busy repo's week without a single link).
+    linked_ids = session.scalars(
+        select(RiskLinkRow.entry_id)
+        .where(RiskLinkRow.linked_at >= start, RiskLinkRow.linked_at < end, RiskLinkRow.undone_at.is_(None))
+        .distinct()
+    ).all()
     followed = [
         view
         # the follow-ups that landed in the week, most severe first (entry_views' order); earlier ones
         # were the news of earlier reports
-        for view in entry_views(
-            session, repo_is(repo), RiskEntryRow.id.in_(linked_ids), linked_since=start, linked_until=end
+        for view in (
+            entry_views(
+                session, repo_is(repo), RiskEntryRow.id.in_(linked_ids), linked_since=start, linked_until=end
+            )
+            if linked_ids
+            else ()
         )
         if view.state != "withdrawn" and view.key not in done
     ]
-    recent = entry_views(
-        session,
+    entry = RiskEntryRow
+    # Unresolved at the week's end (`EntryView.open_at`), counted and cut to the shown ones in SQL: four
+    # weeks of a busy repo hold hundreds of such entries, and building each was most of a reused report.
+    # The states are listed (withdrawn is none of them) so that SQLite reads the (repo, state, raised_at)
+    # index over the four weeks rather than every entry of the repo.
+    recent = (
         repo_is(repo),
-        RiskEntryRow.severity.in_(("high", "medium")),
-        RiskEntryRow.raised_at >= start - HORIZON,
-        RiskEntryRow.raised_at < start,
-        RiskEntryRow.state != "withdrawn",
-        linked_until=end,
+        entry.state.in_((*OPEN_STATES, *CLOSED_STATES)),
+        entry.severity.in_(("high", "medium")),
+        entry.raised_at >= start - HORIZON,
+        entry.raised_at < start,
+        or_(entry.state.in_(OPEN_STATES), and_(entry.state.in_(CLOSED_STATES), entry.state_at >= end)),
     )
-    still_open = sorted((v for v in recent if v.open_at(end)), key=lambda v: (v.raised_at, v.number))
+    # Oldest first; of one PR's entries raised together, the most severe first (entry_views' order).
+    severity = case(_ORDER, value=entry.severity, else_=len(_ORDER))
+    shown = session.scalars(
+        select(entry.id)
+        .join(RepoRow, RepoRow.id == entry.repo_id)
+        .where(*recent)
+        .order_by(entry.raised_at, entry.pr_number, severity, entry.id)
+        .limit(STILL_OPEN_SHOWN)
+    ).all()
+    still_open = (
+        sorted(
+            entry_views(session, entry.id.in_(shown), linked_until=end),
+            key=lambda v: (v.raised_at, v.number, _ORDER.get(v.severity, len(_ORDER))),
+        )
+        if shown
+        else []
+    )
     return WeekFollowUp(
         tuple(resolved),
         tuple(followed),
-        tuple(still_open[:STILL_OPEN_SHOWN]),
-        len(still_open),
+        tuple(still_open),
+        count_entries(session, *recent) if shown else 0,
     )
