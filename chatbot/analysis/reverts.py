@@ -23,6 +23,13 @@ _QUOTED_TITLE = re.compile(
     re.IGNORECASE,
 )
 TITLE_NUMBER = re.compile(r"\s*\(#(\d{1,7})\)\s*$")
+# A title that opens with a revert word: `Revert "X"`, `revert: X`, `Revert #12`, `[ci] 回滚 "X"`.
+_REVERT_TITLE = re.compile(r"\s*(?:\[[^\]]*\]\s*)*(?:revert|回滚|回退)(?![a-z])", re.IGNORECASE)
+
+
+def is_revert_title(title: str) -> bool:
+    """Whether a PR's title says it is a revert."""
+    return bool(_REVERT_TITLE.match(title))
 
 
 @dataclass(frozen=True, slots=True)

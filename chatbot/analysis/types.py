@@ -228,6 +228,34 @@ class Analysis:
         )
 
     @classmethod
+    def scores_and_risks(
+        cls,
+        data: dict[str, Any],
+        texts: Mapping[str, LocalizedAnalysis] | None = None,
+        *,
+        summary: bool = False,
+    ) -> Analysis:
+        """Part of a stored analysis (`to_dict`), for readers of many that need only its tags, scores,
+        verdict, tests and risks (a risks answer, a report's previous week): with `texts` as given and,
+        with `summary`, its Chinese title and summary; its key points, guides and other texts are left
+        out, since decoding them is most of reading a month of a busy repo's analyses."""
+        get = data.get
+        return cls(
+            title_zh=str(get("title_zh", "")) if summary else "",
+            summary=str(get("summary", "")) if summary else "",
+            modules=_strings(get("modules")),
+            change_type=data["change_type"],
+            breaking=bool(get("breaking", False)),
+            importance=data["importance"],
+            insight=data["insight"],
+            verdict=data["verdict"],
+            verdict_reason="",
+            risks=tuple(map(Risk.from_dict, get("risks") or ())),
+            tests=bool(get("tests", False)),
+            texts=texts or {},
+        )
+
+    @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Analysis:
         """The inverse of `to_dict`. Raises ValueError (or KeyError) on a malformed record. The change
         type, verdict and scores are checked (and the scores rounded) once, by `__post_init__`: a week's

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, aliased
 
 from chatbot.analysis.heuristic import TEXT as ANALYZER_TEXT
 from chatbot.analysis.heuristic import names_semantics
-from chatbot.analysis.types import Analysis, LocalizedAnalysis, Risk
+from chatbot.analysis.types import Analysis, LocalizedAnalysis
 from chatbot.models import PullHeader, PullRequest
 from chatbot.qa.glossary import default_glossary, term_pattern
 from chatbot.qa.parse import KnownRepo
@@ -1085,27 +1085,12 @@ def answer_records(
 
 
 def _risks_only(fields: dict[str, Any], language: str) -> Analysis:
-    """A stored analysis (`Analysis.to_dict`) as a risks answer reads it: scores, verdict, tags and
-    tests (the filters and the order), the risks, and their wording in `language` when the analysis has
-    one. Its other texts (summary, key points, guides, the other language) are left out: decoding them
-    was most of reading a month of a busy repo's analyses."""
-    get = fields.get
-    worded = (get("texts") or {}).get(language)
-    return Analysis(
-        title_zh="",
-        summary="",
-        modules=tuple(map(str, get("modules") or ())),
-        change_type=fields["change_type"],
-        breaking=bool(get("breaking", False)),
-        importance=fields["importance"],
-        insight=fields["insight"],
-        verdict=fields["verdict"],
-        verdict_reason="",
-        risks=tuple(map(Risk.from_dict, get("risks") or ())),
-        tests=bool(get("tests", False)),
-        texts={language: LocalizedAnalysis("", "", risks=tuple(map(str, worded.get("risks") or ())))}
-        if worded
-        else {},
+    """A stored analysis as a risks answer reads it (`Analysis.scores_and_risks`): the risks' wording in
+    `language` when the analysis has one, none of its other texts."""
+    worded = (fields.get("texts") or {}).get(language)
+    risks = tuple(map(str, worded.get("risks") or ())) if worded else ()
+    return Analysis.scores_and_risks(
+        fields, {language: LocalizedAnalysis("", "", risks=risks)} if worded else None
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from chatbot.analysis.features import ships
 from chatbot.analysis.heuristic import TEXT
-from chatbot.analysis.reverts import TITLE_NUMBER, revert_clues
+from chatbot.analysis.reverts import TITLE_NUMBER, is_revert_title, revert_clues
 from chatbot.analysis.types import Analysis, LocalizedAnalysis, Severity
 from chatbot.messages import Language, join, join_all, pr_refs, say
 from chatbot.models import PullRequest
@@ -82,7 +82,6 @@ EVIDENCE_CHARS = 90
 HEADLINE_RISK_CHARS = 120
 HEADLINE_CLAUSE_CHARS = 24
 _SEVERITY_RANK = {"high": 3, "medium": 2, "low": 1}
-_REVERT_TITLE = re.compile(r"\s*(?:\[[^\]]*\]\s*)*(?:revert|回滚|回退)(?![a-z])", re.I)
 _TITLE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+|^\s*\w+(?:\([^)]*\))?!?:\s*")
 # A login names someone: an export's placeholder for a deleted account ("-", "") is nobody to credit.
 _LOGIN = re.compile(r"[A-Za-z0-9]")
@@ -198,7 +197,7 @@ def _merged_before(first: AnalyzedPR, then: AnalyzedPR) -> bool:
 def is_revert(record: AnalyzedPR) -> bool:
     """Whether a PR is a revert by its title (`Revert "X"`, `revert: X`, `Revert #12`, `回滚 "X"`): it
     restores code that was there, so it is no code PR that owes tests."""
-    return bool(_REVERT_TITLE.match(record.pr.title))
+    return is_revert_title(record.pr.title)
 
 
 def _clip(text: str, limit: int) -> str:

@@ -17,7 +17,7 @@ from sqlalchemy import Select, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from chatbot.analysis.types import Analysis, LocalizedAnalysis, Risk
+from chatbot.analysis.types import Analysis, LocalizedAnalysis
 from chatbot.messages import Language
 from chatbot.models import PullHeader, PullRequest
 from chatbot.ports import Clock
@@ -202,23 +202,11 @@ def trend_records(
 
 
 def _trend_analysis(fields: dict[str, Any]) -> Analysis:
-    """A stored analysis (`Analysis.to_dict`) as the trends read it: its tags and scores, its risks and
-    the English gist that place it in a concern (`AnalyzedPR.concern`); not its key points, guides or
-    Chinese texts."""
-    get = fields.get
-    english = (get("texts") or {}).get("en")
-    return Analysis(
-        title_zh=str(get("title_zh", "")),
-        summary=str(get("summary", "")),
-        modules=tuple(map(str, get("modules") or ())),
-        change_type=fields["change_type"],
-        breaking=bool(get("breaking", False)),
-        importance=fields["importance"],
-        insight=fields["insight"],
-        verdict=fields["verdict"],
-        verdict_reason="",
-        risks=tuple(map(Risk.from_dict, get("risks") or ())),
-        texts={"en": LocalizedAnalysis.from_dict(english)} if english else {},
+    """A stored analysis as the trends read it (`Analysis.scores_and_risks`): with the English gist
+    that places it in a concern (`AnalyzedPR.concern`), not its key points, guides or Chinese texts."""
+    english = (fields.get("texts") or {}).get("en")
+    return Analysis.scores_and_risks(
+        fields, {"en": LocalizedAnalysis.from_dict(english)} if english else None, summary=True
     )
 
 
