@@ -75,7 +75,7 @@ def to_message(event: Mapping[str, Any], *, team_id: str | None, bot_user_id: st
     """An `app_mention` or direct `message` event as a Message; None when the bot should stay quiet
     (bots, edits, channel messages that do not mention it, mentions in DMs, which `message.im` brings).
     """
-    if not is_from_person(event, bot_user_id):
+    if not is_from_person(event, bot_user_id) or not _ids_are_strings(event):
         return None
     direct = event.get("channel_type") == "im"
     if event.get("type") == "app_mention":
@@ -94,6 +94,15 @@ def to_message(event: Mapping[str, Any], *, team_id: str | None, bot_user_id: st
         # a DM outside any thread is one conversation per DM channel.
         thread=event.get("thread_ts") or (None if direct else event.get("ts")),
     )
+
+
+_ID_FIELDS = ("channel", "user", "ts", "thread_ts", "channel_type")
+
+
+def _ids_are_strings(event: Mapping[str, Any]) -> bool:
+    """Slack sends these fields as strings; a signed event with a list or number in one is malformed
+    and is left unanswered rather than failing later in the store or the Web API."""
+    return all(isinstance(event.get(name), str | None) for name in _ID_FIELDS)
 
 
 def reply_target(event: Mapping[str, Any]) -> ReplyTarget:

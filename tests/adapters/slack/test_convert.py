@@ -62,6 +62,16 @@ def test_bots_edits_channel_chatter_and_mentions_in_dms_are_not_messages_to_answ
     assert [to_message(e, team_id="T1", bot_user_id=BOT_USER_ID) for e in quiet] == [None] * len(quiet)
 
 
+def test_a_signed_event_whose_ids_are_not_strings_is_not_a_message_to_answer():
+    odd = [
+        mention("hi") | {"channel": ["C1"]},
+        mention("hi") | {"user": 7},
+        mention("hi") | {"thread_ts": {"x": 1}},
+        direct_message("hi") | {"channel_type": ["im"]},
+    ]
+    assert [to_message(e, team_id="T1", bot_user_id=BOT_USER_ID) for e in odd] == [None] * len(odd)
+
+
 def test_answers_go_to_the_questions_thread_in_channels_and_stay_flat_in_dms():
     assert reply_target(mention("q", channel="C1", ts="1.1")) == ReplyTarget("C1", "1.1")
     assert reply_target(mention("q", channel="C1", ts="1.2") | {"thread_ts": "1.0"}) == ReplyTarget(
