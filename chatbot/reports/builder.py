@@ -210,7 +210,31 @@ def _clip(text: str, limit: int) -> str:
     cut = text[: space if space > 0 else limit - 1]
     if cut.count("`") % 2:
         cut = cut[: cut.rfind("`")]
-    return cut.rstrip(" ,;:，；：、(（") + "…"
+    opener = _unclosed_bracket(cut)
+    closer = ""
+    if opener >= limit // 3:
+        cut = cut[:opener]  # drop the aside the cut fell inside
+    elif opener >= 0:
+        closer = _BRACKETS[cut[opener]]
+        if len(cut) > limit - 2:  # room for the closing bracket
+            space = cut.rfind(" ", opener + 1)
+            cut = cut[: space if space > opener + 1 else limit - 2]
+    return cut.rstrip(" ,;:，；：、(（") + "…" + closer
+
+
+_BRACKETS = {"(": ")", "（": "）", "[": "]", "【": "】", "「": "」", "《": "》"}
+
+
+def _unclosed_bracket(text: str) -> int:
+    """Where the last bracket still open at the end of `text` opens, or -1."""
+    open_at: list[int] = []
+    closers = {closer: opener for opener, closer in _BRACKETS.items()}
+    for i, char in enumerate(text):
+        if char in _BRACKETS:
+            open_at.append(i)
+        elif char in closers and open_at and text[open_at[-1]] == closers[char]:
+            open_at.pop()
+    return open_at[-1] if open_at else -1
 
 
 def _phrase(record: AnalyzedPR, language: Language) -> str:

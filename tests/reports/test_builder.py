@@ -440,6 +440,25 @@ def test_clipped_texts_never_end_inside_a_code_span_or_a_word() -> None:
         )
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "修复 rollout 中的显存泄漏（由于 weight sync 时没有释放旧的 buffer 并且 cache 也一直保持）然后更多说明",
+        "Fix peak memory in the engine (caused by the buffer that weight sync keeps alive) and more words here",
+        "a (b c d e f g h i j k l m n o p q r s t u v w x y z) tail",
+        "【重要】修复 [rollout] 的权重同步（sglang 后端在 tp>1 时重复 clone 导致 OOM）并补充测试",
+    ],
+)
+def test_clipped_texts_never_leave_a_bracket_open(text: str) -> None:
+    from chatbot.reports.builder import _BRACKETS, _clip
+
+    for limit in range(12, len(text)):
+        clipped = _clip(text, limit)
+        assert len(clipped) <= limit, clipped
+        for opener, closer in _BRACKETS.items():
+            assert clipped.count(opener) == clipped.count(closer), (limit, clipped)
+
+
 def test_participants_leave_out_placeholder_logins() -> None:
     records = trl_like_week()
     first = records[0]
