@@ -18,12 +18,14 @@ from chatbot.models import Inline, Span, SpanStyle
 # allowed, a hyphenated key after a dot too: `nsys.worker_nsight_options.cuda-graph-trace`) or a dotted name (`schedule.wait`, `torch.compile`: parts of two characters or more, each after
 # a dot lowercase, so "e.g." and a missing space before a sentence's capital are not code); a path with a
 # slash and a file extension; a PR reference not glued to a word or a path. A config interpolation
-# (`${oc.select:a.b,${c.d,null}}`, two levels) is one piece of code, not names inside punctuation.
+# (`${oc.select:a.b,${c.d,null}}`, two levels) is one piece of code, not names inside punctuation. A call
+# right after an identifier, with short arguments (`model.to(device)`, `f(a, k=3)`), is part of its code.
 _TOKEN = re.compile(
     r"`(?P<quoted>[^`\n]+)`"
     r"|(?P<interpolation>\$\{(?:[^{}\s`]|\{[^{}\s`]*\})*\})"
     r"|(?P<identifier>(?<![\w./#-])"
-    r"(?:(?=[\w.]*_)(?=_*[A-Za-z0-9])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*(?:-\w+)*)*|[A-Za-z_]\w+(?:\.[a-z_]\w+)+)(?![\w/-]))"
+    r"(?:(?=[\w.]*_)(?=_*[A-Za-z0-9])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*(?:-\w+)*)*|[A-Za-z_]\w+(?:\.[a-z_]\w+)+)(?![\w/-])"
+    r"(?:\((?:[\w.='\"-]|, ?){0,40}\))?)"
     r"|(?P<path>(?<![\w./-])[\w.-]+(?:/[\w.-]+)+\.[A-Za-z0-9]{1,5}(?![\w/.-]))"
     r"|(?P<pr>(?<![\w/&])#(?P<number>\d{1,7})(?!\w))",
     re.ASCII,  # \w without CJK: an identifier glued to Chinese text still stands out

@@ -23,7 +23,11 @@ def _code(text: str) -> list[str]:
     [
         ("修复 `actor_wg` 中的显存泄漏", ["actor_wg"]),
         ("修复get_named_tensor_buckets问题", ["get_named_tensor_buckets"]),  # glued to Chinese
-        ("calls self.rollout_wg.generate() twice", ["self.rollout_wg.generate"]),
+        ("calls self.rollout_wg.generate() twice", ["self.rollout_wg.generate()"]),
+        (
+            "skip model.to(device) under offload, call f_x(a, k=3) or g_y(see below)",
+            ["model.to(device)", "f_x(a, k=3)", "g_y"],
+        ),
         (
             "see verl/workers/fsdp_workers.py and docs/start.md",
             ["verl/workers/fsdp_workers.py", "docs/start.md"],
@@ -35,7 +39,7 @@ def _code(text: str) -> list[str]:
         ("__init__ and _private_helper", ["__init__", "_private_helper"]),
         (
             "New config keys: `schedule.skip_first`, schedule.wait; ray.util.collective.broadcast() enqueues",
-            ["schedule.skip_first", "schedule.wait", "ray.util.collective.broadcast"],
+            ["schedule.skip_first", "schedule.wait", "ray.util.collective.broadcast()"],
         ),
         ("e.g. Qwen3.5 on vLLM v0.8.3 works.Then i.e. fine", []),
         (
