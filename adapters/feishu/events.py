@@ -51,6 +51,8 @@ def to_question(data: P2ImMessageReceiveV1, bot_open_id: str | None) -> Question
     sender = event.sender if event else None
     if message is None or sender is None or not message.message_id or not message.chat_id:
         return None
+    if not _all_strings(message, _MESSAGE_STRINGS) or not _all_strings(sender.sender_id, ("open_id",)):
+        return None  # signed but malformed: answered with nothing rather than a failure later
     if sender.sender_type != "user":  # the bot's own messages, other bots and apps
         return None
     mentions = list(message.mentions or [])
@@ -81,6 +83,14 @@ def to_question(data: P2ImMessageReceiveV1, bot_open_id: str | None) -> Question
         in_thread=not direct,
         key=(header.event_id if header and header.event_id else message.message_id),
     )
+
+
+_MESSAGE_STRINGS = ("message_id", "chat_id", "chat_type", "message_type", "content", "root_id", "thread_id")
+
+
+def _all_strings(event_part: object, names: tuple[str, ...]) -> bool:
+    """Whether each of the fields Feishu sends as strings is a string (or absent) in `event_part`."""
+    return all(isinstance(getattr(event_part, name, None), str | None) for name in names)
 
 
 def _is_bot(mention: MentionEvent, bot_open_id: str | None) -> bool:
@@ -174,6 +184,8 @@ def to_click(data: P2CardActionTrigger, language: Language) -> ButtonClick | Non
     context = event.context if event else None
     value = action.value if action else None
     if not isinstance(value, dict) or context is None or not context.open_message_id:
+        return None
+    if not _all_strings(context, ("open_message_id", "open_chat_id")):
         return None
     target = str(value.get("value") or "").strip()
     if value.get("action") != REPORT_RISKS_ACTION or not target:

@@ -147,6 +147,13 @@ def test_other_buttons_are_not_questions(value: dict[str, str]):
     assert to_click(typed(card_action(value, "t"), P2CardActionTrigger), "zh") is None
 
 
+@pytest.mark.parametrize("odd", [{"open_message_id": ["om_1"]}, {"open_chat_id": 5}])
+def test_a_click_whose_card_ids_are_not_strings_is_not_a_question(odd: dict[str, object]):
+    payload = card_action({"action": "report_risks", "value": "acme/widgets 2026-W25"}, "t")
+    payload["event"]["context"].update(odd)
+    assert to_click(typed(payload, P2CardActionTrigger), "zh") is None
+
+
 def test_header_names_reach_the_sdk_in_the_spelling_it_looks_up():
     sent = Headers(
         [

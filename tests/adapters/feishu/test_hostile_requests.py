@@ -84,3 +84,22 @@ def test_a_timestamp_that_is_not_a_number_is_a_401(feishu: FeishuHarness):
     headers = signed_headers(body)
     headers["X-Lark-Request-Timestamp"] = f"{time.time()}e99"
     assert post(feishu, body, **headers).status_code == 401
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        pytest.param({"chat_id": ["oc_group_1"]}, id="a list for the chat"),
+        pytest.param({"message_id": 5}, id="a number for the message"),
+        pytest.param({"content": 7}, id="a number for the content"),
+        pytest.param({"mentions": "everyone"}, id="a string for the mentions"),
+    ],
+)
+def test_a_signed_message_with_fields_of_the_wrong_type_is_no_500_and_no_traceback(
+    feishu: FeishuHarness, odd, caplog
+):
+    payload = text_event(f"@_user_1 {QUESTION}").payload(TOKEN)
+    payload["event"]["message"].update(odd)
+    assert feishu.push(payload).status_code < 500
+    feishu.settle()
+    assert "Traceback" not in caplog.text
