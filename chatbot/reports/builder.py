@@ -568,8 +568,24 @@ def _key_prs(ranked: list[AnalyzedPR]) -> list[AnalyzedPR]:
     return key if len(key) >= 3 else ranked[: max(3, len(key))]
 
 
-def _evidence(evidence: str) -> str:
-    return _clip(evidence, EVIDENCE_CHARS)
+def _evidence(evidence: str, sentence: str) -> str:
+    """The evidence of a risk as its line shows it, without what the sentence already says: an analysis'
+    evidence is `path: line` (a file and the changed line or name), and a sentence that names the file or
+    the name needs only the other half; "" when it names both."""
+    path, colon, rest = evidence.partition(": ")
+    if not colon or not _PATH.fullmatch(path):
+        return _clip(evidence, EVIDENCE_CHARS)
+    named_path = path in sentence
+    named_rest = _repeats(rest, sentence)
+    if named_path and named_rest:
+        return ""
+    if named_path and rest[:1] in "+-" and "`" not in rest:
+        # a changed line of code, shown as the code it is (not as names inside punctuation)
+        return f"`{_clip(rest[1:].strip(), EVIDENCE_CHARS - 2)}`"
+    return _clip(path if named_rest else rest if named_path else evidence, EVIDENCE_CHARS)
+
+
+_PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)*\.[A-Za-z0-9_]+|[\w.-]+(?:/[\w.-]+)+")
 
 
 def _readable(quote: str, language: Language) -> bool:
@@ -701,17 +717,10 @@ def _mechanism(record: AnalyzedPR, index: int, language: Language) -> tuple[Risk
             # headline names that rather than the category's general sentence.
             what = evidence[note.end() :].strip()
             short = say("report.risk.breaking.bare", language, pr=record.number, what=what)
-        line = (
-            say(
-                "report.risk.mechanism",
-                language,
-                pr=record.number,
-                text=sentence,
-                evidence=_evidence(evidence),
-            )
-            if evidence and _readable(evidence, language) and not _repeats(evidence, sentence)
-            else short
-        )
+        shown = _evidence(evidence, sentence) if not _repeats(evidence, sentence) else ""
+        line = short
+        if shown and _readable(shown, language):
+            line = say("report.risk.mechanism", language, pr=record.number, text=sentence, evidence=shown)
     observation = RiskObservation(
         category=risk.category, severity=risk.severity, text=line, prs=(record.number,)
     )
@@ -745,10 +754,9 @@ def _breaking(record: AnalyzedPR, index: int, language: Language) -> tuple[str, 
         what = record.risk_texts(language)[other].rstrip("。.")
         evidence = record.analysis.risks[other].evidence
         short = say("report.risk.breaking.bare", language, pr=pr, what=what)
-        if _readable(evidence, language):
-            return say(
-                "report.risk.breaking", language, pr=pr, what=what, evidence=_evidence(evidence)
-            ), short
+        shown = _evidence(evidence, what)
+        if shown and _readable(shown, language):
+            return say("report.risk.breaking", language, pr=pr, what=what, evidence=shown), short
         return short, short
     texts, english = record.texts(language), record.texts("en")
     parallel = len(texts.key_points) == len(english.key_points)

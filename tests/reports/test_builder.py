@@ -526,6 +526,37 @@ def test_a_risk_does_not_repeat_its_evidence_when_the_sentence_already_quotes_it
     assert "requirements-npu.txt" in pin.text
 
 
+@pytest.mark.parametrize(
+    ("text", "evidence", "shown", "not_shown"),
+    [
+        # the sentence names the definition: the file is the evidence, not the name again
+        (
+            "removed `build_engine`; callers break",
+            "pkg/engine.py: build_engine",
+            "pkg/engine.py",
+            "engine.py: ",
+        ),
+        # the sentence names the file: the changed line is the evidence, as code
+        (
+            "`ray.get` added in pkg/loop.py (3 such calls)",
+            "pkg/loop.py: +ray.get(self.workers[0].step.remote())",
+            "ray.get(self.workers[0].step.remote())",
+            "loop.py: ",
+        ),
+        # the sentence names neither: both are given
+        ("a default changed", "conf/base.yaml: lr: 1e-5 → 1e-6", "conf/base.yaml: lr: 1e-5 → 1e-6", "(none)"),
+    ],
+)
+def test_a_risk_gives_only_the_half_of_its_evidence_the_sentence_does_not_say(
+    text: str, evidence: str, shown: str, not_shown: str
+) -> None:
+    pr = make_pr("Rework the engine", files=[code("pkg/engine.py", 60)], number=61)
+    risk = Risk("compatibility", "medium", text, evidence)
+    record = AnalyzedPR(pr, replace(ANALYZER.analyze(pr), risks=(risk,), texts={}))
+    [line] = [r.text for r in compose([record], "en").risks if r.prs == (61,)]
+    assert shown in line and not_shown not in line, line
+
+
 def test_an_english_participants_line_reads_right_for_one_author() -> None:
     report = compose(trl_like_week(), "en")
     assert "@alice" in report.participants and "1 authors" not in report.participants
