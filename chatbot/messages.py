@@ -265,6 +265,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "qa.risks.more": ("及其他 {n} 条风险", "and {n} more risks"),
     # A risk whose analysis was written in the other language only: its category, in the asker's.
     "qa.risk.missing-tests": ("修改了代码但没有相应测试", "changes code without tests"),
+    "qa.risk.where": ("（{evidence}）", " ({evidence})"),
     "qa.risk.dependency": ("变更了依赖或镜像版本", "changes dependency or image versions"),
     "qa.risk.breaking-change": ("含破坏性变更", "contains a breaking change"),
     "qa.risk.memory": ("涉及显存/内存敏感代码", "touches memory-sensitive code"),

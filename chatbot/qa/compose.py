@@ -30,7 +30,7 @@ from chatbot.prose import prose, without_references
 from chatbot.qa.query import FEW, LIST_MAX, Query, Window
 from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence, asked_patterns, open_days
 from chatbot.qa.reverts import Reverted
-from chatbot.reports.builder import AnalyzedPR, clean_title, names_someone
+from chatbot.reports.builder import AnalyzedPR, clean_title, names_someone, risk_evidence
 from chatbot.reports.model import RiskObservation
 
 # A risk answer over PRs a question narrowed: at most this many risk lines (unless the question asks for
@@ -69,14 +69,12 @@ def window_text(window: Window | None, now: datetime, tz: ZoneInfo, language: La
     return say("qa.window", language, start=first, end=final)
 
 
-def _where(risk: Risk) -> str:
+def _where(risk: Risk, language: Language) -> str:
     """ " (file: line)" after a risk's sentence: where it shows, without what the sentence already says
-    and without the PR's title (the line names the PR)."""
+    (as the weekly report words it) and without the PR's title (the line names the PR)."""
     evidence = " ".join(risk.evidence.split())
-    if not evidence or evidence.lower().startswith("title:"):
-        return ""
-    place, _, shown = evidence.partition(": ")
-    return f" ({place if shown and shown in risk.text else evidence})"
+    shown = "" if evidence.lower().startswith("title:") else risk_evidence(evidence, risk.text)
+    return say("qa.risk.where", language, evidence=shown) if shown else ""
 
 
 def duration_text(days: float, language: Language) -> str:
@@ -377,7 +375,7 @@ class Composer:
         items: list[Inline] = []
         for _, _, record, risk in lines[:shown]:
             level = say(f"report.severity.{risk.severity}", self.language)
-            text = risk.text + _where(risk)
+            text = risk.text + _where(risk, self.language)
             items.append(
                 (bold(f"[{level}] "), pr_span(record), plain(" "), *prose(text, record.pr.repo, by_number))
             )

@@ -327,6 +327,9 @@ def follow_up(
         asks_why=current.asks_why,
         # what the last question asked for besides its intent, while the intent stays
         upgrade=current.upgrade or (previous.upgrade and intent == previous.intent),
+        # "只看高风险的", "only the must-reads": a filter of the same list, kept while the intent stays
+        severity=current.severity or (previous.severity if intent == previous.intent else None),
+        must_read_only=current.must_read_only or (previous.must_read_only and intent == previous.intent),
         order=current.order or (previous.order if intent == previous.intent else None),
         confidence=1.0,
         **narrowed,

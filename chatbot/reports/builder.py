@@ -568,10 +568,12 @@ def _key_prs(ranked: list[AnalyzedPR]) -> list[AnalyzedPR]:
     return key if len(key) >= 3 else ranked[: max(3, len(key))]
 
 
-def _evidence(evidence: str, sentence: str) -> str:
+def risk_evidence(evidence: str, sentence: str) -> str:
     """The evidence of a risk as its line shows it, without what the sentence already says: an analysis'
     evidence is `path: line` (a file and the changed line or name), and a sentence that names the file or
-    the name needs only the other half; "" when it names both."""
+    the name needs only the other half; "" when it names both, or every word of the evidence."""
+    if _repeats(evidence, sentence):
+        return ""
     path, colon, rest = evidence.partition(": ")
     if not colon or not _PATH.fullmatch(path):
         return _clip(evidence, EVIDENCE_CHARS)
@@ -717,7 +719,7 @@ def _mechanism(record: AnalyzedPR, index: int, language: Language) -> tuple[Risk
             # headline names that rather than the category's general sentence.
             what = evidence[note.end() :].strip()
             short = say("report.risk.breaking.bare", language, pr=record.number, what=what)
-        shown = _evidence(evidence, sentence) if not _repeats(evidence, sentence) else ""
+        shown = risk_evidence(evidence, sentence)
         line = short
         if shown and _readable(shown, language):
             line = say("report.risk.mechanism", language, pr=record.number, text=sentence, evidence=shown)
@@ -754,7 +756,7 @@ def _breaking(record: AnalyzedPR, index: int, language: Language) -> tuple[str, 
         what = record.risk_texts(language)[other].rstrip("。.")
         evidence = record.analysis.risks[other].evidence
         short = say("report.risk.breaking.bare", language, pr=pr, what=what)
-        shown = _evidence(evidence, what)
+        shown = risk_evidence(evidence, what)
         if shown and _readable(shown, language):
             return say("report.risk.breaking", language, pr=pr, what=what, evidence=shown), short
         return short, short

@@ -301,3 +301,27 @@ def test_improvements_of_a_subject_are_any_change_to_it(
 ) -> None:
     answer = ask(shapes_db, repo, question)
     assert set(answer.cited) <= expected and answer.count == len(expected)  # a list shows eight at most
+
+
+# A risk's line: where it shows, in the answer's punctuation, never what the sentence already says -------
+
+
+@pytest.mark.parametrize(
+    ("question", "repo", "language"),
+    [
+        ("trl 本月有哪些中风险？", TRL, "zh"),
+        ("medium severity risks in trl this month", TRL, "en"),
+        ("openrlhf 本月的中等风险", RLHF, "zh"),
+    ],
+)
+def test_a_risk_line_gives_its_evidence_once_in_the_answers_punctuation(
+    shapes_db: Database, question: str, repo: str, language: str
+) -> None:
+    answer = ask(shapes_db, repo, question)
+    assert answer.query.severity == "medium", answer.query
+    lines = [line for line in answer.reply.plain_text().splitlines() if line.startswith("• [")]
+    assert lines, answer.reply.plain_text()
+    for line in lines:
+        assert not line.endswith(")" if language == "zh" else "）"), line
+        for path in {word.strip("()（）,，:：") for word in line.split() if "/" in word}:
+            assert line.count(path) == 1, line

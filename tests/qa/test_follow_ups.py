@@ -88,6 +88,26 @@ def test_a_filter_narrows_the_last_answer(bot: ChatBot, follow: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("first", "follow", "slot", "value"),
+    [
+        ("trl 六月有哪些风险？", "只看高风险的", "severity", "high"),
+        ("what are the risks in trl in June?", "only the high severity ones", "severity", "high"),
+        ("trl 六月有哪些风险？", "那中风险的呢？", "severity", "medium"),
+        ("trl 六月值得读的 PR", "只看必读的", "must_read_only", True),
+        ("which trl PRs are worth reading in June?", "only the must-reads", "must_read_only", True),
+    ],
+)
+def test_a_severity_or_must_read_filter_narrows_the_last_list_and_stays_for_the_next_window(
+    bot: ChatBot, first: str, follow: str, slot: str, value: object
+) -> None:
+    opened, narrowed, before = conversation(bot, first, follow, "那上上周呢？")
+    assert getattr(narrowed.query, slot) == value, narrowed.query
+    assert (narrowed.query.intent, narrowed.query.repo) == (opened.query.intent, TRL)
+    assert window_of(narrowed) == window_of(opened)
+    assert getattr(before.query, slot) == value and before.query.intent == opened.query.intent
+
+
+@pytest.mark.parametrize(
     ("follow", "position"), [("第二个讲了什么", 1), ("the first one?", 0), ("第 3 个呢", 2)]
 )
 def test_a_position_opens_that_pr_of_the_last_answer(bot: ChatBot, follow: str, position: int) -> None:
