@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from chatbot.analysis.types import Analysis
+from chatbot.analysis.types import SEVERITIES, Analysis
 from chatbot.cards import pr_card
 from chatbot.commands import Command, parse_command
 from chatbot.messages import Language, join, say
@@ -34,6 +34,7 @@ from chatbot.models import (
     Paragraph,
     PullRequest,
     Reply,
+    bold,
     code,
     link,
     plain,
@@ -72,6 +73,7 @@ from chatbot.qa.retrieve import (
     title_words,
     top_directory,
 )
+from chatbot.reports.builder import AnalyzedPR
 from chatbot.reports.cards import ReportLinks, report_card
 from chatbot.reports.weekly import BuiltReport, ReportWriter, build_weekly_report
 from chatbot.store.conversations import ConversationKey, Remembered, recall, remember
@@ -616,7 +618,9 @@ class ChatBot:
                 files=query.asks_files,
             )
             notes = takeaway_blocks(self.db, query.repo or "", evidence.pr.number, query.language)
-            return Answer(query, Reply((*card.blocks, *notes), card.more_url), (evidence.pr.number,))
+            direct = _aspect_answer(query, evidence.pr)
+            blocks = (*card.blocks[:2], direct, *card.blocks[2:]) if direct else card.blocks
+            return Answer(query, Reply((*blocks, *notes), card.more_url), (evidence.pr.number,))
         if not evidence.records and query.intent != "compare":
             relaxed = self._relaxed(query, window, seen, now)
             if relaxed is not None:
@@ -1089,6 +1093,27 @@ def reader_of(message: Message) -> Reader:
     """Who sent a message, as a reading claim records them (the user id shown when no name is known)."""
     user = message.user or "console"
     return Reader(message.platform, message.workspace or "", user, user)
+
+
+def _aspect_answer(query: Query, record: AnalyzedPR) -> Paragraph | None:
+    """The yes or no a question about one aspect of a PR asks for ("有没有 breaking", "有什么风险", "有测试
+    吗"), before its card: the card holds the details, but not the answer in so many words."""
+    analysis, language, pr = record.analysis, query.language, record.number
+    if query.breaking:
+        key = "qa.pr.aspect.breaking.yes" if analysis.breaking else "qa.pr.aspect.breaking.no"
+        return Paragraph((bold(say(key, language, pr=pr)),))
+    if query.asks_risks:
+        if not analysis.risks:
+            return Paragraph((bold(say("qa.pr.aspect.risks.none", language, pr=pr)),))
+        worst = min(analysis.risks, key=lambda r: SEVERITIES.index(r.severity))
+        level = say(f"report.severity.{worst.severity}", language)
+        key = "qa.pr.aspect.risks.one" if len(analysis.risks) == 1 else "qa.pr.aspect.risks"
+        text = say(key, language, pr=pr, n=len(analysis.risks), severity=level)
+        return Paragraph((bold(text),))
+    if "test" in query.topics:
+        key = "qa.pr.aspect.tests.yes" if analysis.tests else "qa.pr.aspect.tests.no"
+        return Paragraph((bold(say(key, language, pr=pr)),))
+    return None
 
 
 def _paragraph(text: str) -> Reply:

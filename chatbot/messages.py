@@ -450,6 +450,19 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "上一个回答没有列出 PR，没有第 {position} 个可以展开。",
         "The last answer listed no PRs, so there is no number {position} to open.",
     ),
+    "qa.pr.aspect.breaking.yes": ("#{pr} 是破坏性变更。", "Yes: #{pr} is a breaking change."),
+    "qa.pr.aspect.breaking.no": ("#{pr} 没有被标记为破坏性变更。", "No: #{pr} is not flagged as breaking."),
+    "qa.pr.aspect.risks.none": ("#{pr} 没有发现风险。", "No risks flagged for #{pr}."),
+    "qa.pr.aspect.risks": (
+        "#{pr} 有 {n} 条风险（最高：{severity}），见下方“风险”。",
+        "#{pr} has {n} flagged risks (most severe: {severity}); see Risks below.",
+    ),
+    "qa.pr.aspect.risks.one": (
+        "#{pr} 有 1 条风险（{severity}），见下方“风险”。",
+        "#{pr} has 1 flagged risk ({severity}); see Risks below.",
+    ),
+    "qa.pr.aspect.tests.yes": ("#{pr} 新增或修改了测试。", "Yes: #{pr} adds or changes tests."),
+    "qa.pr.aspect.tests.no": ("#{pr} 没有新增或修改测试。", "No: #{pr} adds or changes no tests."),
     "qa.pr.unknown": (
         "索引里没有 {repo} 的 #{number}。它可能还没合并、不属于这个仓库，或者还没同步（prhub sync {repo}）。",
         "#{number} is not in the index of {repo}. It may be unmerged, in another repo, or not synced yet (prhub sync {repo}).",

@@ -1919,6 +1919,12 @@ _CONTENT_STOP = (
             "regards",
             "average",
             "fewer",
+            # how a comparison or a people question is asked: "march vs april activity", "who wrote it"
+            "activity",
+            "activities",
+            "wrote",
+            "written",
+            "authored",
         ]
     )
 )
@@ -2022,7 +2028,7 @@ def names_subscribed_repos(text: str) -> bool:
 
 # Words that show a question is about code changes at all (else, without a repo, it is off-topic).
 _DOMAIN = re.compile(
-    r"\bprs?\b|pull|merge|commit|repo|change|risk|module|report|review|release|diff|author|contribut|code"
+    r"(?<![a-z])prs?(?![a-z])|pull|merge|commit|repo|change|risk|module|report|review|release|diff|author|contribut|code"
     r"|\b(?:touch|fix|add|remov|renam|refactor|land|implement|design|bug|feature|api|function|config|test|docs?)"
     r"|合并|合入|合进|合了|合过|合的|改动|提交|仓库|代码|风险|模块|周报|评审|变更|修改|作者|贡献|版本|发布|更新|修复|重构|支持|接入|集成"
     r"|\bsupport"
@@ -2032,7 +2038,11 @@ _DOMAIN = re.compile(
 )
 # What happened in a span, asked of a bot about PRs, is about its PRs ("what happened in july", "上周发生
 # 了什么"); without a span ("what happened to the weather?") it is not.
-_HAPPENED = re.compile(r"\bhappen(?:ed|ing)\b|\bgoing on\b|发生了(?:什么|啥|哪些)|有什么动态")
+# With a window, asking what it holds: "what happened last week", "第10周有啥", "最近三天有什么新的".
+_HAPPENED = re.compile(
+    r"\bhappen(?:ed|ing)\b|\bgoing on\b|\banything new\b|发生了(?:什么|啥|哪些)|有什么动态|有啥(?:新的?|动静)?[?？!！。]*$"
+    r"|有(?:什么|哪些)新"
+)
 
 
 # "列出所有修复", "全部的风险", "list all the fixes", "every PR": as many as an answer lists (LIST_MAX);
@@ -2445,6 +2455,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         maintainers=maintainers,
         newcomers=newcomers,
         asks_files=bool(_ASKS_FILES.search(norm)),
+        asks_risks=intent == "pr" and "risks" in matched,
         order=order or ("newest" if latest else None),
         versus=versus,
         subscribed=subscribed,
@@ -2478,7 +2489,8 @@ _CONTRIBUTORS = re.compile(
     r"贡献(?:最多|最大|排行|排名|榜)|(?:主要|最活跃的|活跃的?)贡献者|贡献者(?:排行|排名|榜)?"
     r"|谁[^，。？?！!]{0,16}最(?:多|活跃|勤快|积极)|最活跃的(?:人|作者|开发者|同学)"
     r"|\bcontribut\w*\b[^,.?!]{0,24}\bmost\b|\bmost (?:active )?(?:contributors?|authors?|developers?|people)\b"
-    r"|\btop (?:authors|contributors|committers)\b|\bwho\b[^,.?!]{0,30}\bthe most\b|\bcontributors?\b"
+    r"|\btop (?:\d+ |two |three |five |ten )?(?:authors|contributors|committers|people)\b"
+    r"|\bwho\b[^,.?!]{0,30}\bthe most\b|\bcontributors?\b"
 )
 # Asking about first-time contributors ("有新人吗", "新贡献者", "第一次提交 PR 的人", "new contributors").
 # What is blanked of such a question: not the span between "谁" and "最多", which may name a subject
@@ -2489,7 +2501,7 @@ _CONTRIBUTOR_WORDS = re.compile(
     r"|\bcontribut\w*|\bmost (?:active )?(?:authors?|developers?|people)\b|\bmost active\b|\bbusiest\b|\bthe most\b|\btop (?:authors|committers)\b"
 )
 _NEWCOMERS = re.compile(
-    r"新人|新面孔|新(?:的)?(?:贡献者|作者|开发者)|(?:第一次|首次|头一次)(?:提交|贡献|提|发|合并)"
+    r"新人(?:贡献|提交)?|新面孔|新(?:的)?(?:贡献者|作者|开发者)|(?:第一次|首次|头一次)(?:提交|贡献|提|发|合并)"
     r"|\bfirst[- ]time(?: contributors?| authors?)?\b|\bnew (?:contributors?|authors?|faces|people)\b"
     r"|\bnewcomers?\b|\bfirst (?:prs?|pull requests?|contributions?)\b"
 )

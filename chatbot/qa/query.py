@@ -190,6 +190,8 @@ class Query:
     versus: bool = False
     # It asks which files a PR changed ("改了哪些文件", "which files did #12 touch"): the PR's card lists them.
     asks_files: bool = False
+    # It asks for a PR's risks ("6268 有什么风险", "is #12 risky?"): the card says first whether it has any.
+    asks_risks: bool = False
     # Indexed repos that hold `pr_number` when the question named no repo and several do.
     pr_candidates: tuple[str, ...] = ()
     # The question is about the channel's subscribed repos ("我们订阅的仓库", "our repos").

@@ -325,3 +325,31 @@ def test_a_risk_line_gives_its_evidence_once_in_the_answers_punctuation(
         assert not line.endswith(")" if language == "zh" else "）"), line
         for path in {word.strip("()（）,，:：") for word in line.split() if "/" in word}:
             assert line.count(path) == 1, line
+
+
+# A question about one aspect of a PR gets its yes or no before the card ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "pr", "key"),
+    [
+        ("trl #3455 是破坏性变更吗", 3455, "qa.pr.aspect.breaking.yes"),
+        ("is trl PR 3455 a breaking change?", 3455, "qa.pr.aspect.breaking.yes"),
+        ("trl 3422 这个 PR 有没有 breaking", 3422, "qa.pr.aspect.breaking.no"),
+        ("does trl #3455 have tests?", 3455, None),
+        ("trl #3422 有什么风险", 3422, None),
+        ("any risks in trl PR 3455?", 3455, None),
+    ],
+)
+def test_a_question_about_one_aspect_of_a_pr_is_answered_before_its_card(
+    shapes_db: Database, question: str, pr: int, key: str | None
+) -> None:
+    answer = ask(shapes_db, TRL, question)
+    assert answer.query.intent == "pr" and answer.query.pr_number == pr, answer.query
+    language = answer.query.language
+    lines = answer.reply.plain_text().splitlines()
+    direct = lines[2]  # after the PR's heading and its meta line
+    assert direct.startswith(f"#{pr}") or f"#{pr}" in direct, lines[:4]
+    if key is not None:
+        assert direct == say(key, language, pr=pr)
+    assert direct not in lines[3:]
