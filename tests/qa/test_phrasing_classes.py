@@ -337,3 +337,51 @@ def test_the_biggest_change_is_the_one_most_important_pr(bot: ChatBot) -> None: 
 def test_asking_for_anything_interesting_is_the_windows_highlights(bot: ChatBot, question: str) -> None:  # noqa: F811
     answer = ask(bot, question)
     assert not answer.query.terms and answer.cited
+
+
+# A window and little else asks what the window holds, with one repo indexed ----------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "去年12月有哪些重要PR",
+        "12 月有哪些重要pr",
+        "第10周有啥",
+        "W10 有啥？",
+        "最近三天有什么新pr",
+        "最近两天有啥",
+        "上周有哪些新的PR",
+        "anything new last week?",
+    ],
+)
+def test_a_window_and_little_else_asks_for_its_changes(text: str) -> None:
+    query = parse(text)
+    assert query.intent == "highlights" and query.repo == TRL, query
+    assert query.window is not None and not query.terms, query
+
+
+@pytest.mark.parametrize("text", ["上海今天天气怎么样", "今天天气有啥变化", "今天有什么好吃的"])
+def test_a_window_in_an_off_topic_question_still_gets_what_the_bot_does(text: str) -> None:
+    assert parse(text).intent == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("text", "limit"),
+    [("top 3 authors in may", 3), ("top authors last month", None), ("top 5 people this month", 5)],
+)
+def test_top_authors_rank_people_not_prs(text: str, limit: int | None) -> None:
+    query = parse(text)
+    assert query.maintainers and query.limit == limit and not query.terms, query
+
+
+@pytest.mark.parametrize("text", ["这周有新人贡献吗", "这周有没有新人提交 PR", "any newcomers this week?"])
+def test_newcomer_questions_search_no_words(text: str) -> None:
+    query = parse(text)
+    assert query.newcomers and not query.terms, query
+
+
+@pytest.mark.parametrize("text", ["compare may vs april activity", "5月和4月的活跃度对比"])
+def test_activity_in_a_comparison_is_no_search_word(text: str) -> None:
+    query = parse(text)
+    assert query.intent == "compare" and not query.terms, query
