@@ -31,7 +31,9 @@ _TRAILER = re.compile(r"^\s*(?:Co-authored-by|Signed-off-by|Reviewed-by|Tested-b
 # Written with single spaces; each space matches any run of whitespace, because bodies are hard-wrapped.
 # Long prompts end in an optional tail so a description cut off mid-prompt still loses the prompt.
 _PROMPTS = [
-    r"\[!important\]",
+    r"\[!(?:important|note|tip|warning|caution)\]",
+    r"add concise overview of what this pr aims to achieve or accomplish\.?",
+    r"reference related github issues and prs (?:that|if that) helps? (?:with )?(?:the )?review\.?",
     r"please check all the following items before requesting a review(?:, otherwise the reviewer might "
     r"deprioritize this pr for review\.?)?",
     r"add \*\*concise\*\* overview of what this pr aims to achieve(?: or accomplish\.?)?"
@@ -51,7 +53,8 @@ _PROMPT = re.compile("|".join(p.replace(" ", r"\s+") for p in _PROMPTS), re.I)
 # A word of each prompt above, lowercase: text holding none of them holds no prompt (a cheap `in` test
 # spares running the long pattern over every block).
 _PROMPT_WORDS = (
-    "important",
+    "[!",
+    "reference related",
     "please",
     "concise",
     "one-line",

@@ -183,7 +183,6 @@ TEXT: dict[str, dict[Language, str]] = {
         "zh": "不再读取的环境变量：{names}",
         "en": "Environment variables no longer read: {names}",
     },
-    "kp.focus": {"zh": "改动集中在 {path} 的 {name}", "en": "The change centres on {name} in {path}"},
     "kp.review": {"zh": "评审：{text}", "en": "Review: {text}"},
     "kp.reverts": {"zh": "回滚 #{number}（{title}）", "en": "Reverts #{number} ({title})"},
     "kp.reverts_number": {"zh": "回滚 #{number}", "en": "Reverts #{number}"},
@@ -1504,8 +1503,8 @@ def _key_points(
     undone: RevertClues | None = None,
 ) -> list[str]:
     """Up to MAX_KEY_POINTS: the author's lead (quoted), a measured result, then the diff's user-visible
-    facts, then the first review remark; where none of these exist, the function the change centres on.
-    A revert opens with the change it undoes, and its diff's definitions and keys are that change's."""
+    facts, then the first review remark. Where none of these exist there is no point: "the change
+    centres on X" tells a reader nothing the title and the reading guide do not. A revert opens with the change it undoes, and its diff's definitions and keys are that change's."""
     points: list[str] = []
     reverted = _reverted(undone, f, language) if undone is not None else None
     if reverted:
@@ -1537,8 +1536,6 @@ def _key_points(
     points += diff[:room]
     if reviews:
         points.append(say("kp.review", language, text=reviews[0]))
-    if not diff and f.focus and not lead:
-        points.append(say("kp.focus", language, name=f.focus[0].line, path=f.focus[0].path))
     return _distinct(points)[: w.MAX_KEY_POINTS]
 
 

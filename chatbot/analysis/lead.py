@@ -439,9 +439,41 @@ def _item_text(block: Block) -> str | None:
     return text if text and _substantive(text) else None
 
 
+# A sentence whose subject is another PR or issue: a reference, then a verb.
+_ABOUT_ANOTHER_PR = re.compile(
+    r"^(?:(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+/(?:pull|issues)/\d+\S*)"
+    r"(?:\s+(?!and\b)[a-z]|\s*(?![和与及、])[\u4e00-\u9fff])",
+    re.I,
+)
+# A listed change that only tidies the diff (formatting, lint, pre-commit, typos, merging main): every PR
+# does it, and it says nothing of what this one changes.
+_HOUSEKEEPING = re.compile(
+    r"^\W*(?:[\w ]{0,12}[:：]\s*)?(?:(?:apply|applied|run|ran|fix|fixed|fixes|automatic|auto|code|some|"
+    r"minor|small|the|a|and|update|updated)\s+){0,3}(?:format(?:ting|ted)?(?=\s*(?:$|[.,;(]|changes?\b|"
+    r"fix(?:es)?\b|issues?\b|with\b|by\b|using\b|code\b|files?\b))|"
+    r"pre-?commit\b|lint(?:ing|er|s)?\b|(?:fix(?:ed|es)? )?typos?\b|code style\b|re-?format|isort\b|"
+    r"(?:merge|rebase)d? (?:on |with )?(?:the )?(?:latest )?(?:main|master|upstream)\b)|"
+    r"^\W*(?:格式化|代码格式|修复拼写|拼写错误|pre-?commit)",
+    re.I,
+)
+
+
 def read_author_text(body: CleanBody, changed_paths: Collection[str], title: str = "") -> AuthorText:
     """The lead of the description: where the author says what the PR does, then what it lists. A
-    paragraph that only copies `title` is passed over: the one after it opens the description."""
+    paragraph that only copies `title` is passed over: the one after it opens the description. Without
+    a paragraph that opens it, a quote does: what the author wrote inside the template's quoted prompt
+    (`> Fix the shape mismatch: …`)."""
+    opening, action, items = _lead(body, changed_paths, title, "para")
+    if opening is None:
+        opening, action, _ = _lead(body, changed_paths, title, "quote")
+    measured = [m for m in measured_results(body) if not names_unchanged_file(m, changed_paths)]
+    return AuthorText(opening, tuple(items[:MAX_LEAD_POINTS]), tuple(measured), action)
+
+
+def _lead(
+    body: CleanBody, changed_paths: Collection[str], title: str, kind: str
+) -> tuple[str | None, str | None, list[str]]:
+    """The opening and action sentences read from blocks of `kind` (para or quote), and the listed items."""
     opening: str | None = None
     action: str | None = None
     paragraphs = 0  # paragraphs read from the one holding the opening on
@@ -452,11 +484,15 @@ def read_author_text(body: CleanBody, changed_paths: Collection[str], title: str
         # "Note: …").
         listed = False
         for block in section.blocks:
-            if block.kind == "para" and action is None and paragraphs < ACTION_PARAGRAPHS:
-                # A paragraph is read by its first sentence: the opening, or what the PR does; a greeting
-                # before it ("Hi folks!", "Thanks!") says neither.
+            if block.kind == kind and action is None and paragraphs < ACTION_PARAGRAPHS:
+                # A paragraph is read by its first sentence: the opening, or what the PR does.
                 sentences = [t for t in map(_past_title_pointer, _sentences(plain_text([block]))) if t]
-                while len(sentences) > 1 and _GREETING.match(sentences[0]):
+                # A greeting before it ("Hi folks!") says nothing, and a sentence whose subject is another
+                # PR ("#4280 refactored vllm, breaking X.") is the background the next one acts on.
+                while len(sentences) > 1 and (
+                    _GREETING.match(sentences[0])
+                    or (_ABOUT_ANOTHER_PR.match(sentences[0]) and says_action(sentences[1]))
+                ):
                     sentences.pop(0)
                 first = sentences[0] if sentences else ""
                 if opening is None and title and len(sentences) == 1 and _copies_title(first, title):
@@ -476,11 +512,15 @@ def read_author_text(body: CleanBody, changed_paths: Collection[str], title: str
                 paragraphs += opening is not None
             elif block.kind == "list":
                 text = _item_text(block)
-                if text and not names_unchanged_file(text, changed_paths) and text not in items:
+                if (
+                    text
+                    and not _HOUSEKEEPING.search(text)
+                    and not names_unchanged_file(text, changed_paths)
+                    and text not in items
+                ):
                     items.append(text)
                     listed = True
-    measured = [m for m in measured_results(body) if not names_unchanged_file(m, changed_paths)]
-    return AuthorText(opening, tuple(items[:MAX_LEAD_POINTS]), tuple(measured), action)
+    return opening, action, items
 
 
 def measured_results(body: CleanBody) -> list[str]:

@@ -160,3 +160,14 @@ def test_a_pr_ranks_about_the_same_without_its_title_tags_or_the_repository_map(
     alike = [(a, b) for a, b in untagged if a.breaking == b.breaking]
     must = [sum(x.verdict == "must-read" for x in side) for side in zip(*alike, strict=True)]
     assert abs(must[0] - must[1]) <= 0.15 * must[0]
+
+
+def test_no_key_point_is_a_filler_a_tidying_bullet_or_a_sentence_about_another_pr(
+    analyzed: list[tuple[PullRequest, Analysis]],
+) -> None:
+    tidying = re.compile(r"^\W*(?:[\w ]{0,12}:\s*)?(?:automatic )?(?:code )?formatting|pre-commit tool", re.I)
+    for pr, a in analyzed:
+        for language in ("zh", "en"):
+            for point in a.localized(language).key_points:
+                assert "centres on" not in point and "改动集中在" not in point, pr.number
+                assert not tidying.search(point), (pr.number, point)
