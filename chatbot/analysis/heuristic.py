@@ -25,8 +25,10 @@ from chatbot.analysis.features import (
     extract_features,
     infer_change_type,
     log_scale,
+    ships,
     valid_text,
 )
+from chatbot.analysis.hazards import EnvSet, Hazards, find_hazards
 from chatbot.analysis.lead import (
     ACTION_PREFIX,
     REFERENCE,
@@ -179,6 +181,8 @@ TEXT: dict[str, dict[Language, str]] = {
     },
     "kp.cli_removed": {"zh": "删除命令行参数：{args}", "en": "Removed command-line options: {args}"},
     "kp.env_added": {"zh": "新读取的环境变量：{names}", "en": "New environment variables read: {names}"},
+    "kp.env_set": {"zh": "设置的环境变量：{assignments}", "en": "Environment variables set: {assignments}"},
+    "kp.modules_removed": {"zh": "删除的模块：{modules}", "en": "Modules deleted: {modules}"},
     "kp.env_removed": {
         "zh": "不再读取的环境变量：{names}",
         "en": "Environment variables no longer read: {names}",
@@ -410,6 +414,31 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "{path} runs only on particular hardware, which a CI without it never executes",
     },
     "risk.security": {"zh": "新增了潜在不安全的调用（{n} 处）", "en": "{n} potentially unsafe calls added"},
+    "risk.tls_off": {
+        "zh": "{path} 关闭了 TLS 证书校验（`{code}`）{more}：从这里下载的代码和包不再校验来源，网络路径上的任何人都能替换它们",
+        "en": "TLS certificate checks turned off in {path} (`{code}`){more}: what is fetched there is no longer authenticated, so anyone on the network path can substitute the code or packages",
+    },
+    "risk.tls_more": {"zh": "（共 {n} 处）", "en": " ({n} such lines)"},
+    "risk.env_set": {
+        "zh": "{where}设置了环境变量 {assignments}：它们作用于整个进程及其启动的每个库和子进程，会覆盖用户自己导出的值",
+        "en": "environment variables set {where}: {assignments}; they apply to the whole process and every library and child process it starts, overriding what a user exported",
+    },
+    "risk.on_by_default": {
+        "zh": "新增的 {keys} 默认开启（{path}）：没有设置它的现有运行会直接得到新行为",
+        "en": "new option {keys} is on by default ({path}): existing runs that never set it get the new behaviour without opting in",
+    },
+    "risk.on_by_default_many": {
+        "zh": "新增的 {keys} 默认开启（{path}）：没有设置它们的现有运行会直接得到新行为",
+        "en": "new options {keys} are on by default ({path}): existing runs that never set them get the new behaviour without opting in",
+    },
+    "risk.modules_removed": {
+        "zh": "删除了模块 {modules}：仍导入它们的下游代码会在导入时失败",
+        "en": "modules deleted ({modules}); downstream code that still imports them fails at the import",
+    },
+    "risk.mask_edit": {
+        "zh": "{where}改动了掩码（`{code}`）：哪些 token 计入损失、价值或优势随之改变，结果可能与之前的运行不可比",
+        "en": "masking changed {where} (`{code}`): which tokens count in the loss, values or advantages changes with it, so results may not match earlier runs",
+    },
     "risk.perf_unmeasured": {
         "zh": "声称性能优化但描述中没有测量数据",
         "en": "claims a performance gain without measurements in the description",
@@ -464,6 +493,14 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "Compare the peak memory of {function} before and after the change, on the same setup",
     },
     "fu.security": {"zh": "评审 {path} 中新增的不安全调用", "en": "Review the unsafe call added in {path}"},
+    "fu.tls_off": {
+        "zh": "改为安装所需的 CA 证书，恢复 {path} 中的证书校验",
+        "en": "Install the CA certificate that is needed instead, and restore certificate checks in {path}",
+    },
+    "fu.mask_edit": {
+        "zh": "用含 padding 的小批次对比 {function} 改动前后的输出",
+        "en": "Compare the output of {function} before and after the change on a small batch with padding",
+    },
 }
 
 _SUMMARY_HEADING = re.compile(
@@ -1117,11 +1154,67 @@ def _patch_markers(f: PRFeatures, change_type: ChangeType, language: Language, o
         out.add(Risk("other", "medium", text, largest.path if largest else ""))
 
 
-def assess_risks(f: PRFeatures, change_type: ChangeType, language: Language) -> tuple[list[Risk], list[str]]:
-    """Risks (most severe first, capped) and follow-ups for one PR."""
+def _env_assignments(sets: Iterable[EnvSet], language: Language) -> str:
+    return _join((f"{e.name}={e.value}" if e.value is not None else e.name for e in sets), language)
+
+
+def _core(f: PRFeatures, path: str) -> bool:
+    return any(x.path == path and x.tier == "core" for x in f.files)
+
+
+def _hazards(
+    f: PRFeatures, hazards: Hazards, change_type: ChangeType, language: Language, out: _Findings
+) -> None:
+    """What the diff's own lines do that can go wrong: TLS checks off, environment variables set for the
+    whole process, new options on by default, deleted modules, masks edited in loss or advantage code."""
+    if hazards.tls_off:
+        hit = hazards.tls_off[0]
+        n = len(hazards.tls_off)
+        more = say("risk.tls_more", language, n=n) if n > 1 else ""
+        text = say("risk.tls_off", language, path=hit.path, code=_branch_code(hit.line), more=more)
+        # An image or shipped code fetched without checks reaches users; a CI job or script, the project.
+        severity: Severity = "medium" if any(ships(h.path) for h in hazards.tls_off) else "low"
+        out.add(Risk("security", severity, text, _hit(hit)), say("fu.tls_off", language, path=hit.path))
+    if change_type == "revert":
+        return  # what a revert sets, deletes or switches on restores the state before the reverted change
+    if hazards.env_set:
+        first = hazards.env_set[0]
+        where = _call_where(LineHit(first.path, "", first.where), language)
+        text = say(
+            "risk.env_set", language, where=where, assignments=_env_assignments(hazards.env_set, language)
+        )
+        severity = "medium" if _core(f, first.path) else "low"
+        out.add(Risk("config", severity, text, f"{first.path}: {first.name}"))
+    if hazards.on_by_default:
+        switch = hazards.on_by_default[0]
+        keys = _join((c.key for c in hazards.on_by_default), language)
+        many = len(hazards.on_by_default) > 1
+        text = say(
+            "risk.on_by_default_many" if many else "risk.on_by_default", language, keys=keys, path=switch.path
+        )
+        severity = "medium" if _core(f, switch.path) else "low"
+        out.add(Risk("config", severity, text, f"{switch.path}: {switch.key}: {switch.new}"))
+    if hazards.modules_removed:
+        text = say("risk.modules_removed", language, modules=_join(hazards.modules_removed, language))
+        removed = next((x.path for x in f.files if x.status == "removed" and x.path.endswith(".py")), "")
+        out.add(Risk("compatibility", "medium", text, removed), say("fu.migration", language))
+    if hazards.mask_edits:
+        hit = hazards.mask_edits[0]
+        text = say("risk.mask_edit", language, where=_call_where(hit, language), code=_branch_code(hit.line))
+        severity = "low" if f.tests_changed else "medium"
+        follow = say("fu.mask_edit", language, function=hit.where or hit.path)
+        out.add(Risk("other", severity, text, _hit(hit)), follow)
+
+
+def assess_risks(
+    f: PRFeatures, change_type: ChangeType, language: Language, hazards: Hazards | None = None
+) -> tuple[list[Risk], list[str]]:
+    """Risks (most severe first, capped) and follow-ups for one PR; `hazards` are what its patches'
+    lines do (`find_hazards`)."""
     out = _Findings()
     _missing_tests(f, change_type, language, out)
     _compatibility(f, change_type, language, out)
+    _hazards(f, hazards or Hazards(), change_type, language, out)
     _dependencies(f, language, out)
     _sensitive(f, language, out)
     _patch_markers(f, change_type, language, out)
@@ -1374,7 +1467,9 @@ _ROUTINE_ENV = re.compile(
 )
 
 
-def _diff_points(f: PRFeatures, language: Language, reverting: bool = False) -> list[str]:
+def _diff_points(
+    f: PRFeatures, language: Language, reverting: bool = False, hazards: Hazards | None = None
+) -> list[str]:
     """What the diff adds, removes or renames that a user of the code sees: public definitions, config
     keys and defaults, command-line options, environment variables, dependency pins. For a revert only
     the defaults and pins it sets back: the definitions and keys it takes out are the reverted change's."""
@@ -1435,7 +1530,13 @@ def _diff_points(f: PRFeatures, language: Language, reverting: bool = False) -> 
         points.append(say("kp.cli", language, args=_join((h.line for h in f.cli_args), language, limit=4)))
     if f.cli_removed:
         points.append(say("kp.cli_removed", language, args=_join((h.line for h in f.cli_removed), language)))
-    env_added = [h.line for h in f.env_added if not _ROUTINE_ENV.search(h.line)]
+    if hazards is not None and hazards.modules_removed:
+        points.append(say("kp.modules_removed", language, modules=_join(hazards.modules_removed, language)))
+    env_set = hazards.env_set if hazards is not None else ()
+    if env_set:
+        points.append(say("kp.env_set", language, assignments=_env_assignments(env_set, language)))
+    set_names = {e.name for e in env_set}
+    env_added = [h.line for h in f.env_added if not _ROUTINE_ENV.search(h.line) and h.line not in set_names]
     if env_added:
         points.append(say("kp.env_added", language, names=_join(env_added, language)))
     env_removed = [h.line for h in f.env_removed if not _ROUTINE_ENV.search(h.line)]
@@ -1501,6 +1602,7 @@ def _key_points(
     reviews: list[str],
     language: Language,
     undone: RevertClues | None = None,
+    hazards: Hazards | None = None,
 ) -> list[str]:
     """Up to MAX_KEY_POINTS: the author's lead (quoted), a measured result, then the diff's user-visible
     facts, then the first review remark. Where none of these exist there is no point: "the change
@@ -1530,7 +1632,7 @@ def _key_points(
     points += [_clip(_unreferenced(t), POINT_CHARS) for t in lead[: w.MAX_LEAD_POINTS]]
     if measured:
         points.append(say("kp.measured", language, sentence=_clip(measured[0], POINT_CHARS)))
-    diff = _diff_points(f, language, reverting=undone is not None)
+    diff = _diff_points(f, language, reverting=undone is not None, hazards=hazards or Hazards())
     reviews = [r for r in reviews if _reads(r, language)]
     room = max(w.MIN_DIFF_POINTS, w.MAX_KEY_POINTS - len(points) - (1 if reviews else 0))
     points += diff[:room]
@@ -1987,7 +2089,8 @@ class HeuristicAnalyzer:
         design = _design_sentence(f) if verdict != "skim" else None
         # Risks are found once (their categories, severities and evidence do not depend on the language),
         # then worded in each language; `assess_risks` keeps the same rule order in both.
-        worded = {language: assess_risks(f, change_type, language) for language in LANGUAGES}
+        hazards = find_hazards(pr, f)
+        worded = {language: assess_risks(f, change_type, language, hazards) for language in LANGUAGES}
         risks = worded[lang][0]
         texts: dict[str, LocalizedAnalysis] = {
             language: LocalizedAnalysis(
@@ -1995,7 +2098,7 @@ class HeuristicAnalyzer:
                 verdict_reason=verdict_reason(
                     verdict, importance_points, insight_points, f, change_type, scored, language
                 ),
-                key_points=tuple(_key_points(f, author, reviews, language, undone)),
+                key_points=tuple(_key_points(f, author, reviews, language, undone, hazards)),
                 risks=tuple(r.text for r in worded[language][0]),
                 follow_ups=tuple(worded[language][1]),
                 reading_guide=_reading_guide(

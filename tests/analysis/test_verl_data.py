@@ -14,6 +14,7 @@ import pytest
 
 from adapters.github.rest import pull_request_from_rest
 from chatbot.analysis import Analysis, HeuristicAnalyzer
+from chatbot.analysis import weights as w
 from chatbot.analysis.features import DependencyChange, extract_features
 from chatbot.analysis.modules import load_module_map
 from chatbot.analysis.types import CHANGE_TYPES, RISK_CATEGORIES, SEVERITIES, VERDICTS, strip_verdict_label
@@ -171,3 +172,41 @@ def test_no_key_point_is_a_filler_a_tidying_bullet_or_a_sentence_about_another_p
             for point in a.localized(language).key_points:
                 assert "centres on" not in point and "改动集中在" not in point, pr.number
                 assert not tidying.search(point), (pr.number, point)
+
+
+def test_every_pr_whose_image_or_code_turns_tls_checks_off_has_a_security_risk_naming_the_file(
+    analyzed: list[tuple[PullRequest, Analysis]],
+) -> None:
+    switch = re.compile(r"^\+.*(?:GIT_SSL_NO_VERIFY=true|--no-check-certificate|trusted-host)", re.M | re.I)
+    found = 0
+    for pr, a in analyzed:
+        paths = [
+            f.filename
+            for f in pr.files
+            if f.patch and "docker" in f.filename.lower() and switch.search(f.patch)
+        ]
+        if paths:
+            found += 1
+            assert any(r.category == "security" and r.evidence.split(":")[0] in paths for r in a.risks), (
+                pr.number
+            )
+    assert found >= 5
+
+
+def test_every_pr_that_deletes_a_shipped_package_names_the_module_its_importers_lose(
+    analyzed: list[tuple[PullRequest, Analysis]],
+) -> None:
+    found = 0
+    for pr, a in analyzed:
+        packages = [
+            f.filename.removesuffix("/__init__.py").replace("/", ".")
+            for f in pr.files
+            if f.status == "removed"
+            and f.filename.startswith("verl/")
+            and f.filename.endswith("/__init__.py")
+        ]
+        if packages and not pr.title.lower().startswith("revert"):
+            found += 1
+            risks = " ".join(a.localized("en").risks)
+            assert any(p in risks for p in packages) or len(a.risks) == w.MAX_RISKS, (pr.number, packages)
+    assert found >= 5
