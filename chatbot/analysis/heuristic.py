@@ -414,6 +414,34 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "{path} runs only on particular hardware, which a CI without it never executes",
     },
     "risk.security": {"zh": "新增了潜在不安全的调用（{n} 处）", "en": "{n} potentially unsafe calls added"},
+    "risk.unsafe_call": {
+        "zh": "{path} 新增 `{code}`{more}：{mechanism}",
+        "en": "`{code}` added in {path}{more}: {mechanism}",
+    },
+    "mech.torch_load": {
+        "zh": "没有 weights_only=True 的 torch.load 会反序列化 pickle，文件里的任意代码都会执行",
+        "en": "torch.load without weights_only=True unpickles the file, running any code it holds",
+    },
+    "mech.pickle": {
+        "zh": "反序列化来源不可信的数据会执行其中的任意代码",
+        "en": "unpickling data from an untrusted source runs any code it holds",
+    },
+    "mech.remote_code": {
+        "zh": "会执行模型仓库自带的 Python 代码",
+        "en": "it runs the Python code shipped with the model repository",
+    },
+    "mech.shell": {
+        "zh": "命令经 shell 解析，参数里的 shell 语法会被当作命令执行",
+        "en": "a shell parses the command, so shell syntax in an argument runs as a command",
+    },
+    "mech.yaml_load": {
+        "zh": "不指定安全 Loader 的 yaml.load 可以构造任意对象",
+        "en": "yaml.load without a safe Loader can construct arbitrary objects",
+    },
+    "mech.eval": {
+        "zh": "传入的字符串会被当作代码执行",
+        "en": "whatever string reaches it runs as code",
+    },
     "risk.tls_off": {
         "zh": "{path} 关闭了 TLS 证书校验（`{code}`）{more}：从这里下载的代码和包不再校验来源，网络路径上的任何人都能替换它们",
         "en": "TLS certificate checks turned off in {path} (`{code}`){more}: what is fetched there is no longer authenticated, so anyone on the network path can substitute the code or packages",
@@ -1115,15 +1143,41 @@ def _platform(f: PRFeatures, language: Language, out: _Findings) -> None:
         out.add(Risk("compatibility", "low", text, files[0].path))
 
 
+_VERIFY_OFF = re.compile(r"\bverify\s*=\s*False\b")
+# What each unsafe call does, for the risk that names it (`mech.<kind>` in TEXT).
+_UNSAFE_CALLS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("torch_load", re.compile(r"torch\.load\(")),
+    ("pickle", re.compile(r"pickle\.loads?\(")),
+    ("remote_code", re.compile(r"trust_remote_code\s*=\s*True")),
+    ("shell", re.compile(r"shell\s*=\s*True")),
+    ("yaml_load", re.compile(r"yaml\.load\(")),
+    ("eval", re.compile(r"(?<![.\w])(?:eval|exec)\(")),
+)
+
+
 def _patch_markers(f: PRFeatures, change_type: ChangeType, language: Language, out: _Findings) -> None:
     if f.tests_removed:
         text = say("risk.tests_removed", language, paths=_join(f.tests_removed, language, limit=2))
         follow = say("fu.tests_removed", language, path=f.tests_removed[0])
         out.add(Risk("missing-tests", "medium", text, f.tests_removed[0]), follow)
-    if f.security_hits:
-        # Hits come from shipped code only (the features leave examples, recipes and scripts out).
-        hits = f.security_hits
-        text = say("risk.security", language, n=len(hits))
+    # Hits come from shipped code only (the features leave examples, recipes and scripts out); a TLS
+    # check turned off (`verify=False`) is its own risk, in `_hazards`.
+    hits = [h for h in f.security_hits if not _VERIFY_OFF.search(h.line)]
+    if hits:
+        kind = next((k for k, pattern in _UNSAFE_CALLS if pattern.search(hits[0].line)), None)
+        more = say("risk.tls_more", language, n=len(hits)) if len(hits) > 1 else ""
+        text = (
+            say(
+                "risk.unsafe_call",
+                language,
+                path=hits[0].path,
+                code=_branch_code(hits[0].line),
+                more=more,
+                mechanism=say(f"mech.{kind}", language),
+            )
+            if kind
+            else say("risk.security", language, n=len(hits))
+        )
         out.add(
             Risk("security", "medium", text, _hit(hits[0])), say("fu.security", language, path=hits[0].path)
         )

@@ -194,3 +194,29 @@ def test_an_edited_mask_in_value_code_is_a_correctness_risk_naming_the_function(
 def test_a_renamed_mask_is_no_masking_change() -> None:
     pr = make_pr("refactor: rename eos_mask", files=[RENAMED_MASK])
     assert not any("masking" in r for r in risks(pr))
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("    state = torch.load(path, weights_only=False)", "weights_only=True"),
+        ("    message = pickle.loads(payload)", "unpickling"),
+        ("    tok = AutoTokenizer.from_pretrained(path, trust_remote_code=True)", "model repository"),
+        ("    subprocess.run(cmd, shell=True)", "shell"),
+    ],
+)
+def test_an_unsafe_call_is_named_with_what_it_does(line: str, said: str) -> None:
+    pr = make_pr("feat: load state", files=[changed("src/pkg/state.py", [line])], repo="acme/pkg")
+    en = [r for r in risks(pr, "en") if "src/pkg/state.py" in r and said in r]
+    zh = [r for r in risks(pr, "zh") if "src/pkg/state.py" in r]
+    assert en and zh and "`" in en[0]
+    grounded_in_both(pr)
+
+
+def test_verify_false_is_said_once_as_tls_checks_off() -> None:
+    pr = make_pr(
+        "feat: hub",
+        files=[changed("src/pkg/hub.py", ["    r = requests.get(url, verify=False)"])],
+        repo="acme/pkg",
+    )
+    assert len([r for r in stored(pr) if r.category == "security"]) == 1
