@@ -23,6 +23,7 @@ from chatbot.analysis.features import (
     PRFeatures,
     Rename,
     extract_features,
+    file_kind,
     infer_change_type,
     log_scale,
     ships,
@@ -274,6 +275,14 @@ TEXT: dict[str, dict[Language, str]] = {
     "risk.dependency_major": {
         "zh": "依赖跨大版本变化：{changes}，新的大版本常会改变接口或行为",
         "en": "Major version change: {changes}; a new major version often changes APIs or behaviour",
+    },
+    "risk.image": {
+        "zh": "基础镜像换了标签：{changes}，镜像里预装的一切（CUDA、驱动、库）随之一起变化",
+        "en": "Base image tag moved: {changes}; everything preinstalled in it (CUDA, drivers, libraries) moves with it",
+    },
+    "risk.dependency_aside": {
+        "zh": "示例、脚本或文档中的依赖版本变化：{changes}（{path}），只影响运行它们的人",
+        "en": "Dependency change in examples, scripts or docs: {changes} ({path}); only those who run them are affected",
     },
     "risk.dependency": {
         "zh": "依赖或镜像版本变化：{changes}",
@@ -934,20 +943,29 @@ def _breaking_changes(f: PRFeatures, language: Language) -> tuple[str, str]:
 
 
 def _dependencies(f: PRFeatures, language: Language, out: _Findings) -> None:
-    """Key frameworks, packages removed from a dependency file and packages whose major version changes
-    are medium; other versions, install lines, images and CI actions are low."""
-    key = [d for d in f.dependency_changes if d.key or (d.change == "removed" and d.declared)]
-    major = [d for d in f.dependency_changes if d not in key and _major_change(d)]
-    other = [d for d in f.dependency_changes if d not in key and d not in major]
+    """Where users get them (dependency files, shipped images): key frameworks, packages removed from a
+    dependency file and packages whose major version changes are medium; a base image's new tag, other
+    versions and install lines are low. Pins in examples, scripts and docs are low and said to be there;
+    pins in CI workflows alone are no risk to users (the key points still list them)."""
+    shipped = [d for d in f.dependency_changes if ships(d.path)]
+    aside = [d for d in f.dependency_changes if not ships(d.path) and file_kind(d.path) != "ci"]
+    images = [d for d in shipped if d.image and d.change == "changed"]
+    packages = [d for d in shipped if d not in images]
+    key = [d for d in packages if d.key or (d.change == "removed" and d.declared)]
+    major = [d for d in packages if d not in key and _major_change(d)]
+    other = [d for d in packages if d not in key and d not in major]
     groups: tuple[tuple[list[DependencyChange], Severity, str], ...] = (
         (key, "medium", "risk.dependency_key"),
         (major, "medium", "risk.dependency_major"),
+        (images, "low", "risk.image"),
         (other, "low", "risk.dependency"),
+        (aside, "low", "risk.dependency_aside"),
     )
     for group, severity, text_key in groups:
         if group:
             changes = _join((_dependency_text(d, language) for d in group), language)
-            risk = Risk("dependency", severity, say(text_key, language, changes=changes), group[0].path)
+            text = say(text_key, language, changes=changes, path=group[0].path)
+            risk = Risk("dependency", severity, text, group[0].path)
             # Only what is installed from now on needs checking against images and docs.
             current = [d.name for d in group if d.change != "removed"]
             out.add(risk, say("fu.dependency", language, names=_join(current, language)) if current else None)

@@ -265,13 +265,9 @@ def test_code_changed_without_tests_is_a_risk(title: str, files: list[PRFile], e
             "24.05-py3 → 25.02-py3",
         ),
         (
-            changed(
-                ".github/workflows/e2e.yml",
-                ["    image: verlai/verl:app-2"],
-                ["    image: verlai/verl:app-1"],
-            ),
+            changed("examples/ppo/requirements.txt", ["vllm==0.8.3"], ["vllm==0.8.2"]),
             "low",
-            "app-1 → app-2",
+            "vllm 0.8.2 → 0.8.3",
         ),
     ],
 )
@@ -280,6 +276,26 @@ def test_dependency_and_image_version_changes_are_risks(file: PRFile, severity: 
     got_severity, text, evidence = risk(analysis, "dependency")
     assert (got_severity, evidence) == (severity, file.filename)
     assert shown in text
+
+
+def test_a_base_image_tag_move_is_said_to_be_one() -> None:
+    image = changed(
+        "docker/Dockerfile.base",
+        ["FROM nvcr.io/nvidia/pytorch:25.02-py3"],
+        ["FROM nvcr.io/nvidia/pytorch:24.05-py3"],
+    )
+    analysis = analyze(make_pr("[docker] chore: bump", files=[image]))
+    assert any("Base image" in r and "24.05-py3 → 25.02-py3" in r for r in analysis.localized("en").risks)
+    assert any("基础镜像" in r for r in analysis.localized("zh").risks)
+
+
+def test_a_pin_changed_only_in_a_ci_workflow_is_a_key_point_but_no_risk_to_users() -> None:
+    workflow = changed(
+        ".github/workflows/e2e.yml", ["    image: verlai/verl:app-2"], ["    image: verlai/verl:app-1"]
+    )
+    analysis = analyze(make_pr("[ci] chore: bump", files=[workflow]))
+    assert not [r for r in analysis.risks if r.category == "dependency"]
+    assert any("app-1 → app-2" in p for p in analysis.localized("en").key_points)
 
 
 @pytest.mark.parametrize(

@@ -223,7 +223,6 @@ def test_renamed_source_files_are_a_key_point_and_an_import_risk() -> None:
         (shapes.SWIFT_VLLM_BUMP, "vllm", "medium"),  # a requirements/ folder, a key framework
         (shapes.TRL_BUMP, "python", "medium"),  # requires-python: the Python versions supported
         (shapes.FLOW_PYDANTIC_BUMP, "pydantic", "medium"),
-        (shapes.FLOW_ACTIONS_BUMP, "actions/checkout", "low"),  # a workflow's action, like an image
         (shapes.FLOW_DOCKER, "python", "low"),  # a base image is never key
     ],
 )
@@ -235,6 +234,12 @@ def test_dependency_bumps_in_every_kind_of_file_are_named_with_their_versions(
     named = [r for r in risks if re.search(rf"(?<![\w/-]){re.escape(name)} \S+ → ", r.text)]
     assert named and named[0].severity == severity, risks
     assert named[0].evidence in {f.filename for f in pr.files}
+
+
+def test_a_workflows_action_bump_is_no_dependency_risk_to_users() -> None:
+    analysis = analysed(shapes.FLOW_ACTIONS_BUMP)
+    assert not [r for r in analysis.risks if r.category == "dependency"]
+    assert any("actions/checkout" in p for p in analysis.localized("en").key_points)
 
 
 def test_a_package_pinned_in_requirements_and_a_dockerfile_is_said_once() -> None:
