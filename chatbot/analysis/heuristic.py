@@ -45,6 +45,7 @@ from chatbot.analysis.lead import (
     read_author_text,
 )
 from chatbot.analysis.modules import ModuleMap, load_module_map
+from chatbot.analysis.reading import reading_start
 from chatbot.analysis.reverts import TITLE_NUMBER, RevertClues, revert_clues
 from chatbot.analysis.types import (
     Analysis,
@@ -1910,12 +1911,18 @@ def _design_sentence(f: PRFeatures) -> str | None:
 
 
 def _verify(
-    f: PRFeatures, change_type: ChangeType, author: AuthorText, risks: list[Risk], language: Language
+    f: PRFeatures,
+    change_type: ChangeType,
+    author: AuthorText,
+    risks: list[Risk],
+    language: Language,
+    start: LineHit | None = None,
 ) -> str | None:
     """What a reader should check: the most serious risk's mechanism; else, for a fix, that the failure
     it names is gone; else the result the author measured; else whether the changed tests cover the
-    function the change centres on."""
-    focus = f.focus[0] if f.focus else None
+    function the guide starts at (`start`, else the one the change centres on)."""
+    centre = f.focus[0] if f.focus else None
+    focus = start or centre
     for risk in risks:
         if risk.category in ("memory", "concurrency"):
             signals = f.memory_signals if risk.category == "memory" else f.concurrency_signals
@@ -1965,9 +1972,11 @@ def _verify(
         return say("guide.verify.measured", language, figure=_clip(figures[0], 100))
     if focus is None:
         return None
+    tests = [x.path for x in f.files if x.kind == "test" and x.status != "removed"]
+    if tests and focus != centre:
+        return None  # which tests name the start was read for the centre only: nothing true to say
     if f.focus_tests:
         return say("guide.verify.tested", language, test=f.focus_tests[0], name=focus.line)
-    tests = [x.path for x in f.files if x.kind == "test" and x.status != "removed"]
     if tests:
         return say(
             "guide.verify.unrelated_tests", language, test=_join(tests, language, limit=2), name=focus.line
@@ -2008,13 +2017,18 @@ def _reading_guide(
     risks: list[Risk],
     follow_ups: list[str],
     language: Language,
+    start: LineHit | None = None,
 ) -> tuple[str, ...]:
-    """For a must-read or worth-reading PR: where to start, the design decision, what to verify, and what
-    a follow-up should add. Empty for a skim."""
+    """For a must-read or worth-reading PR: where to start (`start`, the largest added or changed public
+    definition, else the focus the features found unless the PR deletes it), the design decision, what
+    to verify, and what a follow-up should add. Empty for a skim."""
     if verdict == "skim":
         return ()
     guide: list[str] = []
-    focus = f.focus[0] if f.focus else None
+    removed = {h.line.split("(")[0] for h in f.api_removed}
+    focus = start or next(
+        (h for h in f.focus if h.line.rsplit(".", 1)[-1] not in removed and not h.line.startswith("__")), None
+    )
     kept = [x for x in f.files if x.status != "removed"]
     # The largest code file; without shipped code, an example's or recipe's source, else the largest file
     # that changes what users run (a dependency file, a config, a script or image) before CI and docs.
@@ -2038,7 +2052,7 @@ def _reading_guide(
         and design.rstrip("。.;；") != (author.action or "").rstrip("。.;；")
     ):
         guide.append(say("guide.design", language, text=design))  # not the gist again
-    check = _verify(f, change_type, author, risks, language)
+    check = _verify(f, change_type, author, risks, language, focus)
     if check:
         guide.append(check)
     if follow_ups:
@@ -2162,6 +2176,7 @@ class HeuristicAnalyzer:
         # Risks are found once (their categories, severities and evidence do not depend on the language),
         # then worded in each language; `assess_risks` keeps the same rule order in both.
         hazards = find_hazards(pr, f)
+        start = reading_start(pr, f) if verdict != "skim" else None
         worded = {language: assess_risks(f, change_type, language, hazards) for language in LANGUAGES}
         risks = worded[lang][0]
         texts: dict[str, LocalizedAnalysis] = {
@@ -2182,6 +2197,7 @@ class HeuristicAnalyzer:
                     worded[language][0],
                     worded[language][1],
                     language,
+                    start,
                 ),
             )
             for language in LANGUAGES

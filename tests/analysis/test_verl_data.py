@@ -210,3 +210,17 @@ def test_every_pr_that_deletes_a_shipped_package_names_the_module_its_importers_
             risks = " ".join(a.localized("en").risks)
             assert any(p in risks for p in packages) or len(a.risks) == w.MAX_RISKS, (pr.number, packages)
     assert found >= 5
+
+
+def test_no_reading_guide_starts_at_a_definition_the_pr_deletes_or_a_bare_dunder(
+    analyzed: list[tuple[PullRequest, Analysis]],
+) -> None:
+    start = re.compile(r"^Start reading at (\S+) in ")
+    for pr, a in analyzed:
+        guide = a.localized("en").reading_guide
+        named = start.match(guide[0]) if guide else None
+        if named is None:
+            continue
+        removed = {h.line.split("(")[0] for h in extract_features(pr, load_module_map(pr.repo)).api_removed}
+        assert named.group(1).rsplit(".", 1)[-1] not in removed, (pr.number, guide[0])
+        assert not named.group(1).startswith("__"), (pr.number, guide[0])
