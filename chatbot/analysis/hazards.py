@@ -188,7 +188,9 @@ def find_hazards(pr: PullRequest, f: PRFeatures) -> Hazards:
         and c.path in existing
         and not _SWITCHES_OFF.match(c.key.rsplit(".", 1)[-1])
     ]
-    return Hazards(tuple(tls), tuple(env.values()), tuple(on), _packages(removed, files), tuple(masks))
+    # The same switch in several files (a recipe's two trainer configs) is one switch.
+    switches = list({c.key: c for c in reversed(on)}.values())[::-1]
+    return Hazards(tuple(tls), tuple(env.values()), tuple(switches), _packages(removed, files), tuple(masks))
 
 
 def _packages(removed: list[str], files: Sequence[tuple[FileFacts, str]]) -> tuple[str, ...]:

@@ -220,3 +220,14 @@ def test_verify_false_is_said_once_as_tls_checks_off() -> None:
         repo="acme/pkg",
     )
     assert len([r for r in stored(pr) if r.category == "security"]) == 1
+
+
+def test_the_same_switch_in_two_config_files_is_one_option() -> None:
+    files = [
+        changed(
+            f"recipe/async/config/{name}.yaml", ["  checkpoint_engine:", "    enable: True"], ["  other: 1"]
+        )
+        for name in ("fsdp_trainer", "megatron_trainer")
+    ]
+    found = [r for r in risks(make_pr("feat: sync engine", files=files)) if "on by default" in r]
+    assert found and found[0].startswith("new option checkpoint_engine.enable is on by default"), found
