@@ -731,7 +731,7 @@ def names_semantics(change_type: str, title: str) -> bool:
 def _substance_parts(f: PRFeatures, change_type: ChangeType) -> list[Contribution]:
     """What the change does to users: a new capability, changed semantics, a memory or correctness fix."""
     if f.code_lines < w.SHIPPED_CODE_MIN_LINES:
-        return []
+        return [Contribution("core_fix", w.CORE_FIX)] if _fixes_wrong_results(f, change_type) else []
     title = f.title.description
     parts = []
     if change_type == "feat" and f.api_added:
@@ -739,9 +739,22 @@ def _substance_parts(f: PRFeatures, change_type: ChangeType) -> list[Contributio
         parts.append(Contribution("capability", added))
     if names_semantics(change_type, title):
         parts.append(Contribution("semantics", w.SEMANTICS))
-    if change_type in ("fix", "perf") and w.CORE_FIX_TITLE.search(title):
+    if (change_type in ("fix", "perf") and w.CORE_FIX_TITLE.search(title)) or _fixes_wrong_results(
+        f, change_type
+    ):
         parts.append(Contribution("core_fix", w.CORE_FIX))
     return parts
+
+
+def _fixes_wrong_results(f: PRFeatures, change_type: ChangeType) -> bool:
+    """A fix of core code whose description says results were wrong and that adds a regression test."""
+    return (
+        change_type == "fix"
+        and f.tests_changed
+        and f.core_share > 0
+        and f.code_lines >= w.WRONG_RESULTS_MIN_LINES
+        and bool(w.WRONG_RESULTS.search(f.body.prose[: w.WRONG_RESULTS_PROSE_CHARS]))
+    )
 
 
 def insight_parts(f: PRFeatures, change_type: ChangeType) -> list[Contribution]:

@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "4.9.1"
+ANALYZER_VERSION = "4.9.2"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 
@@ -160,6 +160,19 @@ CORE_FIX_TITLE = re.compile(
 )
 # Shipped code (not tests, docs or examples) changed by at least this many lines makes the three above count.
 SHIPPED_CODE_MIN_LINES = 10
+# A fix whose description says results were wrong ("could silently shrink the advantages by orders of
+# magnitude", "device mismatch", 结果不一致) and that brings a regression test is a correctness fix whatever
+# its title says: the test is the evidence a title's word would otherwise give, so it counts as CORE_FIX.
+# Such fixes are often a few lines in core code (a formula, a dtype, a default), so they count from this
+# many lines of shipped code in core paths. The description is read as far as an author states the
+# problem, not to the end, where logs and unrelated notes are. On verl (June 2026 left out), 21 fixes.
+WRONG_RESULTS_MIN_LINES = 3
+WRONG_RESULTS_PROSE_CHARS = 1500
+WRONG_RESULTS = re.compile(
+    r"\b(?:silently|incorrect(?:ly)?|wrong(?:ly)?|mismatch(?:es|ed)?|does(?: not|n't) match|diverg\w*|nan|"
+    r"corrupt\w*|orders? of magnitude|off-by-one)\b|结果错误|计算错误|不一致|静默",
+    re.I,
+)
 # A move or rename is capped just above the worth-reading line: it is flagged breaking when it is, and
 # readers must learn the new name, but from the key points, not by reading the diff closely. So is the
 # removal of what was deprecated or unused ("Remove deprecated max_length from DPOConfig", "Drop Python

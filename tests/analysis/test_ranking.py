@@ -170,3 +170,50 @@ def test_a_pr_that_ticks_every_box_stays_below_the_top_of_the_scale() -> None:
     analysis = ANALYZER.analyze(everything)
     assert analysis.verdict == "must-read"
     assert analysis.importance <= 9.0
+
+
+def small_fix(
+    title: str, body: str, *, tested: bool = True, path: str = "trl/trainer/grpo_trainer.py"
+) -> PullRequest:
+    """A few lines changed in a trainer's formula, with or without a regression test."""
+    files: list[object] = [
+        changed(
+            path,
+            ["        std = (sq - mean**2).clamp_min(0).sqrt()", *lines("adv", 3)],
+            ["        std = x.std()"],
+        )
+    ]
+    if tested:
+        files.append(
+            changed("tests/test_grpo_trainer.py", ["def test_low_variance():", "    assert close()"])
+        )
+    return pr(title, body, *files, number=40)
+
+
+WRONG_RESULTS_BODIES = [
+    "For low-variance reward groups the vectorized path could silently shrink the advantages by orders of "
+    "magnitude; this makes it match the reference implementation.",
+    "- advantages were computed with the wrong std when groups had one sample\n- use the unbiased estimate",
+    "当 batch 中存在 padding 时，优势的计算结果与逐条计算的结果不一致，本 PR 修正了归一化。",
+    "The per-group std did not match the canonical formula, giving NaN for constant rewards.",
+]
+
+
+def test_a_small_tested_fix_of_wrong_results_ranks_with_a_breaking_rename_in_any_phrasing() -> None:
+    """A few lines that fix what training computes, backed by a regression test, are worth reading, whatever
+    the title calls them: the description says the results were wrong."""
+    rename = ANALYZER.analyze(RENAME)
+    for body in WRONG_RESULTS_BODIES:
+        for title in ("Fix vectorized group scaling", "[trainer] fix: low-variance scaling", "修复分组缩放"):
+            analysis = ANALYZER.analyze(small_fix(title, body))
+            assert analysis.verdict != "skim", (title, body, analysis.importance)
+            assert analysis.importance >= rename.importance, (title, body)
+
+
+def test_saying_results_were_wrong_is_not_enough_without_a_test_or_outside_shipped_code() -> None:
+    body = WRONG_RESULTS_BODIES[0]
+    untested = ANALYZER.analyze(small_fix("Fix vectorized group scaling", body, tested=False))
+    tested = ANALYZER.analyze(small_fix("Fix vectorized group scaling", body))
+    example = ANALYZER.analyze(small_fix("Fix example scaling", body, path="examples/grpo/run.py"))
+    assert untested.importance < tested.importance
+    assert example.importance < tested.importance
