@@ -1571,11 +1571,15 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
     )
     gone = sorted(defs_old.keys() - defs_new.keys())
     new_names = sorted(defs_new.keys() - defs_old.keys())
-    # A name that disappears while another appears in the same file with the same signature was renamed.
+    # A name that disappears while another appears in the same file with the same signature was renamed;
+    # so was one whose only new neighbour in its file is its name with words added (`…_torch_v28` ->
+    # `…_torch_v28_v29`), whatever its signature became.
     renamed: list[Rename] = []
     for name in gone:
         path, sig = defs_old[name]
         twins = [n for n in new_names if defs_new[n] == (path, sig) and sig not in ("", "(…)", "()")]
+        if not twins:
+            twins = [n for n in new_names if defs_new[n][0] == path and _extends(name, n)]
         if len(twins) == 1:
             renamed.append(Rename(path, name, twins[0]))
             new_names.remove(twins[0])

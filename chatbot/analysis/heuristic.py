@@ -315,6 +315,10 @@ TEXT: dict[str, dict[Language, str]] = {
         "zh": "删除了公共接口 {names}，外部调用方会失效",
         "en": "public definitions removed ({names}); external callers will break",
     },
+    "risk.api_renamed": {
+        "zh": "公共接口改名（{renames}），按旧名调用的代码会失效",
+        "en": "public definitions renamed ({renames}); callers using the old names will break",
+    },
     "risk.api_removed_unread": {
         "zh": "公共接口 {names} 从原文件删除；{path} 的补丁未获取，无法确认它们是否移到了那里，外部调用方可能失效",
         "en": "public definitions removed from their files ({names}); {path} came without its patch, so whether they moved there is unknown and external callers may break",
@@ -868,6 +872,14 @@ def _compatibility(f: PRFeatures, change_type: ChangeType, language: Language, o
             out.add(
                 Risk("compatibility", "medium", text, _hit(f.api_removed[0])), say("fu.migration", language)
             )
+    renamed = [r for r in f.api_renamed if not named((r.old,))]
+    if renamed:
+        renames = _join((say("rename", language, old=r.old, new=r.new) for r in renamed), language)
+        text = say("risk.api_renamed", language, renames=renames)
+        out.add(
+            Risk("compatibility", "medium", text, f"{renamed[0].path}: {renamed[0].old} → {renamed[0].new}"),
+            say("fu.migration", language),
+        )
     if f.files_renamed:
         moved = f.files_renamed[0]
         paths = list(dict.fromkeys(say("rename", language, old=r.old, new=r.new) for r in f.files_renamed))

@@ -209,6 +209,43 @@ def test_a_renamed_config_key_is_one_rename_with_a_mechanism() -> None:
     assert any(r.evidence.startswith("trl/trainer/grpo_config.py") for r in analysis.risks)
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "returns", "title", "body"),
+    [
+        # words added to the name, and a return annotation: the old name is gone, not "removed"
+        ("apply_patch_for_torch_v28", "apply_patch_for_torch_v28_v29", " -> None", "fix: torch 2.9 too", ""),
+        # the same signature under another name, a Chinese title and body
+        ("compute_score", "score_batch", "", "重构打分接口", "把打分函数改成批量接口。"),
+    ],
+)
+def test_a_renamed_public_definition_is_a_rename_with_a_risk_for_callers_of_the_old_name(
+    old: str, new: str, returns: str, title: str, body: str
+) -> None:
+    pr = make_pr(
+        title,
+        body=body,
+        files=[
+            changed(
+                "flowkit/core/patch.py",
+                [f"def {new}(model, step){returns}:", *[f"    x_{i} = step + {i}" for i in range(12)]],
+                [f"def {old}(model, step):", *[f"    x_{i} = step - {i}" for i in range(12)]],
+            )
+        ],
+        repo="acme/flowkit",
+        number=90,
+    )
+    analysis = analysed(pr)
+    for language in ("zh", "en"):
+        t = analysis.localized(language)
+        assert any(f"{old} → {new}" in p for p in t.key_points), t.key_points
+        assert not any(re.search(r"删除公共接口|Public definitions removed", p) for p in t.key_points)
+        assert any(old in r and new in r for r in t.risks), t.risks
+    assert any(
+        r.category == "compatibility" and r.evidence.startswith("flowkit/core/patch.py")
+        for r in analysis.risks
+    )
+
+
 def test_renamed_source_files_are_a_key_point_and_an_import_risk() -> None:
     analysis = analysed(shapes.FLOW_RENAME_FILES)
     for language in ("zh", "en"):
