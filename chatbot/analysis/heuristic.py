@@ -872,12 +872,13 @@ def _compatibility(f: PRFeatures, change_type: ChangeType, language: Language, o
             out.add(
                 Risk("compatibility", "medium", text, _hit(f.api_removed[0])), say("fu.migration", language)
             )
-    renamed = [r for r in f.api_renamed if not named((r.old,))]
-    if renamed:
-        renames = _join((say("rename", language, old=r.old, new=r.new) for r in renamed), language)
+    definitions = [r for r in f.api_renamed if not named((r.old,))]
+    if definitions:
+        renames = _join((say("rename", language, old=r.old, new=r.new) for r in definitions), language)
         text = say("risk.api_renamed", language, renames=renames)
+        rename = definitions[0]
         out.add(
-            Risk("compatibility", "medium", text, f"{renamed[0].path}: {renamed[0].old} → {renamed[0].new}"),
+            Risk("compatibility", "medium", text, f"{rename.path}: {rename.old} → {rename.new}"),
             say("fu.migration", language),
         )
     if f.files_renamed:
