@@ -86,14 +86,6 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "report.risk.breaking.bare": ("#{pr} 破坏性变更：{what}", "#{pr}: breaking change: {what}"),
     "report.risk.breaking.modules": ("#{pr}（{modules}）{what}", "#{pr} ({modules}): {what}"),
-    "report.risk.consequence.dependency": (
-        "；构建可能解析不到该版本，或与其他依赖冲突",
-        "; builds may fail to resolve it or conflict with other pins",
-    ),
-    "report.risk.consequence.security": (
-        "；不可信输入可能借此执行代码",
-        "; untrusted input could run code through it",
-    ),
     "report.risk.untested": (
         "{n} 个改动代码的 PR 没有新增或修改测试：{prs}",
         "{n} code PRs come without new or changed tests: {prs}",

@@ -270,8 +270,12 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "a fix without a regression test ({lines} lines of code changed)",
     },
     "risk.dependency_key": {
-        "zh": "关键依赖版本变化：{changes}",
-        "en": "Key dependency version change: {changes}",
+        "zh": "关键依赖版本变化：{changes}；构建可能解析不到新版本，或与其他依赖冲突",
+        "en": "Key dependency version change: {changes}; builds may fail to resolve the new versions or conflict with other pins",
+    },
+    "risk.dependency_removed": {
+        "zh": "移除了依赖 {changes}：仍导入它们的代码或镜像需要自行安装，否则在导入时失败",
+        "en": "dependencies removed ({changes}): code or images that still import them must install them, or fail at the import",
     },
     "risk.dependency_major": {
         "zh": "依赖跨大版本变化：{changes}，新的大版本常会改变接口或行为",
@@ -427,7 +431,10 @@ TEXT: dict[str, dict[Language, str]] = {
         "zh": "{path} 只在特定硬件上运行，没有该硬件的 CI 执行不到它",
         "en": "{path} runs only on particular hardware, which a CI without it never executes",
     },
-    "risk.security": {"zh": "新增了潜在不安全的调用（{n} 处）", "en": "{n} potentially unsafe calls added"},
+    "risk.security": {
+        "zh": "新增了潜在不安全的调用（{n} 处）；不可信输入可能借此执行代码",
+        "en": "{n} potentially unsafe calls added; untrusted input could run code through them",
+    },
     "risk.unsafe_call": {
         "zh": "{path} 新增 `{code}`{more}：{mechanism}",
         "en": "`{code}` added in {path}{more}: {mechanism}",
@@ -981,8 +988,10 @@ def _dependencies(f: PRFeatures, language: Language, out: _Findings) -> None:
     key = [d for d in packages if d.key or (d.change == "removed" and d.declared)]
     major = [d for d in packages if d not in key and _major_change(d)]
     other = [d for d in packages if d not in key and d not in major]
+    gone = [d for d in key if d.change == "removed"]
     groups: tuple[tuple[list[DependencyChange], Severity, str], ...] = (
-        (key, "medium", "risk.dependency_key"),
+        ([d for d in key if d not in gone], "medium", "risk.dependency_key"),
+        (gone, "medium", "risk.dependency_removed"),
         (major, "medium", "risk.dependency_major"),
         (images, "low", "risk.image"),
         (other, "low", "risk.dependency"),
@@ -990,8 +999,10 @@ def _dependencies(f: PRFeatures, language: Language, out: _Findings) -> None:
     )
     for group, severity, text_key in groups:
         if group:
-            changes = _join((_dependency_text(d, language) for d in group), language)
-            text = say(text_key, language, changes=changes, path=group[0].path)
+            said = (
+                (d.name for d in group) if group is gone else (_dependency_text(d, language) for d in group)
+            )
+            text = say(text_key, language, changes=_join(said, language), path=group[0].path)
             risk = Risk("dependency", severity, text, group[0].path)
             # Only what is installed from now on needs checking against images and docs.
             current = [d.name for d in group if d.change != "removed"]

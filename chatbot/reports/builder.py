@@ -95,10 +95,9 @@ _MINOR = frozenset({"docs", "ci"})
 # Risk categories that state a fact of the diff or the author's words (a removal, a new default, a pin):
 # of one severity they come before the ones inferred from what code a change touches (memory, concurrency).
 _FACTS = frozenset({"breaking-change", "compatibility", "config", "dependency", "security"})
+
+
 # Risk categories whose analyzer sentence names the change but not what could go wrong; the report adds it.
-_CONSEQUENCES = frozenset({"dependency", "security"})
-
-
 @dataclass(frozen=True, slots=True)
 class AnalyzedPR:
     pr: PullRequest
@@ -710,8 +709,6 @@ def _mechanism(record: AnalyzedPR, index: int, language: Language) -> tuple[Risk
         line, short = _breaking(record, index, language)
     else:
         sentence = record.risk_texts(language)[index].rstrip("。.")
-        if risk.category in _CONSEQUENCES:
-            sentence += say(f"report.risk.consequence.{risk.category}", language)
         short = say("report.risk.mechanism.bare", language, pr=record.number, text=sentence)
         note = _BREAKING_LABEL.match(evidence) if risk.category == "breaking-change" else None
         if note and _readable(evidence, language):

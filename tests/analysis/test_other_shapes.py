@@ -410,3 +410,22 @@ def test_shipped_source_of_a_repository_without_a_map_stands_for_its_core() -> N
 )
 def test_modules_of_repositories_without_tags_come_from_their_folders(path: str, module: str) -> None:
     assert load_module_map("acme/unknown").module_for_path(path) == module
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        [changed("requirements.txt", ["numpy>=1.26"], ["numpy>=1.26", "torch_npu==2.5.1"])],
+        [
+            changed(
+                "pyproject.toml", ['    "numpy>=1.26",'], ['    "numpy>=1.26",', '    "torch_npu==2.5.1",']
+            )
+        ],
+    ],
+)
+def test_a_removed_dependency_is_said_to_be_removed_not_a_version_to_resolve(files: list[PRFile]) -> None:
+    analysis = analysed(make_pr("Drop the NPU extra", files=files, repo="acme/flowkit", number=91))
+    for language in ("zh", "en"):
+        [risk] = [r for r in analysis.localized(language).risks if "torch_npu" in r]
+        assert re.search(r"移除了依赖|dependencies removed", risk), risk
+        assert not re.search(r"解析不到|resolve|→", risk), risk

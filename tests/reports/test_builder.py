@@ -557,6 +557,20 @@ def test_a_risk_gives_only_the_half_of_its_evidence_the_sentence_does_not_say(
     assert shown in line and not_shown not in line, line
 
 
+@pytest.mark.parametrize("category", ["security", "dependency"])
+def test_a_risk_line_is_the_analysis_sentence_with_its_own_mechanism_and_nothing_appended(
+    category: str,
+) -> None:
+    pr = make_pr("Build the NPU image", files=[code("pkg/engine.py", 60)], number=62)
+    text = "TLS checks turned off in docker/Dockerfile (`ENV GIT_SSL_NO_VERIFY=true`): fetched code is unauthenticated"
+    risk = Risk(category, "medium", text, "docker/Dockerfile")  # type: ignore[arg-type]
+    record = AnalyzedPR(pr, replace(ANALYZER.analyze(pr), risks=(risk,), texts={}))
+    [line] = [r.text for r in compose([record], "en").risks if r.prs == (62,)]
+    assert line.endswith("fetched code is unauthenticated (`docker/Dockerfile`)") or line.endswith(
+        "fetched code is unauthenticated"
+    ), line
+
+
 def test_an_english_participants_line_reads_right_for_one_author() -> None:
     report = compose(trl_like_week(), "en")
     assert "@alice" in report.participants and "1 authors" not in report.participants
