@@ -259,6 +259,8 @@ TEXT: dict[str, dict[Language, str]] = {
     },
     "dep.change": {"zh": "{name} {old} → {new}", "en": "{name} {old} → {new}"},
     "dep.added": {"zh": "新增 {name} {new}", "en": "added {name} {new}"},
+    "dep.pinned": {"zh": "{name} 原先不限版本，现为 {version}", "en": "{name} unpinned → {version}"},
+    "dep.unpinned": {"zh": "{name} 去掉了版本限制（原为 {version}）", "en": "{name} {version} → unpinned"},
     "dep.removed": {"zh": "移除 {name}", "en": "removed {name}"},
     # risks
     "risk.missing_tests": {
@@ -825,7 +827,10 @@ def _largest(files: Iterable[FileFacts]) -> FileFacts | None:
 
 def _dependency_text(d: DependencyChange, language: Language) -> str:
     if d.change == "changed":
-        return say("dep.change", language, name=d.name, old=d.old or "?", new=d.new or "?")
+        if not d.old or not d.new:  # a bare name pinned, or a pin dropped: say which, not "?"
+            key = "dep.pinned" if d.new else "dep.unpinned"
+            return say(key, language, name=d.name, version=d.new or d.old or "")
+        return say("dep.change", language, name=d.name, old=d.old, new=d.new)
     if d.change == "removed":
         return say("dep.removed", language, name=d.name)
     return say("dep.added", language, name=d.name, new=d.new or "").strip()

@@ -429,3 +429,30 @@ def test_a_removed_dependency_is_said_to_be_removed_not_a_version_to_resolve(fil
         [risk] = [r for r in analysis.localized(language).risks if "torch_npu" in r]
         assert re.search(r"移除了依赖|dependencies removed", risk), risk
         assert not re.search(r"解析不到|resolve|→", risk), risk
+
+
+@pytest.mark.parametrize(
+    ("added", "removed", "said"),
+    [
+        (
+            ["transformers<5.0.0"],
+            ["transformers"],
+            r"transformers (?:unpinned → <5\.0\.0|原先不限版本，现为 <5\.0\.0)",
+        ),
+        (["transformers"], ["transformers<5.0.0"], r"transformers (?:<5\.0\.0 → unpinned|去掉了版本限制)"),
+    ],
+)
+def test_a_pin_added_to_or_dropped_from_a_bare_name_is_said_so(
+    added: list[str], removed: list[str], said: str
+) -> None:
+    pr = make_pr(
+        "Cap transformers",
+        files=[changed("requirements.txt", added, removed)],
+        repo="acme/flowkit",
+        number=92,
+    )
+    analysis = analysed(pr)
+    for language in ("zh", "en"):
+        texts = [*analysis.localized(language).risks, *analysis.localized(language).key_points]
+        assert any(re.search(said, t) for t in texts), texts
+        assert not any("?" in t for t in texts), texts
