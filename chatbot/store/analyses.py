@@ -239,7 +239,7 @@ def search_document(
     # The analysis' title stays the first line after the mark (retrieval reads it there); a line the
     # analysis repeats (its own language's key points and risks are also its texts') is indexed once, and
     # a line that quotes the description or review back (the same words, markup and numbering aside) not
-    # at all: retrieval does not count a quote as the analysis' mention (`_own_words` there), and its
+    # at all: retrieval does not count a quote as the analysis' mention (`_quoted` there), and its
     # trigrams are already indexed, so it would only be more text to tokenize (a seventh of the index).
     quoted = _words("\n".join(own[1:]))
     lines = [analysis.title_zh, *(p for p in dict.fromkeys(written) if p and _words(p) not in quoted)]
