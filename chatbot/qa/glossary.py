@@ -60,10 +60,9 @@ class Glossary:
             key=lambda pair: -len(pair[0]),
         )
         for term, name in candidates:
-            key, pattern = _patterns(term)
-            if key not in text:
-                continue  # its pattern matches only where the key occurs: not run for nothing
-            for match in pattern.finditer(text):
+            if _key(term) not in text:
+                continue  # its pattern matches only where the key occurs: not compiled, not run for nothing
+            for match in _patterns(term)[1].finditer(text):
                 span = match.span()
                 if any(span[0] < end and start < span[1] for start, end in taken):
                     continue
@@ -77,15 +76,27 @@ _SEPARATED = re.compile(r"[a-z0-9]+(?:[ _-][a-z0-9]+)+")
 
 
 @cache
+def _key(term: str) -> str:
+    """The text every match of `term`'s pattern (`_patterns`) holds: the term, or the longest of its words.
+    Found without compiling the pattern: a question names few of the glossary's 400-odd terms, and
+    compiling them all cost every process's first question ~70 ms."""
+    return max(_parts(term), key=len) if _SEPARATED.fullmatch(term) else term
+
+
+@cache
 def _patterns(term: str) -> tuple[str, re.Pattern[str]]:
     """How a question names `term`: the text every match holds, and the pattern; a term of several words
     with any of a space, an underscore, a hyphen or nothing between them, as people write a name
     ("flash attn", "flash-attn", "flash_attn" all name flash-attn)."""
     if not _SEPARATED.fullmatch(term):
         return term, term_pattern(term)
-    parts = re.split(r"[ _-]", term)
+    parts = _parts(term)
     pattern = term_pattern(" ".join(parts)).pattern.replace(re.escape(" "), "[ _-]?")
-    return max(parts, key=len), re.compile(pattern)
+    return _key(term), re.compile(pattern)
+
+
+def _parts(term: str) -> list[str]:
+    return re.split(r"[ _-]", term)
 
 
 def _terms(entry: object, key: str = "terms") -> tuple[str, ...]:
