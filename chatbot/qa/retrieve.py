@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import re
@@ -470,14 +469,14 @@ class _Group:
         in_analysis = 0
         if any(word in rest for word, _ in present):
             # Line by line, and only the analysis' own lines holding a word (`SearchText.said_lines`).
-            for line, negated in text.said_lines(present):
+            for n, line in text.said_lines(present):
                 mentions = [
                     start
                     for start, end in _mentions(present, line)
                     if not _inside_a_name(line, start, end, asked) and not _in_stock_text(line, start, end)
                 ]
                 if mentions:
-                    spans = negated()
+                    spans = text.negated_in(n, line)
                     in_analysis += sum(not any(cs < start <= ce for cs, ce in spans) for start in mentions)
         # Changed files say yes or no: a PR touching twenty files of a directory is not twenty times
         # more about it than one whose title names it.
@@ -515,8 +514,9 @@ class SearchText:
         self._opening = -1
         self._lines: list[str] | None = None
         self._flat: str | None = None
-        self._own: dict[int, bool] = {}
-        self._negated: dict[int, list[tuple[int, int]]] = {}
+        # By line number, made when first needed (a question reads hundreds of documents).
+        self._own: dict[int, bool] | None = None
+        self._negated: dict[int, list[tuple[int, int]]] | None = None
 
     def parts(self) -> tuple[str, str, str, str]:
         """The PR's title, the analysis' title, the PR's description (with paths and review text) and
@@ -536,11 +536,9 @@ class SearchText:
             self._opening = found.start() if found else len(prose)
         return self._opening
 
-    def said_lines(
-        self, words: list[tuple[str, re.Pattern[str]]]
-    ) -> Iterator[tuple[str, Callable[[], list[tuple[int, int]]]]]:
-        """The analysis' own lines (not `_quoted`) holding one of `words`, each with a function giving
-        (once asked) the spans of the line that negate what they name. What `_Group.occurrence` works out
+    def said_lines(self, words: list[tuple[str, re.Pattern[str]]]) -> Iterator[tuple[int, str]]:
+        """The analysis' own lines (not `_quoted`) holding one of `words`, with their numbers (for
+        `negated_in`). What `_Group.occurrence` works out
         about the analysis is line by line: no word's pattern, negation or code name reaches across a
         line break, and a line is quoted or not by its own letters; so the other lines are not read,
         nor the description flattened when no line holds a word (real verl documents, 6–8% of the
@@ -550,15 +548,20 @@ class SearchText:
         for n, line in enumerate(self._lines):
             if not any(word in line for word, _ in words):
                 continue
+            if self._own is None:
+                self._own = {}
             own = self._own.get(n)
             if own is None:
                 if self._flat is None:
                     self._flat = _LETTERS.sub("", self.parts()[2])
                 own = self._own[n] = not _quoted(line, self._flat)
             if own:
-                yield line, functools.partial(self._negated_in, n, line)
+                yield n, line
 
-    def _negated_in(self, n: int, line: str) -> list[tuple[int, int]]:
+    def negated_in(self, n: int, line: str) -> list[tuple[int, int]]:
+        """The spans of line `n` of the analysis (`line`) that negate what they name."""
+        if self._negated is None:
+            self._negated = {}
         negated = self._negated.get(n)
         if negated is None:
             negated = self._negated[n] = [clause.span() for clause in _NEGATED_CLAUSE.finditer(line)]
