@@ -125,6 +125,8 @@ VERSUS_SHOWN = 3
 TOPIC_DAYS = 30
 MAINTAINERS_DAYS = 90
 _WORDS = re.compile(r"[A-Za-z\u4e00-\u9fff]")  # letters or Chinese characters: words, not only emoji
+# The intents a question about reviews is answered in (`Query.review`); the others answer as they do.
+_REVIEW_INTENTS = frozenset(("topic", "search", "highlights", "stats", "author"))
 # What the second clause of a question that first asks for a count may ask for: a list.
 _LISTED_SECOND = ("highlights", "must_read", "topic", "risks")
 # How many words (or repos) the title caches remember at most.
@@ -604,6 +606,15 @@ class ChatBot:
                 session, query, seen, self.fallback, with_previous=query.intent == "compare", until=now
             )
         composer = Composer(query, window, evidence, now, self.config.tz)
+        reviews = evidence.reviews
+        if reviews is not None and reviews.reviewers and query.intent in _REVIEW_INTENTS:
+            # who reviewed, what one person reviewed, what nobody reviewed: never claimed without reviews
+            if not reviews.recorded:
+                return composer.reviews_unrecorded()
+            if query.review != "reviewers":
+                return composer.reviewed()
+            if evidence.records:
+                return composer.people()
         if query.intent == "pr":
             if evidence.pr is None:
                 return Answer(
@@ -816,6 +827,9 @@ class ChatBot:
         if (query.upgrade or query.order == "newest") and (query.window is None or query.vague_window):
             # No release tags in the index to count from: what an upgrade brings is the past TOPIC_DAYS,
             # and the newest merges are looked for there too.
+            return Window(now - timedelta(days=TOPIC_DAYS), now)
+        if query.review == "by" and (query.window is None or query.vague_window):
+            # "what did bob review": a person's recent reviews, as a person's recent work
             return Window(now - timedelta(days=TOPIC_DAYS), now)
         if query.window is not None and query.vague_window and query.intent == "author":
             # "ivy 最近在做什么": a person's recent work is the past TOPIC_DAYS, not only this week's.

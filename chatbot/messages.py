@@ -342,6 +342,44 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "{repo} 在 {window} 没有首次合并 PR 的新贡献者。",
         "{repo} had no first-time contributors in {window}.",
     ),
+    # Who reviewed the most PRs ("谁审的 PR 最多", "top reviewers"), bots and authors' own reviews left out.
+    "qa.people.title.reviewers": (
+        "谁 review 的 PR 最多（不计机器人和作者本人的 review）",
+        "Who reviewed the most PRs (bots and authors' own reviews left out)",
+    ),
+    "qa.people.title.reviewers_of": (
+        "谁在 review {subject}（按 review 的 PR 数排序，不计机器人和作者本人）",
+        "Who reviews {subject} (most PRs reviewed first; bots and authors' own reviews left out)",
+    ),
+    "qa.people.reviewed.one": ("review 了 1 个 PR：", "reviewed 1 PR: "),
+    "qa.people.reviewed.many": ("review 了 {n} 个 PR：", "reviewed {n} PRs: "),
+    "qa.reviews.nobody": (
+        "{repo} 在 {window} 合并的 {n} 个 PR 都没有他人的 review（机器人和作者本人的 review 不算）。",
+        "None of the {n} {repo} PRs merged in {window} was reviewed by anyone but a bot or its author.",
+    ),
+    # The PRs one person reviewed ("alice review 了哪些 PR", "PRs reviewed by carol").
+    "qa.reviewed_by.title": ("{reviewer} review 过的 PR", "PRs reviewed by {reviewer}"),
+    "qa.reviewed_by.none": (
+        "{reviewer} 没有 review 过 {repo} 在 {window} 合并的 PR。",
+        "{reviewer} reviewed none of the {repo} PRs merged in {window}.",
+    ),
+    # The PRs merged without a review ("哪些 PR 没有经过 review 就合并了", "merged without review").
+    "qa.unreviewed.title": ("未经 review 就合并的 PR", "PRs merged without a review"),
+    "qa.unreviewed.count": (
+        "{window} 合并的 {total} 个 PR 中，有 {n} 个没有经过他人 review（机器人和作者本人的 review 不算）。",
+        "{n} of the {total} PRs merged in {window} had no review from anyone but a bot or their author.",
+    ),
+    "qa.unreviewed.none": (
+        "{window} 合并的 {total} 个 PR 都经过了他人的 review。",
+        "All {total} PRs merged in {window} were reviewed by someone other than a bot or their author.",
+    ),
+    # The index holds no reviews of the window's PRs at all (an import from an export without reviews).
+    "qa.reviews.unrecorded": (
+        "索引里没有 {repo} 在 {window} 合并的 PR 的 review 记录（例如数据导入自不含 review 的导出），"
+        "所以无法回答谁 review 了哪些 PR、哪些 PR 未经 review。",
+        "The index holds no reviews of the {repo} PRs merged in {window} (for example, they were imported "
+        "from an export that carries none), so it cannot say who reviewed what or which PRs went unreviewed.",
+    ),
     "qa.people.one": ("1 个 PR：", "1 PR: "),
     "qa.people.many": ("{n} 个 PR：", "{n} PRs: "),
     "qa.understood": (

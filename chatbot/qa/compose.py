@@ -500,7 +500,10 @@ class Composer:
 
     def people(self) -> Answer:
         """Who worked on what the question names: each author with their PRs, most PRs first (then the
-        most important PR), at most LIST_LIMIT people."""
+        most important PR), at most LIST_LIMIT people; for a question about reviewers, each reviewer with
+        the PRs they reviewed (`reviewers`)."""
+        if self.query.review == "reviewers":
+            return self.reviewers()
         records = self.evidence.ranked(self.evidence.records)
         by_author: dict[str, list[AnalyzedPR]] = {}
         for record in records:
@@ -535,6 +538,94 @@ class Composer:
         if len(ranked) > LIST_LIMIT:
             items.append((plain(say("qa.more", self.language, n=len(ranked) - LIST_LIMIT)),))
         return self.answer([Heading(title, 2), BulletList(tuple(items))], len(records))
+
+    def _window_text(self) -> str:
+        return window_text(self.window, self.now, self.tz, self.language)
+
+    def reviewers(self) -> Answer:
+        """Who reviewed the most of the matching PRs: each reviewer with the PRs they reviewed, most PRs
+        first (then the most important PR), at most LIST_LIMIT people; bots and authors' own reviews are
+        not counted (`WindowReviews`)."""
+        records = self.evidence.ranked(self.evidence.records)
+        reviews = self.evidence.reviews.reviewers if self.evidence.reviews else {}
+        by_reviewer: dict[str, list[AnalyzedPR]] = {}
+        for record in records:
+            for name in reviews.get(record.number, ()):
+                by_reviewer.setdefault(name, []).append(record)
+        ranked = sorted(
+            by_reviewer.items(), key=lambda item: (-len(item[1]), -item[1][0].analysis.importance, item[0])
+        )
+        subject = join(dict.fromkeys((*self.query.modules, *self.query.understood)), self.language)
+        title = (
+            say("qa.people.title.reviewers_of", self.language, subject=subject)
+            if subject
+            else say("qa.people.title.reviewers", self.language)
+        )
+        blocks: list[Block] = [Heading(title, 2)]
+        if not ranked:
+            text = say(
+                "qa.reviews.nobody",
+                self.language,
+                repo=self.evidence.repo,
+                window=self._window_text(),
+                n=len(records),
+            )
+            return self.answer([*blocks, Paragraph((plain(text),))], len(records))
+        items: list[Inline] = []
+        separator = "、" if self.language == "zh" else ", "
+        for name, prs in ranked[:LIST_LIMIT]:
+            count = say("qa.people.reviewed.many", self.language, n=len(prs))
+            if len(prs) == 1:
+                count = say("qa.people.reviewed.one", self.language)
+            spans: list[Span] = [bold("@" + name), plain(" — " + count)]
+            for i, record in enumerate(prs[:6]):
+                spans += [plain(separator)] if i else []
+                spans.append(pr_span(record))
+            if len(prs) > 6:
+                spans.append(plain(" " + say("qa.more", self.language, n=len(prs) - 6)))
+            self._cite(prs[:6])
+            items.append(tuple(spans))
+        if len(ranked) > LIST_LIMIT:
+            items.append((plain(say("qa.more", self.language, n=len(ranked) - LIST_LIMIT)),))
+        return self.answer([*blocks, BulletList(tuple(items))], len(records))
+
+    def reviewed(self) -> Answer:
+        """The PRs one person reviewed (`Query.reviewer`), or those merged without anyone's review, with
+        how many of the window's PRs that is; each line names the PR's author."""
+        reviews = self.evidence.reviews
+        total = len(reviews.reviewers) if reviews else 0
+        window = self._window_text()
+        records = self.evidence.ranked(self.evidence.records)
+        count = self.evidence.count
+        if self.query.review == "by":
+            person = self.query.reviewer or ""
+            title = say("qa.reviewed_by.title", self.language, reviewer=person)
+            if not records:
+                text = say(
+                    "qa.reviewed_by.none",
+                    self.language,
+                    reviewer=person,
+                    repo=self.evidence.repo,
+                    window=window,
+                )
+                return self.answer([Heading(title, 2), Paragraph((plain(text),))], 0)
+            return self.answer([Heading(title, 2), *self.listing(records, "author", count)], count)
+        title = say("qa.unreviewed.title", self.language)
+        if not records:
+            text = say("qa.unreviewed.none", self.language, window=window, total=total)
+            return self.answer([Heading(title, 2), Paragraph((plain(text),))], 0)
+        line = say("qa.unreviewed.count", self.language, window=window, total=total, n=count)
+        return self.answer(
+            [Heading(title, 2), Paragraph((plain(line),)), *self.listing(records, "author", count)], count
+        )
+
+    def reviews_unrecorded(self) -> Answer:
+        """What to say when the index holds no review of the window's PRs at all: not that every PR went
+        unreviewed."""
+        text = say(
+            "qa.reviews.unrecorded", self.language, repo=self.evidence.repo, window=self._window_text()
+        )
+        return self.answer([Paragraph((plain(text),))], None)
 
     def versus(self, sides: Sequence[tuple[str, Evidence]]) -> Answer:
         """Subjects side by side: each with its count of merged PRs and its most important ones, most PRs

@@ -228,6 +228,23 @@ def _asks_who_wrote_the_list(current: Query) -> bool:
     return _WHO_OF_THE_LIST.search(text) is not None and not _FILLER.sub("", _WHO_OF_THE_LIST.sub("", text))
 
 
+def _only_names(text: str, person: str) -> bool:
+    """Whether a follow-up names `person` and asks nothing else ("那 bob 呢？", "what about alice?")."""
+    return not _FILLER.sub("", _FOLLOW_UP.sub("", text.replace(person.lower(), " ")))
+
+
+def _review_kept(previous: Query, current: Query, intent: str) -> tuple[Any, str | None]:
+    """What a follow-up asks about reviews: what it says itself, else the last question's while it asks
+    nothing else ("谁审的 PR 最多" then "那上周呢？" still ranks reviewers; then "kashif 写了哪些" does not)."""
+    if current.review is not None:
+        return current.review, current.reviewer
+    if previous.review == "by" and current.author and _only_names(current.text.lower(), current.author):
+        return previous.review, previous.reviewer  # "那 bob 呢", "and alice?": another person's reviews
+    if previous.review is not None and (intent == previous.intent or current.intent not in _EXPLICIT_INTENTS):
+        return previous.review, previous.reviewer
+    return None, None
+
+
 def ordinal_missing(listed: tuple[int, ...], position: int, language: Language) -> str:
     """What to say when a follow-up asks for a position ("第二个") the last answer's list lacks."""
     if not listed:
@@ -304,6 +321,10 @@ def follow_up(
     narrowed = {name: getattr(subject, name) for name in SUBJECT}
     if _NARROWS.search(text.lower()):
         narrowed = {name: _narrowed(getattr(previous, name), getattr(current, name)) for name in SUBJECT}
+    review, reviewer = _review_kept(previous, current, intent)
+    if review == "by" and current.review is None and current.author:
+        # "alice review 了哪些 PR" then "那 bob 呢": bob's reviews, not bob's PRs
+        intent, reviewer, narrowed["author"] = previous.intent, current.author, previous.author
     return replace(
         previous,
         text=text,
@@ -331,6 +352,8 @@ def follow_up(
         severity=current.severity or (previous.severity if intent == previous.intent else None),
         must_read_only=current.must_read_only or (previous.must_read_only and intent == previous.intent),
         order=current.order or (previous.order if intent == previous.intent else None),
+        review=review,
+        reviewer=reviewer,
         confidence=1.0,
         **narrowed,
     )

@@ -22,7 +22,17 @@ from rapidfuzz.process import extract
 from chatbot.analysis.types import Severity
 from chatbot.messages import Language, join_either
 from chatbot.qa.glossary import default_glossary
-from chatbot.qa.query import COUPLE, FEW, LIST_MAX, Intent, Order, Query, Window, is_calendar_month
+from chatbot.qa.query import (
+    COUPLE,
+    FEW,
+    LIST_MAX,
+    Intent,
+    Order,
+    Query,
+    ReviewQuestion,
+    Window,
+    is_calendar_month,
+)
 from chatbot.weeks import FIRST_YEAR, LAST_YEAR, Week, parse_week
 
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -2211,9 +2221,10 @@ def parse_query(text: str, context: ParseContext) -> Query:
     rest = _UNTESTED.sub(_spaces, rest)
     semantics = bool(_SEMANTICS.search(rest))
     rest = _SEMANTICS.sub(_spaces, rest)
+    review, reviewer, rest = _review_question(rest, context)
     newcomers = bool(_NEWCOMERS.search(rest))
     contributors = bool(_CONTRIBUTORS.search(rest))
-    maintainers = newcomers or contributors or bool(_MAINTAINERS.search(rest))
+    maintainers = newcomers or contributors or bool(_MAINTAINERS.search(rest)) or review == "reviewers"
     for pattern in (
         _NEWCOMERS,
         _MAINTAINERS,
@@ -2374,6 +2385,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
             intent, confidence = "highlights", min(confidence, 0.6)
         else:
             intent, confidence = "unknown", 0.2
+    if review is not None and intent in ("topic", "highlights", "search", "author", "unknown"):
+        # "谁审的 PR 最多", "哪些 PR 没有 review", "what did bob review": the window's reviews answer
+        intent, confidence = ("topic" if modules or topics or terms or paths else "highlights"), 1.0
     if intent == "topic" and not matched and any(_HAN.match(t) for t in terms):
         # Chinese words no slot, glossary entry or intent word placed ("训练后端出了啥幺蛾子"): searched
         # as they are, but an LLM, when configured, may read the question better.
@@ -2391,6 +2405,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
             or author
             or subscribed
             or maintainers
+            or review
             or order
             or breaking
             or untested
@@ -2454,6 +2469,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
         asks_who=maintainers or bool(_ASKS_WHO.search(norm)),
         maintainers=maintainers,
         newcomers=newcomers,
+        review=review if intent not in ("pr", "help", "report", "unknown") else None,
+        reviewer=reviewer if review == "by" and intent not in ("pr", "help", "report", "unknown") else None,
         asks_files=bool(_ASKS_FILES.search(norm)),
         asks_risks=intent == "pr" and "risks" in matched,
         order=order or ("newest" if latest else None),
@@ -2640,3 +2657,98 @@ def _blank_windows(text: str) -> str:
     for pattern in _WINDOW_PATTERNS:
         text = _blank_pattern(text, pattern)
     return text
+
+
+# Reviews ------------------------------------------------------------------------------------------
+
+# A word for reviewing ("review", "评审", "审查", "审的"), not how long a review took ("review 时间",
+# "time to review", "in review": statistics and the order of PRs open longest read those).
+_REVIEW_WORD = (
+    r"(?:(?<![a-z])(?:code[ -]?)?review(?:ed|s|ing|ers?)?(?![a-z])|(?<![a-z])approv(?:ed|als?|e|es|ing)(?![a-z])"
+    r"|评审|审查|审核|审阅|审批|审(?=[过了的]))"
+)
+_REVIEW_TIME = re.compile(
+    r"(?:review|评审|审核|审查)\s*(?:的)?\s*(?:时间|耗时|周期|多久|速度)|\btime to (?:merge|review)\b|\breview (?:time|speed)\b"
+    r"|\b(?:in|under|awaiting|pending) review\b|\bbe(?:ing)? reviewed\b|(?:等|拖|挂|开|放|review|评审)了?(?:得)?最久"
+)
+# Merged with nobody's review: "没有经过 review 就合并了", "无人审查的 PR", "未经评审", "merged without review",
+# "unreviewed PRs", "no reviews", "nobody reviewed".
+_UNREVIEWED = re.compile(
+    r"(?:没有?|未|无|不|跳过|缺少?|缺乏)\s*(?:人|任何人|经过?|被|有人|走|做|进行|任何)?\s*(?:任何人?)?\s*(?:人)?\s*"
+    + _REVIEW_WORD
+    + r"(?:过|的|者|人)?(?:\s*(?:就|直接|便)?\s*(?:被)?\s*(?:合并|合入|merge)(?:了|的|进来)?)?"
+    r"|零\s*"
+    + _REVIEW_WORD
+    + r"|\b(?:merged |landed )?(?:without|with no|with zero|w/o|lacking|missing|skipp(?:ed|ing))\s+"
+    r"(?:any |a |an |proper |code )*(?:reviews?|reviewers?|approvals?)\b"
+    r"|\bunreviewed\b|\bun-reviewed\b|\b(?:no|zero|0) (?:reviews?|reviewers?|approvals?)\b"
+    r"|\b(?:not|never|nobody|no one|no-one|none) (?:been |got |was |were |ever )?(?:reviewed|approved)\b"
+    r"|\b(?:didn't|did not|never) (?:get|got|receive) (?:a |any )?(?:reviews?|approvals?)\b"
+)
+# Who reviewed the most: "谁 review 的 PR 最多", "谁审的 PR 最多", "评审最多的是谁", "top reviewers",
+# "who reviewed the most PRs", "who did the most reviews", "review 排行".
+_REVIEWERS = re.compile(
+    r"谁[^，。？?！!]{0,12}?"
+    + _REVIEW_WORD
+    + r"|"
+    + _REVIEW_WORD
+    + r"[^，。？?！!]{0,12}?(?:最多|最勤|最积极|最活跃|排行|排名|榜)"
+    r"|"
+    + _REVIEW_WORD
+    + r"[^，。？?！!]{0,12}?(?:是谁|有谁|哪些人|哪位)|(?:评审|审查|审核|审阅|review)\s*(?:人|者|员)"
+    r"|\breviewers?\b|\bwho\b[^,.?!]{0,30}?" + _REVIEW_WORD + r"|\bmost (?:active )?(?:reviews|approvals)\b"
+)
+# One person's reviews, the login in group 1: "PRs reviewed by carol", "what did bob review", "bob's
+# reviews", "alice review 了哪些 PR", "carol 审过的 PR", "被 dave 评审过的".
+_REVIEWED_BY = (
+    re.compile(r"\b(?:reviewed|approved|reviews?|approvals?) (?:by|from|of) @?" + _LOGIN),
+    re.compile(r"\b(?:did|has|have|had|does) @?" + _LOGIN + r" (?:\w+ )?(?:review|approve)"),
+    re.compile(_LOGIN + r"'s (?:code )?(?:reviews|approvals)\b"),
+    re.compile(
+        r"@?"
+        + _LOGIN
+        + r"\s*[^，。？?！!a-z]{0,10}?(?:参与|帮忙|负责|做|做了|做过)?\s*"
+        + _REVIEW_WORD
+        + r"\s*(?:了|过|的)"
+    ),
+    re.compile(r"被\s*@?" + _LOGIN + r"\s*" + _REVIEW_WORD),
+    re.compile(
+        r"@?"
+        + _LOGIN
+        + r"\s*[^，。？?！!a-z]{0,8}?(?:做|参与|给|提)了?(?:哪些|什么|多少|几个)\s*(?:pr\s*的\s*)?"
+        + _REVIEW_WORD
+    ),
+    re.compile(r"@?" + _LOGIN + r"\s*(?:review|评审|审查|审核|审阅)\s*(?:哪些|什么|啥|了什么)"),
+)
+_NOT_A_REVIEWER = frozenset(
+    ("who", "which", "what", "pr", "prs", "the", "a", "any", "anyone", "someone", "it")
+)
+
+
+def _review_question(text: str, context: ParseContext) -> tuple[ReviewQuestion | None, str | None, str]:
+    """What `text` asks about reviews (`Query.review`), whose reviews when one person's, and `text` with
+    the words that asked blanked (they are no search terms)."""
+    if _REVIEW_TIME.search(text) or not (re.search(_REVIEW_WORD, text) or _UNREVIEWED.search(text)):
+        return None, None, text
+    if _UNREVIEWED.search(text):
+        return "none", None, _UNREVIEWED.sub(_spaces, text)
+    for pattern in _REVIEWED_BY:
+        for m in pattern.finditer(text):
+            name = m.group(1)
+            if (
+                name in _NOT_A_REVIEWER
+                or name in _STOP
+                or name in context.modules
+                or _NOT_A_LOGIN.fullmatch(name)
+            ):
+                continue
+            blanked = _blank(text, (m.span(),))
+            return "by", name, re.sub(_REVIEW_WORD, _spaces, blanked)
+    if _REVIEWERS.search(text):
+        asked = re.sub(_REVIEW_WORD + r"(?:人|者|员)?", _spaces, text)
+        return (
+            "reviewers",
+            None,
+            re.sub(r"\b(?:gave|give|gives|giving|left|leaves|did|does|do|done|made)\b", _spaces, asked),
+        )
+    return None, None, text

@@ -97,6 +97,10 @@ class Window:
         return self.end - timedelta(microseconds=1)
 
 
+# What a question asks about reviews: who reviewed the most PRs ("reviewers"), which PRs one person
+# reviewed ("by", that person in `Query.reviewer`), which PRs merged without anyone's review ("none").
+ReviewQuestion = Literal["reviewers", "by", "none"]
+
 # An order a question asks its list in, other than by importance.
 Order = Literal["size", "open", "newest"]
 
@@ -185,6 +189,11 @@ class Query:
     # longest": "open", each saying how long) or the newest merges ("最新合并的 PR", "the latest PRs":
     # "newest").
     order: Order | None = None
+    # It asks about reviews rather than authorship (`ReviewQuestion`); bots' reviews and an author's own
+    # never count.
+    review: ReviewQuestion | None = None
+    # Whose reviews, when `review` is "by" ("alice review 了哪些 PR", "PRs reviewed by carol").
+    reviewer: str | None = None
     # It asks which of two or more subjects saw more ("megatron 和 fsdp 哪个改动多", "which had more PRs,
     # sglang or vllm?"): each subject's count of merged PRs, side by side.
     versus: bool = False

@@ -23,7 +23,7 @@ from chatbot.qa.glossary import default_glossary, term_pattern
 from chatbot.qa.parse import KnownRepo
 from chatbot.qa.query import LIST_MAX, Intent, Order, Query, Window
 from chatbot.qa.reverts import Reverted, reverted_prs
-from chatbot.reports.builder import AnalyzedPR, clean_title
+from chatbot.reports.builder import AnalyzedPR, clean_title, counts_as_review
 from chatbot.store.analyses import ANALYSIS_MARK, current_analysis
 from chatbot.store.index import PRIndex, to_pull_request
 from chatbot.store.schema import AnalysisRow, PullRequestRow, RepoRow, SearchDocumentRow
@@ -94,6 +94,8 @@ class Evidence:
     # It asks for the largest PRs, those open longest or the newest (`Query.order`): `ranked` lists
     # them first.
     order: Order | None = None
+    # For a question about reviews (`Query.review`), who reviewed each PR of the window.
+    reviews: WindowReviews | None = None
 
     @property
     def count(self) -> int:
@@ -125,6 +127,44 @@ class Evidence:
             return (-band, -match, *importance_rank(record))
 
         return sorted(records, key=key)
+
+
+@dataclass(frozen=True, slots=True)
+class WindowReviews:
+    """Who reviewed each PR merged in a window, each person once, in the order they first reviewed it
+    (bots and the author's own reviews left out), and whether the index holds any review of those PRs at
+    all, by anyone (an import from an export that carries no reviews holds none)."""
+
+    reviewers: dict[int, tuple[str, ...]]
+    recorded: bool
+
+    def numbers(self, query: Query) -> set[int] | None:
+        """The PRs the question keeps: those `query.reviewer` reviewed, or those nobody reviewed; None
+        when it keeps them all (who reviewed the most ranks every PR's reviewers)."""
+        if query.review == "by":
+            person = (query.reviewer or "").lower()
+            return {n for n, names in self.reviewers.items() if person in (name.lower() for name in names)}
+        if query.review == "none":
+            return {n for n, names in self.reviewers.items() if not names}
+        return None
+
+
+def window_reviews(session: Session, repo: RepoRow, start: datetime, end: datetime) -> WindowReviews:
+    """The reviews of the PRs of `repo` merged in [start, end), from their stored review summaries."""
+    reviewers: dict[int, tuple[str, ...]] = {}
+    recorded = False
+    rows = session.execute(
+        select(PullRequestRow.number, PullRequestRow.author, PullRequestRow.reviews).where(
+            PullRequestRow.repo_id == repo.id,
+            PullRequestRow.merged_at >= start,
+            PullRequestRow.merged_at < end,
+        )
+    )
+    for number, author, reviews in rows:
+        logins = [str(r.get("author") or "") for r in reviews or () if isinstance(r, dict)]
+        recorded = recorded or bool(logins)
+        reviewers[number] = tuple(dict.fromkeys(name for name in logins if counts_as_review(name, author)))
+    return WindowReviews(reviewers, recorded)
 
 
 def open_days(record: AnalyzedPR) -> float:
@@ -1366,13 +1406,18 @@ def gather(
     alternative = _about_an_alternative(query, None if relaxed else match)
     module_hits = match.module_hits if match is not None else None
     start, end = (window.start, window.end) if window else (ALL_TIME_START, until or ALL_TIME_END)
+    if query.review is not None:
+        evidence.reviews = window_reviews(session, repo, start, end)
+        kept = evidence.reviews.numbers(query)
+        if kept is not None:
+            numbers = kept if numbers is None else numbers & kept
     stated = stated_breaking(session, repo, start, end, corrector) if query.breaking else set()
     # Whether a PR added tests is in its whole analysis only, not in the score columns.
     limit = None if query.untested else SHOWN.get(query.intent)
     listed = None
     if (
         match is None
-        and not (query.untested or query.semantics or query.maintainers or query.order)
+        and not (query.untested or query.semantics or query.maintainers or query.order or query.review)
         and query.intent in LISTS
         and corrector.changes_nothing
     ):

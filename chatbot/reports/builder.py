@@ -143,6 +143,12 @@ def names_someone(login: str | None) -> bool:
     return bool(_LOGIN.search(login or ""))
 
 
+def counts_as_review(reviewer: str | None, author: str) -> bool:
+    """Whether a review by `reviewer` of a PR written by `author` is someone's review: not a bot's
+    (`_BOTS`), not the author's own."""
+    return bool(reviewer) and reviewer != author and not _BOTS.search(reviewer or "")
+
+
 def clean_title(title: str) -> str:
     """A PR title without its `[module]` prefixes and `type(scope):` marker: `[megatron] feat: add X` → `add X`.
     A revert stays one: `revert: feat(models): add X` → `Revert: add X`, never the change it undid."""
@@ -964,7 +970,7 @@ def _participants(records: Sequence[AnalyzedPR], language: Language) -> str:
         review.author
         for r in records
         for review in r.pr.reviews
-        if review.author and review.author != r.pr.header.author and not _BOTS.search(review.author)
+        if counts_as_review(review.author, r.pr.header.author)
     )
 
     def top(counts: Counter[str]) -> str:
