@@ -2665,7 +2665,7 @@ def _blank_windows(text: str) -> str:
 # "time to review", "in review": statistics and the order of PRs open longest read those).
 _REVIEW_WORD = (
     r"(?:(?<![a-z])(?:code[ -]?)?review(?:ed|s|ing|ers?)?(?![a-z])|(?<![a-z])approv(?:ed|als?|e|es|ing)(?![a-z])"
-    r"|评审|审查|审核|审阅|审批|审(?=[过了的]))"
+    r"|评审|审查|审核|审阅|审批|审(?=[过了的])|(?<=[在谁])审(?![计美]))"
 )
 _REVIEW_TIME = re.compile(
     r"(?:review|评审|审核|审查)\s*(?:的)?\s*(?:时间|耗时|周期|多久|速度)|\btime to (?:merge|review)\b|\breview (?:time|speed)\b"
@@ -2684,6 +2684,18 @@ _UNREVIEWED = re.compile(
     r"|\bunreviewed\b|\bun-reviewed\b|\b(?:no|zero|0) (?:reviews?|reviewers?|approvals?)\b"
     r"|\b(?:not|never|nobody|no one|no-one|none) (?:been |got |was |were |ever )?(?:reviewed|approved)\b"
     r"|\b(?:didn't|did not|never) (?:get|got|receive) (?:a |any )?(?:reviews?|approvals?)\b"
+    # whether every PR was reviewed ("都有人 review 吗", "were all PRs reviewed?"): answered by the ones not
+    r"|都(?:有人|经过了?|被)\s*"
+    + _REVIEW_WORD
+    + r"|(?:是否|有没有)都\s*(?:经过|被)?\s*(?:人)?\s*"
+    + _REVIEW_WORD
+    + r"|\b(?:were|are|was|is|did|have|has) (?:all|every|each)(?: of)?(?: the| our| them| these)?"
+    r"(?: merged)?(?: prs?| pull requests?| changes?)?(?: been| get| got)? (?:reviewed|approved)\b"
+)
+# Asking what the reviews said ("review 里提到了什么", "what did the reviewers say about X"): the review text
+# is searched as the PRs' own text, no review question.
+_REVIEW_TEXT = re.compile(
+    r"提到|说了?(?:什么|啥)|意见|评论|\bsa(?:y|id|ys)\b|\bcomments?\b|\bmention\w*|\bfeedback\b|\bpointed out\b"
 )
 # Who reviewed the most: "谁 review 的 PR 最多", "谁审的 PR 最多", "评审最多的是谁", "top reviewers",
 # "who reviewed the most PRs", "who did the most reviews", "review 排行".
@@ -2704,6 +2716,7 @@ _REVIEWED_BY = (
     re.compile(r"\b(?:reviewed|approved|reviews?|approvals?) (?:by|from|of) @?" + _LOGIN),
     re.compile(r"\b(?:did|has|have|had|does) @?" + _LOGIN + r" (?:\w+ )?(?:review|approve)"),
     re.compile(_LOGIN + r"'s (?:code )?(?:reviews|approvals)\b"),
+    re.compile(r"@?" + _LOGIN + r" (?:has |had |have )?(?:reviewed|approved)\b"),
     re.compile(
         r"@?"
         + _LOGIN
@@ -2732,6 +2745,8 @@ def _review_question(text: str, context: ParseContext) -> tuple[ReviewQuestion |
         return None, None, text
     if _UNREVIEWED.search(text):
         return "none", None, _UNREVIEWED.sub(_spaces, text)
+    if _REVIEW_TEXT.search(text):
+        return None, None, text
     for pattern in _REVIEWED_BY:
         for m in pattern.finditer(text):
             name = m.group(1)

@@ -203,6 +203,8 @@ def test_a_reviewers_line_counts_prs_once_and_leaves_out_bots_and_self_reviews(b
         ("which PRs did erin approve this week?", "erin", {109}),
         ("erin 本周做了哪些 review", "erin", {109}),
         ("bob's reviews last month", "bob", {90, 91, 93}),
+        ("show me the PRs alice reviewed last week", "alice", {101, 103, 107}),
+        ("列出 carol 本周 review 过的 PR", "carol", {108, 109}),
     ],
 )
 def test_a_persons_reviews_are_the_prs_they_reviewed_not_the_ones_they_wrote(
@@ -236,6 +238,9 @@ def test_someone_who_reviewed_nothing_in_the_window_is_told_so(bot: ChatBot) -> 
         ("show me last week's PRs that nobody reviewed", LAST_WEEK_UNREVIEWED),
         ("which PRs were merged without review this week", {110}),
         ("本周没人 review 的 PR 有哪些", {110}),
+        ("上周合并的 PR 都有人 review 吗？", LAST_WEEK_UNREVIEWED),
+        ("were all PRs reviewed last week?", LAST_WEEK_UNREVIEWED),
+        ("本周的 PR 是否都经过了评审", {110}),
     ],
 )
 def test_prs_merged_without_a_review_leave_out_bot_and_self_reviews(
@@ -276,6 +281,13 @@ def test_an_index_without_any_review_says_so_instead_of_calling_every_pr_unrevie
     window = window_text(answer.window, NOW, SHANGHAI, answer.query.language)
     assert say("qa.reviews.unrecorded", answer.query.language, repo=IMPORTED, window=window) in text, text
     assert say("qa.unreviewed.title", answer.query.language) not in text
+
+
+@pytest.mark.parametrize(
+    "question", ["上周 review 里提到了哪些问题", "what did the reviewers say about retries last week?"]
+)
+def test_asking_what_reviews_said_is_no_question_about_reviewers(bot: ChatBot, question: str) -> None:
+    assert ask(bot, question).query.review is None
 
 
 def test_questions_about_how_long_reviews_take_stay_statistics(bot: ChatBot) -> None:
@@ -328,3 +340,17 @@ def test_the_console_shows_the_reviewer_ranking(bot: ChatBot) -> None:
     assert printed.index("@alice") < printed.index("@bob")
     assert say("qa.people.reviewed.many", "zh", n=3) in printed
     assert "@mira" not in printed
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["谁 review 了 thumbnail 相关的 PR", "who reviewed the thumbnail changes?", "谁在审 thumbnail 的改动"],
+)
+def test_who_reviewed_a_subject_ranks_the_reviewers_of_its_prs(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, question)
+    assert answer.query.review == "reviewers", answer.query
+    # #103 "Speed up thumbnail generation": alice reviewed it (twice), a bot commented, its author bob did not
+    assert ranked(answer) == ["alice"], answer.reply.plain_text()
+    assert answer.cited == (103,)
+    title = say("qa.people.title.reviewers_of", answer.query.language, subject="thumbnail")
+    assert title in answer.reply.plain_text()
