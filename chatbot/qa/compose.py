@@ -598,7 +598,10 @@ class Composer:
         records = self.evidence.ranked(self.evidence.records)
         count = self.evidence.count
         if self.query.review == "by":
-            person = self.query.reviewer or ""
+            # the login as GitHub spells it ("Chi-Zhang"), not as the question's lower-cased reading
+            asked = (self.query.reviewer or "").lower()
+            logins = (name for names in (reviews.reviewers.values() if reviews else ()) for name in names)
+            person = next((name for name in logins if name.lower() == asked), self.query.reviewer or "")
             title = say("qa.reviewed_by.title", self.language, reviewer=person)
             if not records:
                 text = say(

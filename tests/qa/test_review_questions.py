@@ -40,8 +40,9 @@ def at(month: int, day: int) -> datetime:
 
 # (number, merged, author, title, body, reviews as (reviewer, state)); plain titles, no [module] tags.
 WIDGET_PRS: tuple[tuple[int, datetime, str, str, str, tuple[tuple[str, str], ...]], ...] = (
-    # May 2026 ("last month"): bob reviewed 90, 91, 93; carol 91, 92
-    (90, at(5, 10), "mira", "Add an S3 storage backend", "Stores uploads in S3.", (("bob", "APPROVED"),)),
+    # May 2026 ("last month"): bob reviewed 90, 91, 93; carol 91, 92; Chi-Zhang 90
+    (90, at(5, 10), "mira", "Add an S3 storage backend", "Stores uploads in S3.",
+     (("bob", "APPROVED"), ("Chi-Zhang", "COMMENTED"))),
     (91, at(5, 20), "alice", "Fix a memory leak in the image decoder", "Frees the buffers.",
      (("bob", "APPROVED"), ("carol", "COMMENTED"))),
     (92, at(5, 25), "bob", "Refactor the storage layer", "Splits the backends.", (("carol", "APPROVED"),)),
@@ -168,9 +169,9 @@ def in_order(names: list[str], expected: list[str]) -> bool:
         ("本周评审最多的是谁", ["carol", "bob|erin", "bob|erin"]),
         ("top reviewers this week", ["carol", "bob|erin", "bob|erin"]),
         ("who did the most code reviews this week", ["carol", "bob|erin", "bob|erin"]),
-        ("上个月谁 review 的 PR 最多", ["bob", "carol"]),
-        ("who approved the most PRs last month?", ["bob", "carol"]),
-        ("上个月的 review 排行", ["bob", "carol"]),
+        ("上个月谁 review 的 PR 最多", ["bob", "carol", "Chi-Zhang"]),
+        ("who approved the most PRs last month?", ["bob", "carol", "Chi-Zhang"]),
+        ("上个月的 review 排行", ["bob", "carol", "Chi-Zhang"]),
     ],
 )
 def test_who_reviewed_the_most_ranks_reviewers_not_authors(
@@ -203,6 +204,9 @@ def test_a_reviewers_line_counts_prs_once_and_leaves_out_bots_and_self_reviews(b
         ("which PRs did erin approve this week?", "erin", {109}),
         ("erin 本周做了哪些 review", "erin", {109}),
         ("bob's reviews last month", "bob", {90, 91, 93}),
+        ("PRs reviewed by chi-zhang last month", "Chi-Zhang", {90}),
+        # no window: the past 30 days (from 05-25 10:00), as for a person's recent work
+        ("PRs reviewed by carol", "carol", {92, 108, 109}),
         ("show me the PRs alice reviewed last week", "alice", {101, 103, 107}),
         ("列出 carol 本周 review 过的 PR", "carol", {108, 109}),
     ],
@@ -211,7 +215,7 @@ def test_a_persons_reviews_are_the_prs_they_reviewed_not_the_ones_they_wrote(
     bot: ChatBot, question: str, reviewer: str, expected: set[int]
 ) -> None:
     answer = ask(bot, question)
-    assert answer.query.review == "by" and answer.query.reviewer == reviewer, answer.query
+    assert answer.query.review == "by" and answer.query.reviewer == reviewer.lower(), answer.query
     assert set(answer.cited) == expected, answer.reply.plain_text()
     text = answer.reply.plain_text()
     assert say("qa.reviewed_by.title", answer.query.language, reviewer=reviewer) in text
