@@ -2695,7 +2695,8 @@ _UNREVIEWED = re.compile(
 # Asking what the reviews said ("review 里提到了什么", "what did the reviewers say about X"): the review text
 # is searched as the PRs' own text, no review question.
 _REVIEW_TEXT = re.compile(
-    r"提到|说了?(?:什么|啥)|意见|评论|\bsa(?:y|id|ys)\b|\bcomments?\b|\bmention\w*|\bfeedback\b|\bpointed out\b"
+    r"提到|说了?(?:什么|啥)|意见|评论|要求|建议|指出|\bsa(?:y|id|ys)\b|\bcomments?\b|\bmention\w*|\bfeedback\b"
+    r"|\bpointed out\b|\b(?:asked|requested|suggested|wanted) (?:for|to|that)\b"
 )
 # Who reviewed the most: "谁 review 的 PR 最多", "谁审的 PR 最多", "评审最多的是谁", "top reviewers",
 # "who reviewed the most PRs", "who did the most reviews", "review 排行".

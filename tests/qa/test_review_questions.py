@@ -288,7 +288,13 @@ def test_an_index_without_any_review_says_so_instead_of_calling_every_pr_unrevie
 
 
 @pytest.mark.parametrize(
-    "question", ["上周 review 里提到了哪些问题", "what did the reviewers say about retries last week?"]
+    "question",
+    [
+        "上周 review 里提到了哪些问题",
+        "what did the reviewers say about retries last week?",
+        "PRs where the reviewer asked for tests",
+        "reviewer 要求加测试的 PR",
+    ],
 )
 def test_asking_what_reviews_said_is_no_question_about_reviewers(bot: ChatBot, question: str) -> None:
     assert ask(bot, question).query.review is None
