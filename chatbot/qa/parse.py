@@ -1987,6 +1987,35 @@ _RELATED_SUFFIX = re.compile(r"-(?:related|specific|based|side|only|support|awar
 # Words for what nearly every PR of a training or model repo is about: searched when they are all the
 # question names, dropped beside a narrower subject ("multi-node training" is about multi-node).
 _BROAD_SUBJECTS = frozenset(("training", "train", "训练", "model", "models", "模型"))
+# Words for a part of whatever they follow or lead ("the megatron backend", "the rollout side",
+# "vllm 集成"): beside another subject they name no subject of their own, so they are neither required
+# nor searched; alone ("which backends changed") they are the subject.
+_GENERIC_PARTS = frozenset(
+    [
+        "backend",
+        "backends",
+        "side",
+        "part",
+        "parts",
+        "component",
+        "components",
+        "area",
+        "areas",
+        "subsystem",
+        "subsystems",
+        "layer",
+        "stack",
+        "integration",
+        "integrations",
+        "codebase",
+        "后端",
+        "部分",
+        "组件",
+        "模块",
+        "集成",
+        "板块",
+    ]
+)
 
 
 def _as_written(raw: str, norm: str, span: tuple[int, int]) -> str:
@@ -2347,6 +2376,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
         # "multi-node training", "多机训练", "Qwen model support": the broad word is what nearly every PR
         # of such a repo is about; the narrower subject beside it says what the question asks.
         content = [(w, span) for w, span in content if w not in _BROAD_SUBJECTS or w in chained]
+    if topics or modules or path_spans or any(w not in _GENERIC_PARTS for w, _ in content):
+        content = [(w, span) for w, span in content if w not in _GENERIC_PARTS or w in chained]
     terms = tuple(dict.fromkeys(word for word, _ in content))
     alternatives = tuple(dict.fromkeys(key for kind, key, _ in chain if kind != "type"))
     written = {key: _as_written(raw, norm, span) for _, key, span in chain}

@@ -108,6 +108,11 @@ class Evidence:
             return sum(self.verdicts[verdict] for verdict in READING)
         return sum(1 for r in self.records if r.analysis.verdict in READING)
 
+    def band(self, record: AnalyzedPR) -> int:
+        """How many of the question's groups of words the PR's title names, and of its modules the
+        analysis tags it with."""
+        return self.titled.get(record.number, 0) + len(set(self.modules) & set(record.analysis.modules))
+
     def ranked(self, records: Collection[AnalyzedPR]) -> list[AnalyzedPR]:
         """The PRs whose titles (or module tags) name more of what the question asks about first, most
         important first among them; the PRs that only discuss it next, best BM25 match first; without
@@ -122,7 +127,7 @@ class Evidence:
                 return (-(record.pr.additions + record.pr.deletions), *importance_rank(record))
             if self.order == "open":
                 return (-open_days(record), *importance_rank(record))
-            band = self.titled.get(record.number, 0) + len(set(self.modules) & set(record.analysis.modules))
+            band = self.band(record)
             match = 0.0 if band else self.scores.get(record.number, 0.0)
             return (-band, -match, *importance_rank(record))
 
@@ -1334,6 +1339,32 @@ def _best_matched(records: list[AnalyzedPR], query: Query, match: TextMatch) -> 
     return [r for r in records if coordination.get(r.number, 0) == best]
 
 
+def _without_weak(
+    session: Session, repo: RepoRow, records: list[AnalyzedPR], query: Query, evidence: Evidence
+) -> list[AnalyzedPR]:
+    """`records` without the PRs about a module of the question by a passing mention in their text
+    alone: a PR the analysis did not tag with the module, whose title does not name it, is about it when
+    its description opens by naming it ("Qwen3 的 LoRA 加载出错，先回退"); otherwise its text only mentions
+    the module (a changed file's path, a CI job's name, a sentence among others), and "megatron 有什么
+    变化" is answered by the megatron PRs, not by every PR whose description names a megatron job. A
+    question offering a change type among alternatives keeps them: a PR of the type matches whatever its
+    text says; so does a module named like the repo, which every PR's paths name ("trl 和 torchtune")."""
+    modules = [m for m in query.modules if m != repo.full_name.split("/")[-1].lower()]
+    if not modules or query.alternative_types or not evidence.scores:
+        return records
+    weak = [r for r in records if not evidence.band(r)]
+    if not weak:
+        return records
+    patterns = [term_pattern(module) for module in modules]
+    passing = set()
+    for number, document in _documents_of(session, repo, weak).items():
+        text = SearchText(document)
+        opening = text.parts()[2][: text.opening()]
+        if not any(pattern.search(opening) for pattern in patterns):
+            passing.add(number)
+    return [r for r in records if r.number not in passing]
+
+
 def _missing_terms(records: list[AnalyzedPR], query: Query, documents: dict[int, str]) -> tuple[str, ...]:
     """The question's terms that no record's search document (`documents`, by PR number) contains."""
     return tuple(
@@ -1433,12 +1464,14 @@ def gather(
             answer_records(session, repo, start, end, fallback, numbers, query.author, risks_in=risks_in)
         )
         evidence.records = [r for r in records if _matches(r, query, module_hits, stated, alternative)]
+        evidence.records = _without_weak(session, repo, evidence.records, query, evidence)
         if relaxed and match is not None:
             evidence.records = _best_matched(evidence.records, query, match)
     else:
         # A month of a busy repo holds hundreds of PRs: decode whole analyses of the shown ones only.
         scored = corrector.records(score_records(session, repo, start, end, fallback, query.author, numbers))
         matching = [r for r in scored if _matches(r, query, module_hits, stated, alternative)]
+        matching = _without_weak(session, repo, matching, query, evidence)
         if relaxed and match is not None:
             matching = _best_matched(matching, query, match)
         shown = min(query.limit or limit, LIST_MAX)
