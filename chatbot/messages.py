@@ -387,6 +387,21 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "Searching {repo} PRs of {window} for {words}:",
     ),
     "qa.understood.breaking": ("破坏性变更", "breaking changes"),
+    "qa.understood.config": (
+        "配置改动（按分析记录的配置项、默认值与命令行参数）",
+        "configuration changes (config keys, defaults and command-line options the analyses recorded)",
+    ),
+    # The question only filters (breaking changes, untested ones): no words were searched.
+    "qa.understood.filtered": ("{repo} {window} 的{filters}：", "{filters} in {repo}, {window}:"),
+    # After the PRs flagged breaking: those whose analysis sees a compatibility risk for callers.
+    "qa.breaking.may_break": (
+        "可能影响调用方（兼容性风险，未标为破坏性变更）",
+        "May break callers (compatibility risks, not flagged breaking)",
+    ),
+    "qa.breaking.none_flagged": (
+        "没有被标为破坏性变更的 PR；以下 PR 的分析指出可能影响调用方：",
+        "No PR is flagged breaking; the analyses of these say they may break callers:",
+    ),
     "qa.understood.untested": ("没有测试的改动", "changes without tests"),
     "qa.understood.semantics": ("改变训练或推理语义的改动", "changes to training or inference semantics"),
     "qa.widened": (

@@ -241,16 +241,25 @@ class Composer:
             for flag in ("breaking", "untested", "semantics")
             if getattr(self.query, flag)
         ]
+        if self.evidence.config:
+            # a filter on what the analyses recorded, not a search for "配置项"
+            flags.append(say("qa.understood.config", self.language))
+            words = [w for w in dict.fromkeys(self.query.modules)]
         if not words and not flags:
             return []
+        window = window_text(self.window, self.now, self.tz, self.language)
+        if not words:
+            # a filter, not a text search: "verl-project/verl 2026-05-01 至 2026-05-31 的破坏性变更："
+            text = say(
+                "qa.understood.filtered",
+                self.language,
+                filters=join(flags, self.language),
+                repo=self.evidence.repo,
+                window=window,
+            )
+            return [Paragraph((plain(text[:1].upper() + text[1:] if self.language == "en" else text),))]
         quoted = join([*(f"'{w}'" for w in dict.fromkeys(words)), *flags], self.language)
-        text = say(
-            "qa.understood",
-            self.language,
-            words=quoted,
-            repo=self.evidence.repo,
-            window=window_text(self.window, self.now, self.tz, self.language),
-        )
+        text = say("qa.understood", self.language, words=quoted, repo=self.evidence.repo, window=window)
         return [Paragraph((plain(text),))]
 
     def _extra(self, record: AnalyzedPR, kind: str | None) -> str | None:
@@ -260,6 +269,9 @@ class Composer:
         merged = record.pr.header.merged_at
         if self.query.asks_when and merged is not None:
             return say("qa.merged_on", self.language, date=f"{merged.astimezone(self.tz):%Y-%m-%d}")
+        if kind == "key_point" and record.number in self.evidence.config:
+            # what the analysis records of the configuration change the question asks about
+            return ("；" if self.language == "zh" else "; ").join(self.evidence.config[record.number][:2])
         if kind == "key_point":
             # the key point that speaks to most of what the question asks about (the first of those)
             points = texts.key_points
@@ -493,10 +505,30 @@ class Composer:
         return self.answer(blocks, self.evidence.count)
 
     def filtered(self, title: str) -> Answer:
-        records = self.evidence.ranked(self.evidence.records)
+        may_break = self.evidence.may_break
+        records = [r for r in self.evidence.ranked(self.evidence.records) if r.number not in may_break]
         extra = "author" if self.query.paths or self.query.asks_who else "key_point"
         count = self.evidence.count
-        return self.answer([Heading(title, 2), *self.listing(records, extra, count)], count)
+        blocks: list[Block] = [Heading(title, 2)]
+        if records or not may_break:
+            blocks += self.listing(records, extra, count - len(may_break))
+        else:
+            blocks.append(Paragraph((plain(say("qa.breaking.none_flagged", self.language)),)))
+        return self.answer(blocks + self._may_break(), count)
+
+    def _may_break(self) -> list[Block]:
+        """After a list of breaking changes, the PRs not flagged breaking whose analysis says they may
+        break callers (a public definition or config key removed), each with what its analysis says."""
+        may_break = self.evidence.may_break
+        records = [r for r in self.evidence.records if r.number in may_break][: self.limit]
+        if not records:
+            return []
+        separator = "；" if self.language == "zh" else "; "
+        items: list[Inline] = []
+        for record in records:
+            self._cite([record])
+            items.append(pr_line(record, self.language, separator.join(may_break[record.number])))
+        return [Heading(say("qa.breaking.may_break", self.language), 3), BulletList(tuple(items))]
 
     def people(self) -> Answer:
         """Who worked on what the question names: each author with their PRs, most PRs first (then the

@@ -7,7 +7,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cache, lru_cache
 from typing import Any
@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, aliased
 from chatbot.analysis.heuristic import TEXT as ANALYZER_TEXT
 from chatbot.analysis.heuristic import names_semantics
 from chatbot.analysis.types import Analysis, LocalizedAnalysis
+from chatbot.messages import Language
 from chatbot.models import PullHeader, PullRequest
 from chatbot.qa.glossary import default_glossary, term_pattern
 from chatbot.qa.parse import KnownRepo
@@ -96,6 +97,12 @@ class Evidence:
     order: Order | None = None
     # For a question about reviews (`Query.review`), who reviewed each PR of the window.
     reviews: WindowReviews | None = None
+    # For a list of breaking changes, the PRs among `records` not flagged breaking whose analysis sees a
+    # compatibility risk that may break callers, with those risks in the asker's language (`may_break`).
+    may_break: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    # For a question about configuration ("改了哪些配置项", "any new CLI flags"), what each of `records`
+    # changed, as its analysis records it (`config_changes`).
+    config: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def count(self) -> int:
@@ -333,6 +340,162 @@ def stated_breaking(
         for number, document in documents.items()
         if number not in corrected and _states_breaking(document.partition(ANALYSIS_MARK)[0])
     }
+
+
+# The risks that may break a caller of a PR not flagged breaking: a compatibility risk the analysis
+# does not call unlikely (low) saying a public definition or config key is removed or renamed, or that
+# callers will fail ("删除了公共接口 X，外部调用方会失效", "config keys renamed (a → b)"); not one asking for
+# a newer dependency ("需要 sglang>=0.4.8").
+BREAKS_CALLERS = ("breaking-change", "compatibility")
+_BREAKS_CALLERS_TEXT = re.compile(
+    r"删除|删掉|移除|去掉|改名|重命名|不再(?:支持|可用|兼容)|失效|报错|不兼容"
+    r"|\b(?:remov|renam|delet|drop)(?:ed|es|ing|e|s)?\b|\bno longer\b|\bbreak|\bfail|incompatib",
+    re.IGNORECASE,
+)
+LISTING_INTENTS: tuple[Intent, ...] = ("topic", "search", "highlights")
+
+
+def may_break(
+    session: Session,
+    query: Query,
+    window: Window | None,
+    fallback: Callable[[PullRequest], Analysis],
+    flagged: Collection[int],
+    *,
+    relaxed: bool = False,
+    until: datetime | None = None,
+) -> tuple[list[AnalyzedPR], dict[int, tuple[str, ...]]]:
+    """The PRs meeting the question's other conditions that are not among the `flagged` breaking ones
+    but whose analysis has a compatibility risk of medium or high severity ("删除了公共接口 X，外部调用方
+    会失效"), most important first, each with those risks as worded in the asker's language: what the
+    weekly report names among the week's top risks, so the breaking answer does not leave it out."""
+    evidence = gather(
+        session,
+        replace(query, breaking=False, intent="risks"),
+        window,
+        fallback,
+        relaxed=relaxed,
+        until=until,
+    )
+    found: list[AnalyzedPR] = []
+    texts: dict[int, tuple[str, ...]] = {}
+    for record in evidence.records:
+        if record.number in flagged or record.analysis.breaking:
+            continue
+        worded = [
+            text
+            for risk, text in zip(record.analysis.risks, record.risk_texts(query.language), strict=True)
+            if risk.category in BREAKS_CALLERS
+            and risk.severity != "low"
+            and (_BREAKS_CALLERS_TEXT.search(risk.text) or _BREAKS_CALLERS_TEXT.search(text))
+        ]
+        if worded:
+            found.append(record)
+            texts[record.number] = tuple(worded)
+    found.sort(key=importance_rank)
+    return found, texts
+
+
+# Configuration questions ------------------------------------------------------------------------------
+
+# The glossary concepts a question about configuration names, and the kinds of change each asks about:
+# the sentences of the analyzer's key points and risks that record one (by their message keys).
+CONFIG_TOPICS: dict[str, tuple[str, ...]] = {
+    "config": ("default", "added", "removed", "renamed"),
+    "defaults": ("default",),
+    "cli": ("cli_added", "cli_removed"),
+}
+_CONFIG_SENTENCES: dict[str, tuple[str, ...]] = {
+    "default": ("kp.config_default", "risk.config_default", "why.config_default"),
+    "added": ("kp.config_added", "why.config_added"),
+    "removed": ("kp.config_removed", "risk.config_removed", "why.config_removed"),
+    "renamed": ("kp.config_renamed", "kp.config_moved", "risk.config_renamed"),
+    "cli_added": ("kp.cli",),
+    "cli_removed": ("kp.cli_removed",),
+}
+# A question asking only for what was added ("新增了哪些配置参数", "any new CLI flags") or removed.
+_ASKS_ADDED = re.compile(r"新增|新加|加了|增加|添加|\bnew\b|\badd(?:s|ed|ing)?\b")
+_ASKS_REMOVED = re.compile(r"删除|删掉|移除|去掉|\bremov\w*|\bdrop\w*|\bdeleted?\b")
+
+
+def config_kinds(query: Query) -> tuple[str, ...]:
+    """The kinds of configuration change a question asks about ("哪些 PR 改了默认值": defaults changed),
+    or none when it is not about configuration alone (beside modules, authors and words it may name)."""
+    asked = [t for t in query.topics if t in CONFIG_TOPICS]
+    if not asked or query.paths or set(query.alternatives) & set(CONFIG_TOPICS):
+        return ()
+    if any(t not in CONFIG_TOPICS and t != "cleanup" for t in query.topics):
+        return ()
+    kinds = list(dict.fromkeys(kind for topic in asked for kind in CONFIG_TOPICS[topic]))
+    text = query.text.lower()
+    added = bool(_ASKS_ADDED.search(text)) or "feat" in query.change_types
+    removed = "cleanup" in query.topics or bool(_ASKS_REMOVED.search(text))
+    if added != removed:
+        wanted = ("added", "cli_added") if added else ("removed", "cli_removed")
+        kinds = [k for k in kinds if k in wanted] or kinds
+    return tuple(kinds)
+
+
+@cache
+def _config_patterns(kind: str, language: Language) -> tuple[re.Pattern[str], ...]:
+    """The analyzer's sentences recording one kind of configuration change, as patterns over its texts."""
+    patterns = []
+    for key in _CONFIG_SENTENCES[kind]:
+        sentence = ANALYZER_TEXT[key][language]
+        parts = re.split(r"\{[^}]*\}", sentence)
+        patterns.append(re.compile("^" + ".+?".join(re.escape(part) for part in parts) + "$", re.DOTALL))
+    return tuple(patterns)
+
+
+def recorded_config(record: AnalyzedPR, kinds: Collection[str], language: Language) -> tuple[str, ...]:
+    """What a PR's analysis records of the asked kinds of configuration change, in `language`: its key
+    points saying which keys (or options) were added, removed, renamed or re-defaulted, else its risks
+    saying so or of the config category (an analysis not worded by the heuristic analyzer's sentences)."""
+    patterns = [p for kind in kinds for p in _config_patterns(kind, language)]
+    texts = record.analysis.localized(language)
+    # the verdict's reasons, one clause each ("新增配置项（audio_key、mm_processor_kwargs）；涉及核心代码")
+    reasons = [reason.strip() for reason in re.split(r"；|; ", texts.verdict_reason)]
+    for lines in (texts.key_points, reasons):
+        points = tuple(p for p in lines if any(pattern.match(p) for pattern in patterns))
+        if points:
+            return points
+    risks = zip(record.analysis.risks, record.risk_texts(language), strict=True)
+    # a config risk in words of its own (an LLM's) answers a question about config keys in general
+    free = bool(set(kinds) & {"added", "removed", "renamed"})
+    known = [p for kind in _CONFIG_SENTENCES for p in _config_patterns(kind, language)]
+    return tuple(
+        text
+        for risk, text in risks
+        if any(pattern.match(text) for pattern in patterns)
+        or (free and risk.category == "config" and not any(pattern.match(text) for pattern in known))
+    )
+
+
+def config_changes(
+    session: Session,
+    query: Query,
+    window: Window | None,
+    fallback: Callable[[PullRequest], Analysis],
+    kinds: Collection[str],
+    *,
+    until: datetime | None = None,
+) -> Evidence:
+    """The PRs meeting the question's other conditions (modules, author, words) whose analyses record a
+    configuration change of the asked kinds, most important first, each with what its analysis records
+    (`Evidence.config`): a question about configuration is answered from what the analyses found in the
+    diffs, not by searching for the word "配置"."""
+    rest = replace(
+        query,
+        topics=tuple(t for t in query.topics if t not in CONFIG_TOPICS and t != "cleanup"),
+        change_types=tuple(t for t in query.change_types if t != "feat"),
+    )
+    evidence = gather(session, rest, window, fallback, whole=True, until=until)
+    language: Language = query.language
+    recorded = {r.number: recorded_config(r, kinds, language) for r in evidence.records}
+    evidence.records = sorted((r for r in evidence.records if recorded[r.number]), key=importance_rank)
+    evidence.config = {r.number: recorded[r.number] for r in evidence.records}
+    evidence.scores, evidence.titled, evidence.verdicts = {}, {}, None
+    return evidence
 
 
 def changes_semantics(record: AnalyzedPR) -> bool:
@@ -1398,12 +1561,19 @@ def gather(
     with_previous: bool = False,
     relaxed: bool = False,
     until: datetime | None = None,
+    whole: bool = False,
 ) -> Evidence:
     """The evidence for `query` over `window` (None: all time, up to `until` when given: nothing merged
     after now is cited). Requires `query.repo` to be indexed. `relaxed` reads the question's unplaced
     terms as wishes rather than requirements: the records are the PRs meeting its other conditions that
     contain the most of them (for when the strict reading found nothing; `Evidence.dropped` names the
-    terms none contains)."""
+    terms none contains). `whole`: every record carries its whole analysis. A question about
+    configuration is answered by `config_changes` when some PR's analysis records one."""
+    kinds = config_kinds(query) if query.intent in LISTING_INTENTS and not relaxed else ()
+    if kinds:
+        found = config_changes(session, query, window, fallback, kinds, until=until)
+        if found.records:
+            return found
     index = PRIndex(session)
     repo = index.repo(query.repo or "")
     if repo is None:
@@ -1444,10 +1614,11 @@ def gather(
             numbers = kept if numbers is None else numbers & kept
     stated = stated_breaking(session, repo, start, end, corrector) if query.breaking else set()
     # Whether a PR added tests is in its whole analysis only, not in the score columns.
-    limit = None if query.untested else SHOWN.get(query.intent)
+    limit = None if query.untested or whole else SHOWN.get(query.intent)
     listed = None
     if (
-        match is None
+        not whole
+        and match is None
         and not (query.untested or query.semantics or query.maintainers or query.order or query.review)
         and query.intent in LISTS
         and corrector.changes_nothing
@@ -1482,6 +1653,24 @@ def gather(
             else {}
         )
         evidence.records = [complete.get(r.number, r) for r in matching]
+    if query.breaking and query.intent in LISTING_INTENTS and not query.newcomers:
+        flagged = {r.number for r in evidence.records}
+        extra, evidence.may_break = may_break(
+            session, query, window, fallback, flagged, relaxed=relaxed, until=until
+        )
+        full = (
+            {
+                r.number: r
+                for r in corrector.records(
+                    answer_records(session, repo, start, end, fallback, [r.number for r in extra])
+                )
+            }
+            if extra
+            else {}
+        )
+        evidence.records += [full.get(r.number, r) for r in extra]
+        if evidence.verdicts is not None:
+            evidence.verdicts.update(r.analysis.verdict for r in extra)
     if query.newcomers:
         evidence.records = _by_newcomers(session, repo, evidence.records, start)
     if relaxed and _unchained_terms(query):
