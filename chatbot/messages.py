@@ -387,9 +387,26 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "Searching {repo} PRs of {window} for {words}:",
     ),
     "qa.understood.breaking": ("破坏性变更", "breaking changes"),
-    "qa.understood.config": (
-        "配置改动（按分析记录的配置项、默认值与命令行参数）",
-        "configuration changes (config keys, defaults and command-line options the analyses recorded)",
+    # A question about configuration, answered from what the analyses recorded of each PR's diff.
+    "qa.understood.config.all": (
+        "配置改动（按分析记录：配置项的增删、改名与默认值）",
+        "configuration changes (config keys added, removed, renamed or re-defaulted, as the analyses recorded them)",
+    ),
+    "qa.understood.config.default": (
+        "默认值改动（按分析记录）",
+        "changed defaults (as the analyses recorded them)",
+    ),
+    "qa.understood.config.cli": (
+        "命令行参数增删（按分析记录）",
+        "command-line options added or removed (as the analyses recorded them)",
+    ),
+    "qa.understood.config.added": (
+        "新增配置项（按分析记录）",
+        "new config keys (as the analyses recorded them)",
+    ),
+    "qa.understood.config.removed": (
+        "配置项删除（按分析记录）",
+        "removed config keys (as the analyses recorded them)",
     ),
     # The question only filters (breaking changes, untested ones): no words were searched.
     "qa.understood.filtered": ("{repo} {window} 的{filters}：", "{filters} in {repo}, {window}:"),

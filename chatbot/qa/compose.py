@@ -28,7 +28,14 @@ from chatbot.models import (
 )
 from chatbot.prose import prose, without_references
 from chatbot.qa.query import FEW, LIST_MAX, Query, Window
-from chatbot.qa.retrieve import COMPARE_SHOWN, LIST_LIMIT, Evidence, asked_patterns, open_days
+from chatbot.qa.retrieve import (
+    COMPARE_SHOWN,
+    LIST_LIMIT,
+    Evidence,
+    asked_patterns,
+    config_scope,
+    open_days,
+)
 from chatbot.qa.reverts import Reverted
 from chatbot.reports.builder import AnalyzedPR, clean_title, names_someone, risk_evidence
 from chatbot.reports.model import RiskObservation
@@ -243,7 +250,8 @@ class Composer:
         ]
         if self.evidence.config:
             # a filter on what the analyses recorded, not a search for "配置项"
-            flags.append(say("qa.understood.config", self.language))
+            scope = config_scope(self.evidence.config_kinds)
+            flags.append(say(f"qa.understood.config.{scope}", self.language))
             words = [w for w in dict.fromkeys(self.query.modules)]
         if not words and not flags:
             return []

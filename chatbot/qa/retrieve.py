@@ -103,6 +103,7 @@ class Evidence:
     # For a question about configuration ("改了哪些配置项", "any new CLI flags"), what each of `records`
     # changed, as its analysis records it (`config_changes`).
     config: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    config_kinds: tuple[str, ...] = ()
 
     @property
     def count(self) -> int:
@@ -418,6 +419,19 @@ _ASKS_ADDED = re.compile(r"新增|新加|加了|增加|添加|\bnew\b|\badd(?:s|
 _ASKS_REMOVED = re.compile(r"删除|删掉|移除|去掉|\bremov\w*|\bdrop\w*|\bdeleted?\b")
 
 
+def config_scope(kinds: Collection[str]) -> str:
+    """What a question about configuration asks, in one word: "default", "cli", "added", "removed" or
+    "all" (the message key of what its answer says it lists)."""
+    if set(kinds) == {"default"}:
+        return "default"
+    if all(kind.startswith("cli") for kind in kinds):
+        return "cli"
+    for scope in ("added", "removed"):
+        if set(kinds) <= {scope, f"cli_{scope}"}:
+            return scope
+    return "all"
+
+
 def config_kinds(query: Query) -> tuple[str, ...]:
     """The kinds of configuration change a question asks about ("哪些 PR 改了默认值": defaults changed),
     or none when it is not about configuration alone (beside modules, authors and words it may name)."""
@@ -494,6 +508,7 @@ def config_changes(
     recorded = {r.number: recorded_config(r, kinds, language) for r in evidence.records}
     evidence.records = sorted((r for r in evidence.records if recorded[r.number]), key=importance_rank)
     evidence.config = {r.number: recorded[r.number] for r in evidence.records}
+    evidence.config_kinds = tuple(kinds)
     evidence.scores, evidence.titled, evidence.verdicts = {}, {}, None
     return evidence
 

@@ -148,3 +148,21 @@ def test_a_config_question_without_recorded_changes_searches_the_words(bot: Chat
     """No analysis of the month before records a config change: the words are searched as before."""
     answer = ask(bot, "anvil 三月改了哪些配置项")
     assert answer.cited == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "scope"),
+    [
+        ("上周 anvil 改了哪些配置项？", "all"),
+        ("which config options changed in anvil last week", "all"),
+        ("anvil 上周哪些 PR 改了默认值", "default"),
+        ("what defaults changed in anvil last week", "default"),
+        ("any new CLI flags in anvil last week", "cli"),
+        ("anvil 上周新增了哪些配置参数", "added"),
+    ],
+)
+def test_a_config_answer_says_which_recorded_changes_it_lists(
+    bot: ChatBot, question: str, scope: str
+) -> None:
+    text = ask(bot, question).reply.plain_text()
+    assert say(f"qa.understood.config.{scope}", language_of(question)).lower() in text.lower()
