@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from functools import cache
 from itertools import pairwise
 from zoneinfo import ZoneInfo
 
@@ -1183,7 +1184,9 @@ _SEMANTICS = re.compile(
 
 # Things a question asks were added ("新增了哪些文档", "新增的测试", "新增依赖"): "新增" says what happened to
 # them, it does not ask for new features.
-_ADDED_THINGS = frozenset(("docs", "test", "example", "ci", "dependency", "new_models", "install"))
+_ADDED_THINGS = frozenset(
+    ("docs", "test", "example", "ci", "dependency", "new_models", "install", "config", "cli")
+)
 _ADDED_LINK = re.compile(r"\s*(?:了|过)?\s*(?:哪些|什么|啥|些|一些|多少|几个|几篇|个|篇|的)?\s*(?:的)?\s*")
 
 
@@ -1971,11 +1974,19 @@ def _content_words(text: str, skip: set[str]) -> list[tuple[str, tuple[int, int]
     return words
 
 
+@cache
+def _glossary_words() -> frozenset[str]:
+    """Every word the glossary finds concepts by, narrower ones too ("saving"): none is a typo."""
+    glossary = default_glossary()
+    return frozenset(term for name in glossary.concepts for term in glossary.terms(name))
+
+
 def _mistyped_stop_word(word: str, context: ParseContext) -> bool:
     """Whether a question's word is a typo of a word that is never its subject ("anythign", "lastest")
-    rather than a word some PR title uses."""
+    rather than a word some PR title uses or the glossary knows ("saving" is no typo of "having")."""
     return (
         len(word) >= 5
+        and word not in _glossary_words()
         and word.isascii()
         and word.isalpha()
         and closest_word(word, _STOP_TYPOS) is not None

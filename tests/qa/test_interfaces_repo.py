@@ -166,3 +166,12 @@ def test_a_config_answer_says_which_recorded_changes_it_lists(
 ) -> None:
     text = ask(bot, question).reply.plain_text()
     assert say(f"qa.understood.config.{scope}", language_of(question)).lower() in text.lower()
+
+
+@pytest.mark.parametrize(
+    "question", ["anvil 上周新增了哪些配置参数", "anvil 本月新增了哪些命令行参数", "anvil 新增了哪些配置项"]
+)
+def test_new_config_keys_are_no_question_about_new_features(question: str) -> None:
+    query = parse_query(question, ParseContext(NOW, SHANGHAI, (KnownRepo(ANVIL, ("anvil",)),)))
+    assert query.change_types == ()
+    assert set(query.topics) & {"config", "cli"}

@@ -93,6 +93,7 @@ def test_a_pr_whose_description_opens_with_the_module_still_matches(bot: ChatBot
         ("上周 forge 有没有卸载相关的改动", {808}),
         ("forge 上周 offload 相关的 PR", {808}),
         ("PRs that save checkpoints in forge last week", {806}),
+        ("any PRs about checkpoint saving in forge last week", {806}),
     ],
 )
 def test_a_verb_finds_the_prs_that_do_it_in_either_language(
