@@ -408,6 +408,10 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "配置项删除（按分析记录）",
         "removed config keys (as the analyses recorded them)",
     ),
+    "qa.understood.within": (
+        "按 {words} 搜索 {repo} {window} 的{filters}：",
+        "Searching the {filters} of {repo}, {window}, for {words}:",
+    ),
     # The question only filters (breaking changes, untested ones): no words were searched.
     "qa.understood.filtered": ("{repo} {window} 的{filters}：", "{filters} in {repo}, {window}:"),
     # After the PRs flagged breaking: those whose analysis sees a compatibility risk for callers.

@@ -266,8 +266,19 @@ class Composer:
                 window=window,
             )
             return [Paragraph((plain(text[:1].upper() + text[1:] if self.language == "en" else text),))]
-        quoted = join([*(f"'{w}'" for w in dict.fromkeys(words)), *flags], self.language)
-        text = say("qa.understood", self.language, words=quoted, repo=self.evidence.repo, window=window)
+        quoted = join([f"'{w}'" for w in dict.fromkeys(words)], self.language)
+        if flags:
+            # words searched among the filtered PRs: "按 'megatron' 搜索 verl … 的破坏性变更："
+            text = say(
+                "qa.understood.within",
+                self.language,
+                words=quoted,
+                filters=join(flags, self.language),
+                repo=self.evidence.repo,
+                window=window,
+            )
+        else:
+            text = say("qa.understood", self.language, words=quoted, repo=self.evidence.repo, window=window)
         return [Paragraph((plain(text),))]
 
     def _extra(self, record: AnalyzedPR, kind: str | None) -> str | None:

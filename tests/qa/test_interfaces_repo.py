@@ -83,8 +83,12 @@ def test_without_flagged_prs_the_ones_that_may_break_callers_are_the_answer(
 ) -> None:
     answer = ask(bot, question)
     language = language_of(question)
+    text = answer.reply.plain_text()
     assert answer.cited == (902,)
-    assert say("qa.breaking.none_flagged", language) in answer.reply.plain_text()
+    assert say("qa.breaking.none_flagged", language) in text
+    # the module is searched among the breaking changes, not beside them as one more word
+    assert "'session'" in text and f"'{say('qa.understood.breaking', language)}'" not in text
+    assert f"'session'、{say('qa.understood.breaking', language)}" not in text
 
 
 def test_the_breaking_answer_reads_through_parse_retrieve_and_compose(anvil_db: Database) -> None:
