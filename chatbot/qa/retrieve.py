@@ -1536,11 +1536,26 @@ def _without_weak(
     patterns = [term_pattern(module) for module in modules]
     passing = set()
     for number, document in _documents_of(session, repo, weak).items():
-        text = SearchText(document)
-        opening = text.parts()[2][: text.opening()]
+        opening = _opening_sentence(SearchText(document).parts()[2])
         if not any(pattern.search(opening) for pattern in patterns):
             passing.add(number)
     return [r for r in records if r.number not in passing]
+
+
+# A line of a description's template rather than its own words: a heading, a comment, a checkbox.
+_TEMPLATE_LINE = re.compile(r"^\s*(?:#|<!--|- \[[ x]\])", re.IGNORECASE)
+
+
+def _opening_sentence(prose: str) -> str:
+    """The first sentence a description says in its own words: past its template's headings, comments
+    and checkboxes ("### What does this PR do?"), without quote or list marks."""
+    for line in prose.split("\n"):
+        if not line.strip() or _TEMPLATE_LINE.match(line):
+            continue
+        said = line.lstrip("> -*").strip()
+        end = _SENTENCE_END.search(said)
+        return said[: end.start()] if end else said
+    return ""
 
 
 def _missing_terms(records: list[AnalyzedPR], query: Query, documents: dict[int, str]) -> tuple[str, ...]:

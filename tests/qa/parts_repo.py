@@ -45,6 +45,10 @@ PRS: tuple[Written, ...] = (
           "forge/ray/placement.py"),
     forge(803, at(4, 16), "ray：移除旧的 launch 辅助函数",
           "删除了 launch_legacy，调用方改用 launch。", "forge/ray/launch.py"),
+    # not under forge/ray/ nor titled by it, but its description (past a template) opens with ray
+    forge(810, at(4, 17), "Back off before reconnecting",
+          "### What does this PR do?\n\n> Ray workers now wait with exponential backoff before reconnecting.\n\n"
+          "### Test\n- [x] unit tests", "forge/net/backoff.py"),
     forge(804, at(4, 15), "支持音频数据", _CI_LIST, "forge/data/audio.py", "configs/ray_cluster.yaml"),
     forge(805, at(4, 15), "整理示例脚本", "把示例脚本按任务分目录。", "examples/run_ray_grpo.sh",
           "examples/run_fsdp_grpo.sh"),
