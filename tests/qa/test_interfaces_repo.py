@@ -14,7 +14,9 @@ from chatbot.models import Message
 from chatbot.qa.compose import Answer, Composer
 from chatbot.qa.parse import KnownRepo, ParseContext, language_of, parse_query
 from chatbot.qa.retrieve import gather
+from chatbot.reports.weekly import build_weekly_report
 from chatbot.store.db import Database
+from chatbot.weeks import Week
 from tests.conftest import POSTGRES_URL
 from tests.qa.interfaces_repo import ANVIL, NOW, SHANGHAI, clock, seed
 from tests.scratch_db import seeded_database
@@ -179,3 +181,27 @@ def test_new_config_keys_are_no_question_about_new_features(question: str) -> No
     query = parse_query(question, ParseContext(NOW, SHANGHAI, (KnownRepo(ANVIL, ("anvil",)),)))
     assert query.change_types == ()
     assert set(query.topics) & {"config", "cli"}
+
+
+def test_the_breaking_answer_names_the_prs_the_weekly_report_sees_breaking_callers(
+    anvil_db: Database, bot: ChatBot
+) -> None:
+    """The week's report names #901 (breaking), #902 and #903 (a definition removed, a config key renamed)
+    among its compatibility risks, and #904 (a newer grpcio required): the breaking answer names the
+    first three, so the two do not disagree; #904's requirement breaks no caller's call."""
+    built = build_weekly_report(
+        anvil_db,
+        ANVIL,
+        Week(2026, 16, SHANGHAI),
+        clock=clock(),
+        language="zh",
+        fallback=HeuristicAnalyzer().analyze,
+    )
+    reported = {
+        number
+        for risk in built.report.risks
+        if risk.category in ("breaking-change", "compatibility")
+        for number in risk.prs
+    }
+    assert reported == {901, 902, 903, 904}
+    assert set(ask(bot, "anvil 上周有哪些破坏性变更").cited) == reported - {904}
