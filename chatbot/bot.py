@@ -73,7 +73,7 @@ from chatbot.qa.retrieve import (
     title_words,
     top_directory,
 )
-from chatbot.reports.builder import AnalyzedPR
+from chatbot.reports.builder import AnalyzedPR, sentence_start
 from chatbot.reports.cards import ReportLinks, report_card
 from chatbot.reports.weekly import BuiltReport, ReportWriter, build_weekly_report
 from chatbot.store.conversations import ConversationKey, Remembered, recall, remember
@@ -667,18 +667,22 @@ class ChatBot:
         if query.intent == "search" and query.search_text:
             return composer.filtered(say("qa.search.title", query.language, text=query.search_text))
         if query.intent in ("topic", "search"):
-            filters: list[str] = []  # each once, as first written ("perf" is a module and a concept)
+            words: list[str] = []  # each once, as first written ("perf" is a module and a concept)
             for word in (*query.modules, *query.understood, *query.change_types):
-                if word.lower() not in {f.lower() for f in filters}:
-                    filters.append(word)
-            if query.breaking:
-                filters.append(say("qa.understood.breaking", query.language))
-            for flag in ("untested", "semantics"):
-                if getattr(query, flag):
-                    filters.append(say(f"qa.understood.{flag}", query.language))
-            if filters:  # none left when a relaxed reading dropped every word: the window's changes
+                if word.lower() not in {f.lower() for f in words}:
+                    words.append(word)
+            flags = [
+                say(f"qa.understood.{flag}", query.language)
+                for flag in ("breaking", "untested", "semantics")
+                if getattr(query, flag)
+            ]
+            if evidence.config:  # the configuration changes the analyses record, not a word's matches
+                return composer.filtered(say("qa.config.title", query.language))
+            if flags and not words:  # a filter of the window's PRs: it is the heading, not a search
+                return composer.filtered(sentence_start(join(flags, query.language), query.language))
+            if words or flags:  # none left when a relaxed reading dropped every word: the window's changes
                 return composer.filtered(
-                    say("qa.topic.title", query.language, filters=join(filters, query.language))
+                    say("qa.topic.title", query.language, filters=join([*words, *flags], query.language))
                 )
         return composer.highlights()
 

@@ -319,6 +319,7 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "No PR in this window was rated must-read or worth-reading; the most important ones are:",
     ),
     "qa.topic.title": ("相关 PR：{filters}", "Matching PRs: {filters}"),
+    "qa.config.title": ("配置改动", "Configuration changes"),
     # Who works on what a question names ("谁在维护 dataloader"), most PRs first.
     "qa.people.title": ("谁在改 {subject}（按 PR 数排序）", "Who works on {subject} (most PRs first)"),
     "qa.people.title.all": ("谁在提交 PR（按 PR 数排序）", "Who is merging PRs (most PRs first)"),

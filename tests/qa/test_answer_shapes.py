@@ -211,7 +211,7 @@ def test_a_question_about_changed_results_gets_the_prs_that_change_semantics(
 ) -> None:
     answer = ask(shapes_db, repo, question)
     assert set(answer.cited) == expected
-    assert say("qa.understood.semantics", answer.query.language) in answer.reply.plain_text()
+    assert say("qa.understood.semantics", answer.query.language).lower() in answer.reply.plain_text().lower()
 
 
 # "a/b" is alternatives when its halves are words, a repo otherwise -------------------------------------
@@ -353,3 +353,16 @@ def test_a_question_about_one_aspect_of_a_pr_is_answered_before_its_card(
     if key is not None:
         assert direct == say(key, language, pr=pr)
     assert direct not in lines[3:]
+
+
+@pytest.mark.parametrize(
+    "question", ["trl 六月有哪些破坏性变更", "breaking changes in trl in June", "trl 六月哪些改动没有测试"]
+)
+def test_a_filter_of_the_windows_prs_is_headed_by_the_filter_not_as_a_search(
+    shapes_db: Database, question: str
+) -> None:
+    answer = ask(shapes_db, TRL, question)
+    text = answer.reply.plain_text()
+    assert answer.cited, text
+    matching = say("qa.topic.title", answer.query.language, filters="").strip("：: ")
+    assert matching not in text, text
