@@ -570,15 +570,19 @@ class Composer:
             title = say("qa.people.title", self.language, subject=subject)
         else:
             title = say("qa.people.title.all", self.language)
+        items = self._people_items(ranked, "qa.people.one", "qa.people.many")
+        return self.answer([Heading(title, 2), BulletList(items)], len(records))
+
+    def _people_items(
+        self, ranked: list[tuple[str, list[AnalyzedPR]]], one: str, many: str
+    ) -> tuple[Inline, ...]:
+        """One line per person of `ranked` (at most LIST_LIMIT): the login, how many PRs (`one`/`many`
+        messages) and the first six of them, cited."""
         items: list[Inline] = []
         separator = "、" if self.language == "zh" else ", "
-        for author, prs in ranked[:LIST_LIMIT]:
-            count = (
-                say("qa.people.one", self.language)
-                if len(prs) == 1
-                else say("qa.people.many", self.language, n=len(prs))
-            )
-            spans: list[Span] = [bold("@" + author), plain(" — " + count)]
+        for name, prs in ranked[:LIST_LIMIT]:
+            count = say(one, self.language) if len(prs) == 1 else say(many, self.language, n=len(prs))
+            spans: list[Span] = [bold("@" + name), plain(" — " + count)]
             for i, record in enumerate(prs[:6]):
                 spans += [plain(separator)] if i else []
                 spans.append(pr_span(record))
@@ -588,7 +592,7 @@ class Composer:
             items.append(tuple(spans))
         if len(ranked) > LIST_LIMIT:
             items.append((plain(say("qa.more", self.language, n=len(ranked) - LIST_LIMIT)),))
-        return self.answer([Heading(title, 2), BulletList(tuple(items))], len(records))
+        return tuple(items)
 
     def _window_text(self) -> str:
         return window_text(self.window, self.now, self.tz, self.language)
@@ -622,23 +626,8 @@ class Composer:
                 n=len(records),
             )
             return self.answer([*blocks, Paragraph((plain(text),))], len(records))
-        items: list[Inline] = []
-        separator = "、" if self.language == "zh" else ", "
-        for name, prs in ranked[:LIST_LIMIT]:
-            count = say("qa.people.reviewed.many", self.language, n=len(prs))
-            if len(prs) == 1:
-                count = say("qa.people.reviewed.one", self.language)
-            spans: list[Span] = [bold("@" + name), plain(" — " + count)]
-            for i, record in enumerate(prs[:6]):
-                spans += [plain(separator)] if i else []
-                spans.append(pr_span(record))
-            if len(prs) > 6:
-                spans.append(plain(" " + say("qa.more", self.language, n=len(prs) - 6)))
-            self._cite(prs[:6])
-            items.append(tuple(spans))
-        if len(ranked) > LIST_LIMIT:
-            items.append((plain(say("qa.more", self.language, n=len(ranked) - LIST_LIMIT)),))
-        return self.answer([*blocks, BulletList(tuple(items))], len(records))
+        items = self._people_items(ranked, "qa.people.reviewed.one", "qa.people.reviewed.many")
+        return self.answer([*blocks, BulletList(items)], len(records))
 
     def reviewed(self) -> Answer:
         """The PRs one person reviewed (`Query.reviewer`), or those merged without anyone's review, with
