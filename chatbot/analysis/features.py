@@ -442,6 +442,22 @@ _TEST_DEF = re.compile(r"^([+-])\s*(?:async\s+)?def\s+test_\w*", re.M)
 _PUBLIC_DEF = LineSignal(
     re.compile(r"^([+-])( {0,4})(?:async\s+)?(def|class)\s+([A-Za-z]\w*)\s*(.*)$", re.M), ("def", "class")
 )
+_FUNCTION_LINE = ("def ", "async def ")
+
+
+def _inside_function(patch: str, position: int) -> bool:
+    """Whether the indented definition at `position` of a patch sits inside a top-level function, not a
+    class: the nearest line before it at column 0 (in the hunk, else the hunk header's context, which git
+    takes from the last column-0 line above the hunk) is a `def`."""
+    for line in reversed(patch[:position].splitlines()):
+        if line.startswith("@@"):
+            return line.partition("@@")[2].partition("@@")[2].strip().startswith(_FUNCTION_LINE)
+        code = line[1:]
+        if code.strip() and not code[:1].isspace():
+            return code.startswith(_FUNCTION_LINE)
+    return False
+
+
 _CLI_CALLS = ("add_argument", "click.option", "typer.Option")
 _CLI_ARG = LineSignal(
     re.compile(
@@ -1551,6 +1567,8 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
             memory += [_call(f.path, patch, m) for m in _MEMORY_SIGNAL.matches(patch)]
             concurrency += [_call(f.path, patch, m) for m in _CONCURRENCY_SIGNAL.matches(patch)]
             for m in _PUBLIC_DEF.matches(patch):
+                if m.group(2) and _inside_function(patch, m.start()):
+                    continue  # a closure (a patch function defined in a function): nobody outside calls it
                 sig = " ".join(m.group(5).split()).rstrip(":").rstrip()
                 sig = sig if not sig.startswith("(") or sig.endswith(")") else "(…)"  # signature continues
                 (defs_old if m.group(1) == "-" else defs_new).setdefault(m.group(4), (f.path, sig))

@@ -456,3 +456,37 @@ def test_a_pin_added_to_or_dropped_from_a_bare_name_is_said_so(
         texts = [*analysis.localized(language).risks, *analysis.localized(language).key_points]
         assert any(re.search(said, t) for t in texts), texts
         assert not any("?" in t for t in texts), texts
+
+
+def _hunk(context: str, removed: list[str]) -> PRFile:
+    """A file whose one hunk (under `context`, as git names it in the hunk header) removes `removed`."""
+    patch = f"@@ -10,{len(removed) + 2} +10,2 @@ {context}\n     x = 1\n" + "".join(
+        f"-{line}\n" for line in removed
+    )
+    patch += "     return x\n"
+    return PRFile(
+        filename="flowkit/core/patching.py",
+        status="modified",
+        additions=0,
+        deletions=len(removed),
+        patch=patch,
+    )
+
+
+@pytest.mark.parametrize(
+    ("context", "public"),
+    [
+        ("def apply_router_patch():", False),  # a closure inside a top-level function
+        ("async def install_hooks(engine):", False),
+        ("class RouterPatch:", True),  # a method of a class
+    ],
+)
+def test_a_function_defined_inside_a_function_is_no_public_definition(context: str, public: bool) -> None:
+    removed = ["    def patched_set_layer_number(self, layer_number: int):", "        self.n = layer_number"]
+    pr = make_pr(
+        "fix: router patch for hybrid models", files=[_hunk(context, removed)], repo="acme/flowkit", number=93
+    )
+    analysis = analysed(pr)
+    for language in ("zh", "en"):
+        texts = [*analysis.localized(language).risks, *analysis.localized(language).key_points]
+        assert any("patched_set_layer_number" in t for t in texts) == public, texts
