@@ -445,13 +445,17 @@ _PUBLIC_DEF = LineSignal(
 _FUNCTION_LINE = ("def ", "async def ")
 
 
-def _inside_function(patch: str, position: int) -> bool:
-    """Whether the indented definition at `position` of a patch sits inside a top-level function, not a
-    class: the nearest line before it at column 0 (in the hunk, else the hunk header's context, which git
-    takes from the last column-0 line above the hunk) is a `def`."""
+def _inside_function(patch: str, position: int, side: str) -> bool:
+    """Whether the indented definition at `position` of a patch, on its `side` ("+" the new file, "-" the
+    old), sits inside a top-level function, not a class: the nearest line of that file before it at column
+    0 (in the hunk, else the hunk header's context, which git takes from the last column-0 line above the
+    hunk) is a `def`."""
+    other = "-" if side == "+" else "+"
     for line in reversed(patch[:position].splitlines()):
         if line.startswith("@@"):
             return line.partition("@@")[2].partition("@@")[2].strip().startswith(_FUNCTION_LINE)
+        if line.startswith(other):
+            continue
         code = line[1:]
         if code.strip() and not code[:1].isspace():
             return code.startswith(_FUNCTION_LINE)
@@ -1567,7 +1571,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
             memory += [_call(f.path, patch, m) for m in _MEMORY_SIGNAL.matches(patch)]
             concurrency += [_call(f.path, patch, m) for m in _CONCURRENCY_SIGNAL.matches(patch)]
             for m in _PUBLIC_DEF.matches(patch):
-                if m.group(2) and _inside_function(patch, m.start()):
+                if m.group(2) and _inside_function(patch, m.start(), m.group(1)):
                     continue  # a closure (a patch function defined in a function): nobody outside calls it
                 sig = " ".join(m.group(5).split()).rstrip(":").rstrip()
                 sig = sig if not sig.startswith("(") or sig.endswith(")") else "(…)"  # signature continues
