@@ -147,6 +147,10 @@ TEXT: dict[str, dict[Language, str]] = {
         "zh": "默认值变更：{key} 从 {old} 改为 {new}（{path}）",
         "en": "Default changed: {key} from {old} to {new} ({path})",
     },
+    "kp.config_required": {
+        "zh": "{key} 不再有默认值（原为 {old}），必须显式设置（{path}）",
+        "en": "{key} has no default any more (was {old}) and must be set ({path})",
+    },
     "kp.config_added": {"zh": "新增配置项：{keys}", "en": "New config keys: {keys}"},
     "kp.config_removed": {"zh": "删除配置项：{keys}", "en": "Removed config keys: {keys}"},
     "kp.api_changed": {"zh": "公共接口签名变化：{names}", "en": "Public signatures changed: {names}"},
@@ -315,6 +319,7 @@ TEXT: dict[str, dict[Language, str]] = {
     "brk.renamed": {"zh": "{old} 改名为 {new}", "en": "{old} renamed to {new}"},
     "brk.removed": {"zh": "删除 {name}", "en": "{name} removed"},
     "brk.default": {"zh": "{key} 默认值 {old} → {new}", "en": "{key} defaults to {new} (was {old})"},
+    "brk.required": {"zh": "{key} 必须显式设置（原默认 {old}）", "en": "{key} must now be set (was {old})"},
     "brk.signature": {"zh": "签名 {old} 改为 {new}", "en": "signature {old} becomes {new}"},
     "brk.rehomed": {"zh": "{old} 变为 {new}", "en": "{old} becomes {new}"},
     "risk.api_removed": {
@@ -825,6 +830,24 @@ def _largest(files: Iterable[FileFacts]) -> FileFacts | None:
     return ranked[0] if ranked else None
 
 
+# OmegaConf's mark of a value that must be given (`name: ???`): no default, the run fails without it.
+_REQUIRED = "???"
+
+
+def _default_text(c: ConfigChange, language: Language, kind: str) -> str:
+    """A changed default as a key point (`kind` "kp"), a breaking change's part ("brk") or an item of the
+    defaults risk ("short": `key old → new`): a default that became OmegaConf's `???` is said to be
+    required now, not to be "???"."""
+    if c.new == _REQUIRED:
+        key = "kp.config_required" if kind == "kp" else "brk.required"
+        return say(key, language, key=c.key, old=c.old, path=c.path)
+    if kind == "kp":
+        return say("kp.config_default", language, key=c.key, old=c.old, new=c.new, path=c.path)
+    if kind == "brk":
+        return say("brk.default", language, key=c.key, old=c.old, new=c.new)
+    return f"{c.key} {c.old} → {c.new}"
+
+
 def _dependency_text(d: DependencyChange, language: Language) -> str:
     if d.change == "changed":
         if not d.old or not d.new:  # a bare name pinned, or a pin dropped: say which, not "?"
@@ -917,7 +940,7 @@ def _compatibility(f: PRFeatures, change_type: ChangeType, language: Language, o
         if named(c.key for c in defaults):
             out.add(None, follow)
         else:
-            changes = _join((f"{c.key} {c.old} → {c.new}" for c in defaults), language, limit=2)
+            changes = _join((_default_text(c, language, "short") for c in defaults), language, limit=2)
             text = say("risk.config_default", language, changes=changes)
             evidence = f"{first.path}: {first.key}: {first.old} → {first.new}"
             out.add(Risk("config", "medium", text, evidence), follow)
@@ -970,7 +993,7 @@ def _breaking_changes(f: PRFeatures, language: Language) -> tuple[str, str]:
             worded.append(say("brk.removed", language, name=c.key))
             evidence.append(f"{c.path}: -{c.key}")
         elif c.old is not None:
-            worded.append(say("brk.default", language, key=c.key, old=c.old, new=c.new))
+            worded.append(_default_text(c, language, "brk"))
             evidence.append(f"{c.path}: {c.key}: {c.old} → {c.new}")
     for r in f.api_resigned:
         worded.append(say("brk.signature", language, old=r.old, new=r.new))
@@ -1591,7 +1614,7 @@ def _diff_points(
     points: list[str] = []
     if reverting:
         for c in _changed_defaults(f)[:2]:
-            points.append(say("kp.config_default", language, key=c.key, old=c.old, new=c.new, path=c.path))
+            points.append(_default_text(c, language, "kp"))
         if f.dependency_changes:
             changes = _join((_dependency_text(d, language) for d in f.dependency_changes), language)
             points.append(say("kp.dependency", language, changes=changes))
@@ -1634,7 +1657,7 @@ def _diff_points(
     if f.api_changed:
         points.append(say("kp.api_changed", language, names=_join((h.line for h in f.api_changed), language)))
     for c in _changed_defaults(f)[:2]:
-        points.append(say("kp.config_default", language, key=c.key, old=c.old, new=c.new, path=c.path))
+        points.append(_default_text(c, language, "kp"))
     added = [c.key for c in f.config_changes if c.old is None]
     if added:
         points.append(say("kp.config_added", language, keys=_join(added, language, limit=4)))

@@ -490,3 +490,14 @@ def test_a_function_defined_inside_a_function_is_no_public_definition(context: s
     for language in ("zh", "en"):
         texts = [*analysis.localized(language).risks, *analysis.localized(language).key_points]
         assert any("patched_set_layer_number" in t for t in texts) == public, texts
+
+
+def test_a_default_that_becomes_required_is_said_to_be_required() -> None:
+    files = [changed("flowkit/config/rollout.yaml", ["name: ???"], ["name: vllm"])]
+    analysis = analysed(
+        make_pr("[BREAKING] rollout name must be set", files=files, repo="acme/flowkit", number=94)
+    )
+    for language in ("zh", "en"):
+        texts = [*analysis.localized(language).risks, *analysis.localized(language).key_points]
+        assert not any("???" in t for t in texts), texts
+        assert any(re.search(r"必须显式设置|must (?:now )?be set", t) and "vllm" in t for t in texts), texts
