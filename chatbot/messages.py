@@ -51,6 +51,11 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         " {n} changes were reverted within the week ({pairs}) and are left out below.",
     ),
     "report.reverted.pair": ("{pr} 由 {by} 回滚", "{pr} by {by}"),
+    "report.reverted_earlier": (
+        "本周回滚了此前合并的改动：{pairs}。",
+        " Reverted this week from earlier weeks: {pairs}.",
+    ),
+    "report.reverted_earlier.pair": ("{by} 回滚 {pr}", "{by} reverts {pr}"),
     "report.delta_up": ("增加 {n} 个", "up {n}"),
     "report.delta_down": ("减少 {n} 个", "down {n}"),
     "report.delta_same": ("持平", "unchanged"),

@@ -518,7 +518,8 @@ def compose_weekly_report(
         executive_summary=_executive_summary(
             records, previous, everything, groups, avg_importance, avg_insight, language
         )
-        + _reverted_note(undone, language),
+        + _reverted_note(undone, language)
+        + _reverted_earlier_note(records, undone, language),
         avg_importance=avg_importance,
         avg_insight=avg_insight,
         themes=tuple(
@@ -852,6 +853,31 @@ def _reverted_note(undone: dict[int, AnalyzedPR], language: Language) -> str:
         return ""
     pairs = [say("report.reverted.pair", language, pr=f"#{n}", by=f"#{r.number}") for n, r in undone.items()]
     return say("report.reverted", language, n=len(pairs), pairs=join(pairs, language))
+
+
+def _reverted_earlier_note(
+    records: Sequence[AnalyzedPR], undone: dict[int, AnalyzedPR], language: Language
+) -> str:
+    """The sentence naming this week's reverts of changes merged before it ("#7173 reverts #5599"), by
+    the number the revert names, else by the title it quotes: followers of last week's change need to
+    know it is gone."""
+    within = {r.number for r in undone.values()}
+    pairs = []
+    for record in records:
+        if record.number in within or not is_revert(record):
+            continue
+        clues = revert_clues(record.pr.title, record.pr.header.body)
+        earlier = next((n for n in clues.numbers if n != record.number), None)
+        if earlier is not None:
+            what = f"#{earlier}"
+        elif clues.title:
+            what = f"“{_clip(TITLE_NUMBER.sub('', clues.title), PHRASE_CHARS)}”"
+        else:
+            continue
+        pairs.append(say("report.reverted_earlier.pair", language, by=f"#{record.number}", pr=what))
+    if not pairs:
+        return ""
+    return say("report.reverted_earlier", language, pairs=join(pairs, language))
 
 
 def _scale(count: int, previous: int) -> float:

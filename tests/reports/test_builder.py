@@ -805,6 +805,30 @@ def test_a_revert_of_an_earlier_week_stays_and_owes_no_tests() -> None:
     assert 7 in {k.number for k in report.key_prs}
 
 
+@pytest.mark.parametrize("language", ["zh", "en"])
+@pytest.mark.parametrize(
+    ("title", "body", "named"),
+    [
+        ('Revert "[megatron] fix: LoRA & MTP support (#5599)"', "As title.", "#5599"),
+        ("revert: drop the retry in the reward client", "This reverts #4410.", "#4410"),
+        ('回滚 "Add async weight sync"', "", "Add async weight sync"),
+    ],
+)
+def test_a_revert_of_an_earlier_weeks_change_is_named_in_the_summary(
+    language: str, title: str, body: str, named: str
+) -> None:
+    prs = [
+        make_pr(title, body=body, files=[code("pkg/sync.py", 200)], number=7),
+        make_pr("Add retry to the reward client", files=[code("pkg/reward/client.py", 80)], number=8),
+    ]
+    report = compose([AnalyzedPR(pr, ANALYZER.analyze(pr)) for pr in prs], language)
+    sentence = say("report.reverted_earlier", language, pairs="").strip(" ：:.。")
+    assert sentence in report.executive_summary and named in report.executive_summary, (
+        report.executive_summary
+    )
+    assert "#7" in report.executive_summary
+
+
 def test_a_pr_that_brings_tests_is_not_among_those_without_but_a_removed_test_is_its_mechanism() -> None:
     """The gathered line says "without new or changed tests": a PR that adds tests yet deletes others
     is not of those; its removed tests are a risk of its own, worded with the path."""
