@@ -458,6 +458,51 @@ _HOUSEKEEPING = re.compile(
 )
 
 
+# A sentence of how something is meant to work or works today, not of what goes wrong or what the PR
+# changes: "`f()` is intended to match the canonical implementation", "The router is used to pick a
+# server", "Currently, each worker loads the tokenizer", "X 用于…", "原本…".
+_BACKGROUND = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:intended|meant|designed|supposed|expected|used|responsible)"
+    r"\s+(?:to|for)\b|"
+    r"^(?:currently|at present|right now|by default|normally|usually|originally|previously|historically|today)\b|"
+    r"用于|用来|负责|原本|原先|本来|^(?:目前|当前|现在|默认情况下|通常)",
+    re.I,
+)
+# A sentence that states a problem: what goes wrong, or could ("could silently shrink…", "会导致…").
+_PROBLEM = re.compile(
+    r"\b(?:could|can|may|might|would|will)(?: \w+ly)? (?:not |never )?(?!be used\b|be configured\b)\w+|"
+    r"\b(?:fails?|failed|failing|breaks?|broke|broken|crash\w*|hangs?|hung|silently|wrong(?:ly)?|incorrect\w*|"
+    r"bugs?|errors?|mismatch\w*|leads? to|caus(?:e|es|ed|ing)|results? in|however|but|unfortunately|"
+    r"regress\w*|overflows?|oom|leak\w*|inconsistent|unexpected\w*|ignor(?:e|es|ed)|not|cannot|\w+n't|"
+    r"impossible|hard(?:er)?|difficult|tedious|too|must|needs? to|lacks?|missing|unable|only|forc\w+|requir\w+|diverg\w*|nan|deadlock\w*|stall\w*|slow\w*|wast\w*|mistak\w*|accidental\w*|block(?:s|ed|ing))\b|"
+    r"导致|错误|问题|失败|报错|崩溃|但是|然而|却|无法|不能|不支持|会",
+    re.I,
+)
+
+
+def background(sentence: str) -> bool:
+    """Whether a sentence only says how something is meant to work or works now ("X is intended to match
+    Y", "Currently, X loads Y", "X 用于…"), stating no problem, change or effect."""
+    return (
+        _BACKGROUND.search(sentence[:CONTEXT_CHARS]) is not None
+        and not _PROBLEM.search(sentence)
+        and not says_action(sentence)
+        and not states_effect(sentence)
+    )
+
+
+def _states_point(sentence: str, changed_paths: Collection[str]) -> bool:
+    """Whether a sentence after a background one states the problem, the change or its effect, and can
+    stand as a key point."""
+    return (
+        len(sentence) >= LEAD_SENTENCE_MIN_CHARS
+        and (bool(_PROBLEM.search(sentence)) or says_action(sentence) or states_effect(sentence))
+        and _substantive(sentence)
+        and not leans_on_context(sentence)
+        and not names_unchanged_file(sentence, changed_paths)
+    )
+
+
 def read_author_text(body: CleanBody, changed_paths: Collection[str], title: str = "") -> AuthorText:
     """The lead of the description: where the author says what the PR does, then what it lists. A
     paragraph that only copies `title` is passed over: the one after it opens the description. Without
@@ -494,6 +539,11 @@ def _lead(
                     or (_ABOUT_ANOTHER_PR.match(sentences[0]) and says_action(sentences[1]))
                 ):
                     sentences.pop(0)
+                # A sentence of how things are meant to work ("X is intended to…", "X 用于…") yields to the
+                # one after it that states the problem, the change or what it gets.
+                if sentences and background(sentences[0]):
+                    point = next((t for t in sentences[1:] if _states_point(t, changed_paths)), None)
+                    sentences = [point] if point else sentences
                 first = sentences[0] if sentences else ""
                 if opening is None and title and len(sentences) == 1 and _copies_title(first, title):
                     continue
@@ -520,7 +570,8 @@ def _lead(
                 ):
                     items.append(text)
                     listed = True
-    return opening, action, items
+    # An opening of how things work today, with no problem stated, yields to what the PR does about it.
+    return (action if action and opening and background(opening) else opening), action, items
 
 
 def measured_results(body: CleanBody) -> list[str]:
@@ -531,13 +582,16 @@ def measured_results(body: CleanBody) -> list[str]:
     claims: list[str] = []
     rows: list[str] = []
     for section in body.sections:
-        for block in section.blocks:
+        for before, block in zip((None, *section.blocks), section.blocks, strict=False):
             if block.kind == "table":
                 found = _table_changes(block)
                 changes += found
                 rows += [] if found or rows else _first_result(block)
                 continue
-            if block.kind == "code" or not any(_DIGIT.search(line) for line in block.lines):
+            if block.kind == "code":
+                changes += _labelled_figures(before, block)
+                continue
+            if not any(_DIGIT.search(line) for line in block.lines):
                 continue
             for sentence in _sentences(plain_text([block])):
                 if not _DIGIT.search(sentence):
@@ -547,6 +601,41 @@ def measured_results(body: CleanBody) -> list[str]:
                 elif _PERCENT_CLAIM.search(sentence):
                     claims.append(sentence)
     return list(dict.fromkeys(changes + claims or rows))
+
+
+# The label a paragraph gives the short code block after it: "Before the fix:", "After this PR:", "修复前：".
+_FIGURES_LABEL = re.compile(
+    r"(?:^|(?<=[.!?。！？]\s)|(?<=[.!?。！？]))\s*((?:before|after|baseline|with(?:out)? this (?:pr|fix|change)|"
+    r"修复前|修复后|优化前|优化后|改动前|改动后)[^.!?。！？:：\n]{0,40})[:：]\s*$",
+    re.I,
+)
+# A line of figures in such a block: a label, then numbers only ("vectorized GRPO: [-0.0050, 0.0050]",
+# "peak memory  63.2 GB").
+_FIGURE_LINE = re.compile(
+    rf"^\s*([A-Za-z\u4e00-\u9fff][\w .()/-]{{0,40}}?)\s*[:=|]?\s+"
+    rf"([\[(]?\s*[−–+-]?{_NUMBER}(?:e[−-]?\d+)?\s?{_UNIT}?(?:\s*[,;/]?\s*[−–+-]?{_NUMBER}(?:e[−-]?\d+)?\s?{_UNIT}?)*"
+    rf"\s*[\])]?)\s*$",
+    re.I,
+)
+FIGURE_BLOCK_LINES = 6
+
+
+def _labelled_figures(before: Block | None, block: Block) -> list[str]:
+    """A short code block of figures that the paragraph before it labels before or after ("Before the
+    fix:" over `canonical GRPO: [-0.6196, 0.6196]` / `vectorized GRPO: [-0.0050, 0.0050]`), as
+    `Before the fix: canonical GRPO: [-0.6196, 0.6196]; vectorized GRPO: [-0.0050, 0.0050]`; [] for any
+    other code block (code, logs, commands)."""
+    if before is None or before.kind != "para":
+        return []
+    label = _FIGURES_LABEL.search(plain_text([before]))
+    lines = [line.strip() for line in block.lines if line.strip() and not line.strip().startswith("```")]
+    if not label or not lines or len(lines) > FIGURE_BLOCK_LINES:
+        return []
+    figures = [_FIGURE_LINE.match(line) for line in lines]
+    if not all(figures):
+        return []
+    shown = "; ".join(f"{m.group(1).strip()}: {' '.join(m.group(2).split())}" for m in figures if m)
+    return [f"{label.group(1).strip()}: {shown}"]
 
 
 # Chinese words of a measured change, in English: "由 71GB 降至 52GB" reads "71GB → 52GB".
