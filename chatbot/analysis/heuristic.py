@@ -1606,11 +1606,17 @@ _ROUTINE_ENV = re.compile(
 
 
 def _diff_points(
-    f: PRFeatures, language: Language, reverting: bool = False, hazards: Hazards | None = None
+    f: PRFeatures,
+    language: Language,
+    reverting: bool = False,
+    hazards: Hazards | None = None,
+    led: bool = False,
 ) -> list[str]:
     """What the diff adds, removes or renames that a user of the code sees: public definitions, config
-    keys and defaults, command-line options, environment variables, dependency pins. For a revert only
-    the defaults and pins it sets back: the definitions and keys it takes out are the reverted change's."""
+    keys and defaults, command-line options, environment variables, dependency pins (those outside what
+    the project ships only as `_pins_to_point` says; `led` when the author's points come first). For a
+    revert only the defaults and pins it sets back: the definitions and keys it takes out are the
+    reverted change's."""
     points: list[str] = []
     if reverting:
         for c in _changed_defaults(f)[:2]:
@@ -1680,10 +1686,33 @@ def _diff_points(
     env_removed = [h.line for h in f.env_removed if not _ROUTINE_ENV.search(h.line)]
     if env_removed:
         points.append(say("kp.env_removed", language, names=_join(env_removed, language)))
-    if f.dependency_changes:
-        changes = _join((_dependency_text(d, language) for d in f.dependency_changes), language)
+    pins = _pins_to_point(f, after=led or bool(points))
+    if pins:
+        changes = _join((_dependency_text(d, language) for d in pins), language)
         points.append(say("kp.dependency", language, changes=changes))
     return points
+
+
+# A title about dependencies or images: "bump", "upgrade sglang", "pin transformers", "依赖", "镜像".
+_ABOUT_DEPENDENCIES = re.compile(
+    r"\b(?:bump\w*|pin(?:s|ned|ning)?|upgrad\w*|downgrad\w*|versions?|deps?|dependenc\w*|requirements?|"
+    r"images?|docker\w*|dockerfiles?|install\w*|uv|pip|conda)\b|升级|降级|依赖|镜像|版本",
+    re.I,
+)
+
+
+def _pins_to_point(f: PRFeatures, after: bool) -> list[DependencyChange]:
+    """The dependency changes worth a key point: pins in what the project ships; pins in examples,
+    scripts, docs or tests only when the PR is about them (its title speaks of versions or images, or
+    names a pinned package with a version, `vllm013`, or the PR is a pin and little else); pins in CI workflows then, in a CI PR, or `after`
+    other points. A PR adding training scripts is not about the torch its install script pins, nor a
+    rollout feature about its CI job's image: there the risks list them."""
+    title = f.title.text
+    named = any(re.search(rf"\b{re.escape(d.name)}[\s=v-]*\d", title, re.I) for d in f.dependency_changes)
+    small = f.additions + f.deletions <= w.PIN_PR_LINES
+    about = named or small or bool(_ABOUT_DEPENDENCIES.search(title))
+    ci = after or "ci" in (*f.title.modules, f.title.type_word) or all(x.kind == "ci" for x in f.files)
+    return [d for d in f.dependency_changes if ships(d.path) or about or (ci and file_kind(d.path) == "ci")]
 
 
 # A sentence of a revert's description that says why the change is undone.
@@ -1770,7 +1799,9 @@ def _key_points(
     points += [_clip(_unreferenced(t), POINT_CHARS) for t in lead[: w.MAX_LEAD_POINTS]]
     if measured:
         points.append(say("kp.measured", language, sentence=_clip(measured[0], POINT_CHARS)))
-    diff = _diff_points(f, language, reverting=undone is not None, hazards=hazards or Hazards())
+    diff = _diff_points(
+        f, language, reverting=undone is not None, hazards=hazards or Hazards(), led=bool(points)
+    )
     reviews = [r for r in reviews if _reads(r, language)]
     room = max(w.MIN_DIFF_POINTS, w.MAX_KEY_POINTS - len(points) - (1 if reviews else 0))
     points += diff[:room]

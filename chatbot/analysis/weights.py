@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "4.9.6"
+ANALYZER_VERSION = "4.9.7"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 
@@ -285,4 +285,6 @@ MAX_KEY_POINTS = 6
 # many places: what the author says and what the code shows both reach the reader.
 MAX_LEAD_POINTS = 3
 MIN_DIFF_POINTS = 2
+# A PR of at most this many changed lines is about the pins it changes, wherever they sit.
+PIN_PR_LINES = 10
 MAX_FOLLOW_UPS = 5

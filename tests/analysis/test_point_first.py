@@ -9,7 +9,7 @@ import pytest
 
 from chatbot.analysis import HeuristicAnalyzer
 
-from .builders import changed, make_pr
+from .builders import changed, code, make_pr
 from .claims import ungrounded
 
 ANALYZER = HeuristicAnalyzer()
@@ -158,3 +158,104 @@ def test_a_bullet_only_body_leads_with_its_first_change_and_an_empty_body_with_t
         == "Compute the group variance with centred sums"
     )
     assert _points("Fix grouped advantage", "", "acme/plain") == ["New public definitions: grouped_advantage"]
+
+
+# --- dependency pins are a PR's point only where it is about them ------------------------------------
+
+SCRIPT_PINS = changed(
+    "examples/npu/install_env.sh",
+    ["pip install torch==2.7.1 torchvision==0.22.1", "pip install torch_npu==2.7.1.post2"],
+)
+CI_IMAGE = changed(
+    ".github/workflows/e2e_rollout.yml",
+    ["    image: acme/ci-image:cu126-vllm0.9"],
+    ["    image: acme/ci-image:cu124-vllm0.8"],
+)
+RUN_SCRIPTS = [
+    changed(
+        "examples/npu/run_grpo_30b.sh",
+        [f"python3 -m pkg.main trainer.step_{i}=1" for i in range(40)],
+        status="added",
+    ),
+    changed("docs/npu/quick_start.md", [f"Step {i}: run the script." for i in range(30)]),
+]
+
+
+def _dependency_points(title: str, body: str, files: list, repo: str = "verl-project/verl") -> list[str]:
+    pr = make_pr(title, body, files=files, repo=repo)
+    points = [p for p in ANALYZER.analyze(pr, "en").key_points if p.startswith("Dependency/image changes")]
+    zh = [p for p in ANALYZER.analyze(pr, "zh").key_points if p.startswith("依赖/镜像变化")]
+    assert len(points) == len(zh)
+    return points
+
+
+@pytest.mark.parametrize(
+    ("repo", "title", "body"),
+    [
+        ("verl-project/verl", "[sglang, doc] feat: add NPU GRPO training scripts for a 30B model", ""),
+        (
+            "verl-project/verl",
+            "[doc] feat: NPU quick start",
+            "### What does this PR do?\n\nAdd NPU training scripts.",
+        ),
+        ("huggingface/trl-like", "Add NPU training example", "Adds an example of GRPO training on NPUs."),
+        ("acme/plain", "新增 NPU 训练脚本", "新增 30B 模型在 NPU 上的 GRPO 训练脚本和文档。"),
+    ],
+)
+def test_pins_in_the_example_scripts_of_a_pr_about_something_else_are_no_key_point(
+    repo: str, title: str, body: str
+) -> None:
+    assert _dependency_points(title, body, [SCRIPT_PINS, *RUN_SCRIPTS], repo) == []
+
+
+def test_the_pins_are_still_a_risk_there() -> None:
+    pr = make_pr("[doc] feat: NPU quick start", files=[SCRIPT_PINS, *RUN_SCRIPTS])
+    assert any(r.category == "dependency" and "torch_npu" in r.text for r in ANALYZER.analyze(pr, "en").risks)
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[ci] chore: bump torch to 2.7.1 in the NPU install script",
+        "Upgrade torch_npu for the NPU example",
+        "[doc] fix: pin torch 2.7.1 in the quick start",
+        "升级 NPU 示例的依赖",
+        "Use torch_npu 2.7.1 on NPU",
+    ],
+)
+def test_pins_in_examples_are_the_point_of_a_pr_about_them(title: str) -> None:
+    points = _dependency_points(title, "", [SCRIPT_PINS, *RUN_SCRIPTS])
+    assert points and "torch_npu 2.7.1.post2" in points[0], points
+
+
+def test_a_pr_that_is_a_pin_and_little_else_keeps_it() -> None:
+    only = changed("examples/multiturn/run.sh", ["pip install 'huggingface-hub>=0.34.0'"], ["pip install hf"])
+    points = _dependency_points("[sglang] fix: no command 'hf' found in the multi-turn example", "", [only])
+    assert points and "huggingface-hub" in points[0], points
+
+
+def test_a_ci_image_is_the_point_of_a_ci_pr_not_of_a_rollout_feature() -> None:
+    feature = [CI_IMAGE, code("pkg/rollout/multi_turn.py", 60)]
+    assert _dependency_points("[rollout] feat: async multi-turn rollout", "", feature) == []
+    assert _dependency_points("[ci] feat: run the rollout e2e test on cu126", "", [CI_IMAGE, CI_IMAGE])
+    assert _dependency_points("CI: move the rollout job to new machines", "", [CI_IMAGE])
+
+
+def test_a_ci_image_comes_after_what_the_author_says() -> None:
+    body = "This PR adds an async multi-turn rollout that overlaps tool calls with generation."
+    pr = make_pr(
+        "[rollout] feat: async multi-turn rollout",
+        body,
+        files=[CI_IMAGE, code("pkg/rollout/multi_turn.py", 60)],
+    )
+    points = ANALYZER.analyze(pr, "zh").key_points
+    assert points[0].startswith("Adds an async multi-turn rollout")
+    assert points[-1].startswith("依赖/镜像变化")
+
+
+def test_shipped_pins_stay_a_point_of_any_pr() -> None:
+    requirements = changed("requirements.txt", ["vllm==0.9.1"], ["vllm==0.8.5"])
+    points = _dependency_points(
+        "[rollout] feat: async multi-turn rollout", "", [requirements, code("pkg/rollout/x.py", 60)]
+    )
+    assert points and "vllm 0.8.5 → 0.9.1" in points[0], points
