@@ -1802,12 +1802,24 @@ def _key_points(
     diff = _diff_points(
         f, language, reverting=undone is not None, hazards=hazards or Hazards(), led=bool(points)
     )
+    diff = [d for d in diff if not _names_only_the_title(d, f)]
     reviews = [r for r in reviews if _reads(r, language)]
     room = max(w.MIN_DIFF_POINTS, w.MAX_KEY_POINTS - len(points) - (1 if reviews else 0))
     points += diff[:room]
     if reviews:
         points.append(say("kp.review", language, text=reviews[0]))
     return _distinct(points)[: w.MAX_KEY_POINTS]
+
+
+def _names_only_the_title(point: str, f: PRFeatures) -> bool:
+    """Whether a fact of the diff names only what the title names ("New config keys: seed" under "Add
+    `data.seed` to config", "New public definitions: unfuse_moe_params" under "move unfuse_moe_params
+    to FSDP backend"): its words past the label are the title's, and so are its identifiers."""
+    rest = _LABEL.sub("", point, count=1)
+    title = f.title.text.lower()
+    return not _content_words(rest) - _title_words(f.title.text) and all(
+        name.lower() in title for name in code_identifiers(rest)
+    )
 
 
 # "This PR …" / "本 PR …" opening the author's sentence: in a point about the PR, it is the PR again.

@@ -259,3 +259,34 @@ def test_shipped_pins_stay_a_point_of_any_pr() -> None:
         "[rollout] feat: async multi-turn rollout", "", [requirements, code("pkg/rollout/x.py", 60)]
     )
     assert points and "vllm 0.8.5 → 0.9.1" in points[0], points
+
+
+# --- a fact of the diff that names only what the title names adds nothing ----------------------------
+
+CONFIG_KEY = changed("pkg/config/trainer.yaml", ["  enable_prefix_caching: true"])
+NEW_FUNCTION = changed("pkg/engine/moe.py", ["def unfuse_moe_params(module):", "    return module"])
+
+
+@pytest.mark.parametrize(
+    ("title", "files", "repo"),
+    [
+        ("[rollout] chore: Add enable_prefix_caching into config", [CONFIG_KEY], "verl-project/verl"),
+        ("Add `enable_prefix_caching` to the trainer config", [CONFIG_KEY], "acme/plain"),
+        ("[fsdp] refactor: move unfuse_moe_params to the FSDP backend", [NEW_FUNCTION], "verl-project/verl"),
+        ("Add unfuse_moe_params helper", [NEW_FUNCTION], "huggingface/trl-like"),
+        ("新增 enable_prefix_caching 配置", [CONFIG_KEY], "acme/plain"),
+    ],
+)
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_diff_fact_that_names_only_the_titles_names_is_no_key_point(
+    title: str, files: list, repo: str, language: str
+) -> None:
+    pr = make_pr(title, "", files=files, repo=repo)
+    assert ANALYZER.analyze(pr, language).key_points == ()
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_diff_fact_naming_more_than_the_title_stays(language: str) -> None:
+    pr = make_pr("[rollout] feat: prefix caching", "", files=[CONFIG_KEY])
+    points = ANALYZER.analyze(pr, language).key_points
+    assert points and "enable_prefix_caching" in points[0], points
