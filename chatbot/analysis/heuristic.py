@@ -1483,6 +1483,8 @@ def verdict_reason(
         "type",
         *(("size",) if f.total_lines < w.REASON_LARGE_LINES else ()),
         *(("core",) if f.core_share < w.REASON_CORE_SHARE else ()),
+        # Pins in examples or CI of a PR about something else are no reason to read it (the risks list them).
+        *(("dependency",) if not _pins_to_point(f, after=False) else ()),
     }
     # Of equal points, what the change does (a fix of memory, a capability) before where it is.
     ranked = sorted(

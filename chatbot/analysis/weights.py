@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "4.9.8"
+ANALYZER_VERSION = "4.9.9"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 

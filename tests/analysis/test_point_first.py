@@ -290,3 +290,21 @@ def test_a_diff_fact_naming_more_than_the_title_stays(language: str) -> None:
     pr = make_pr("[rollout] feat: prefix caching", "", files=[CONFIG_KEY])
     points = ANALYZER.analyze(pr, language).key_points
     assert points and "enable_prefix_caching" in points[0], points
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_pins_in_the_example_scripts_are_no_reason_to_read_the_pr(language: str) -> None:
+    scripts = [
+        changed(
+            f"examples/npu/run_grpo_{n}.sh", [f"python3 -m pkg.main trainer.step_{i}=1" for i in range(300)]
+        )
+        for n in range(6)
+    ]
+    pr = make_pr(
+        "[sglang, doc] feat: add NPU GRPO training scripts", "", files=[SCRIPT_PINS, *scripts, *RUN_SCRIPTS]
+    )
+    analysis = ANALYZER.analyze(pr, language)
+    assert analysis.verdict != "skim"
+    assert not any(word in analysis.verdict_reason for word in ("dependency", "依赖")), (
+        analysis.verdict_reason
+    )
