@@ -503,6 +503,10 @@ def _states_point(sentence: str, changed_paths: Collection[str]) -> bool:
     )
 
 
+# How GitHub carries a title it cut over into the description: "…" (or "...") and the title's rest.
+_CUT_MARKS = ("…", "...")
+
+
 def read_author_text(body: CleanBody, changed_paths: Collection[str], title: str = "") -> AuthorText:
     """The lead of the description: where the author says what the PR does, then what it lists. A
     paragraph that only copies `title` is passed over: the one after it opens the description. Without
@@ -547,6 +551,8 @@ def _lead(
                 first = sentences[0] if sentences else ""
                 if opening is None and title and len(sentences) == 1 and _copies_title(first, title):
                     continue
+                if opening is None and first.startswith(_CUT_MARKS):
+                    continue  # the rest of a title GitHub cut ("…g training for the Qwen3VL model"), no lead
                 if (
                     len(first) >= LEAD_SENTENCE_MIN_CHARS
                     and (not listed or says_action(first) or states_effect(first))

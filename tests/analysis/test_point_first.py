@@ -308,3 +308,24 @@ def test_pins_in_the_example_scripts_are_no_reason_to_read_the_pr(language: str)
     assert not any(word in analysis.verdict_reason for word in ("dependency", "依赖")), (
         analysis.verdict_reason
     )
+
+
+@pytest.mark.parametrize("mark", ["…", "..."])
+@pytest.mark.parametrize(
+    ("repo", "rest", "after"),
+    [
+        (
+            "verl-project/verl",
+            "ion when the val dataset is large",
+            "### What does this PR do?\n\nThe grouped path could silently shrink the advantages of close scores.",
+        ),
+        (
+            "acme/plain",
+            "ge groups of close scores",
+            "The grouped path could silently shrink the advantages of close scores.",
+        ),
+    ],
+)
+def test_the_rest_of_a_title_github_cut_is_no_lead(mark: str, repo: str, rest: str, after: str) -> None:
+    points = _points("Fix grouped advantage scaling for lar…", f"{mark}{rest}\n\n{after}", repo)
+    assert points and points[0].startswith("The grouped path could silently shrink"), points
