@@ -6,6 +6,7 @@ code. Read from a PR's patches beside its features; `heuristic.py` words them.""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -188,9 +189,28 @@ def find_hazards(pr: PullRequest, f: PRFeatures) -> Hazards:
         and c.path in existing
         and not _SWITCHES_OFF.match(c.key.rsplit(".", 1)[-1])
     ]
+    # A switch among several new keys of one prefix in its file (`muon_momentum`, `muon_nesterov`,
+    # `muon_split_qkv: true`) is an option of a new feature, read only when that feature is chosen.
+    families = Counter(_family(c) for c in config if c.old is None and c.new is not None)
+    on = [c for c in on if families[_family(c)] < FAMILY_KEYS]
     # The same switch in several files (a recipe's two trainer configs) is one switch.
     switches = list({c.key: c for c in reversed(on)}.values())[::-1]
     return Hazards(tuple(tls), tuple(env.values()), tuple(switches), _packages(removed, files), tuple(masks))
+
+
+FAMILY_KEYS = 3
+
+
+# Words that open switches of every kind (`use_dynamic_bsz`, `enable_x`): no feature's name.
+_SWITCH_WORDS = frozenset({"use", "enable", "enabled", "is", "has", "with", "allow", "do", "apply"})
+
+
+def _family(c: ConfigChange) -> tuple[str, str, str]:
+    """A key's file, parent and the first word of its leaf (two when the first only says "switch"):
+    `a.optim.muon_split_qkv` -> (path, `a.optim`, `muon`); `use_remove_padding` -> `use_remove`."""
+    parent, _, leaf = c.key.rpartition(".")
+    words = leaf.lower().split("_")
+    return c.path, parent, "_".join(words[:2] if words[0] in _SWITCH_WORDS else words[:1])
 
 
 def _packages(removed: list[str], files: Sequence[tuple[FileFacts, str]]) -> tuple[str, ...]:

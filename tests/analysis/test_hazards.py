@@ -121,6 +121,36 @@ def test_a_new_file_or_a_disable_switch_is_not_on_by_default() -> None:
         assert not any("on by default" in r for r in risks(make_pr("feat: sync", files=files)))
 
 
+@pytest.mark.parametrize(
+    "added",
+    [
+        ["optimizer: adam", "muon_momentum: 0.95", "muon_nesterov: false", "muon_split_qkv: true"],
+        ["  lora_rank: 8", "  lora_alpha: 16", "  lora_fuse_qkv: True"],
+    ],
+)
+def test_a_switch_among_a_new_features_options_is_not_on_by_default_for_existing_runs(
+    added: list[str],
+) -> None:
+    """A new optimizer's or adapter's block of options (several new keys of one prefix) is read only
+    when that feature is chosen: its `true` switch changes nothing for runs that do not choose it."""
+    files = [changed("verl/trainer/config/optim/megatron.yaml", added, ["clip_grad: 1.0"])]
+    for language in ("zh", "en"):
+        assert not any(
+            "on by default" in r or "默认开启" in r
+            for r in risks(make_pr("feat: muon", files=files), language)
+        )
+
+
+def test_switches_that_only_share_a_use_or_enable_word_are_each_on_by_default() -> None:
+    added = [
+        "    use_dynamic_bsz: bool = True",
+        "    use_remove_padding: bool = True",
+        "    use_fused: bool = True",
+    ]
+    files = [changed("src/trainer/engine_config.py", added)]
+    assert any("on by default" in r for r in risks(make_pr("feat: engine", files=files)))
+
+
 def test_a_deleted_package_is_a_compatibility_risk_naming_the_module_importers_lose() -> None:
     files = [
         changed(
