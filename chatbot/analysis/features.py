@@ -355,6 +355,10 @@ def file_kind(path: str) -> str:
         "jenkinsfile",
     ):
         return "ci"
+    # The repository's other tooling: a dot-folder or dotfile at its root that is no page (`.gemini/`
+    # for a review bot, `.vscode/`, `.readthedocs.yaml`): no user runs with it.
+    if lower.startswith(".") and ext not in _DOC_EXT:
+        return "ci"
     if _DEPS_NAME.match(name) or (ext == "txt" and "requirements/" in lower):
         return "deps"  # `requirements/framework.txt` as well as `requirements-dev.txt`
     if ("dockerfile" in name and ext not in _DOC_EXT) or lower.startswith("docker/") or "/docker/" in lower:

@@ -614,6 +614,11 @@ def risk_mechanisms(
     return [observation for observation, _ in _risk_lines(ranked, language, limit)]
 
 
+def _topic_words(record: AnalyzedPR) -> set[str]:
+    """The words of a PR's title that can name a subject: four letters or more, not filler."""
+    return {w for w in _words_of(clean_title(record.pr.title)) if len(w) >= 4 and w not in _FILLER}
+
+
 def _risk_lines(
     ranked: Sequence[AnalyzedPR], language: Language, limit: int
 ) -> list[tuple[RiskObservation, str]]:
@@ -635,7 +640,10 @@ def _risk_lines(
                     worst_untested = risk.severity
                 continue
             mine.append((_SEVERITY_RANK[risk.severity], index))
-        mine.sort(key=lambda m: -m[0])  # stable: a PR's risks of one severity keep their order
+        # Of one severity, the risk about what the title names first ("drop support for vLLM older than
+        # 0.18.0": its vllm pin, not a helper it removed); the others keep their order.
+        topic = _topic_words(record)
+        mine.sort(key=lambda m: (-m[0], not topic & _words_of(record.risk_texts("en")[m[1]])))
         # A breaking change known only from its title is worded with the risk that says what breaks,
         # which then is not listed again as the PR's second risk.
         said = _breaks_what(record, mine[0][1]) if mine else None

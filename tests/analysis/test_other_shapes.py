@@ -503,3 +503,28 @@ def test_a_default_that_becomes_required_is_said_to_be_required() -> None:
         texts = [*analysis.localized(language).risks, *analysis.localized(language).key_points]
         assert not any("???" in t for t in texts), texts
         assert any(re.search(r"必须显式设置|must (?:now )?be set", t) and "vllm" in t for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        (".gemini/config.yaml", "ci"),
+        (".readthedocs.yaml", "ci"),
+        (".vscode/settings.json", "ci"),
+        (".github/PULL_REQUEST_TEMPLATE.md", "ci"),
+        (".claude/skills/review.md", "doc"),
+        ("configs/train.yaml", "config"),
+    ],
+)
+def test_the_repositorys_own_tooling_is_no_user_config(path: str, kind: str) -> None:
+    from chatbot.analysis.features import file_kind
+
+    assert file_kind(path) == kind
+
+
+def test_removing_a_review_bots_settings_is_no_config_risk() -> None:
+    files = [changed(".gemini/config.yaml", [], ["have_fun: false", "code_review:", "  disable: false"])]
+    analysis = analysed(
+        make_pr("chore: remove gemini code review", files=files, repo="acme/flowkit", number=95)
+    )
+    assert not [r for r in analysis.risks if r.category == "config"], analysis.risks
