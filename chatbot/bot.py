@@ -43,11 +43,13 @@ from chatbot.ports import AnswerStream, Clock, Progress
 from chatbot.qa.compose import Answer, Composer, window_text
 from chatbot.qa.context import (
     LISTED,
+    PEOPLE,
     SUBJECT,
     follow_up,
     listed_from,
     listed_query,
     ordinal_missing,
+    people_of,
     query_from_dict,
     query_to_dict,
 )
@@ -366,6 +368,8 @@ class ChatBot:
             listed = listed_from(remembered.query, remembered.cited) if remembered else None
             if answer.query.intent == "pr" and listed is not None:
                 asked[LISTED] = listed  # "第三个", "只看 megatron 的" after it are about that list
+            if answer.people:
+                asked[PEOPLE] = list(answer.people)  # "the top one", "第二个人" after it name them
             remember(self.db, key, asked, answer.cited, now, now + CONVERSATION_TTL)
         return answer
 
@@ -463,7 +467,8 @@ class ChatBot:
         previous = query_from_dict(remembered.query) if remembered else None
         if remembered is None or previous is None:
             return query, False
-        return follow_up(previous, remembered.cited, query, listed_query(remembered.query)), True
+        listed = listed_query(remembered.query)
+        return follow_up(previous, remembered.cited, query, listed, people_of(remembered.query)), True
 
     def _answer_question(self, query: Query, stream: AnswerStream | None = None) -> Answer:
         language = query.language

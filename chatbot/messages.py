@@ -475,6 +475,23 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "Average importance: {now} (before: {before})",
     ),
     "qa.compare.modules": ("模块变化", "Module changes"),
+    # "哪个模块改动最多" / "who merged the most" asked in a comparison: named before the figures.
+    "qa.compare.busiest.module": (
+        "{window}改动最多的模块是 {names}（{n} 个 PR）",
+        "The module changed most in {window} is {names} ({n} PRs)",
+    ),
+    "qa.compare.busiest.module.before": (
+        "；{previous}是 {names}（{n} 个）。",
+        "; in {previous} it was {names} ({n}).",
+    ),
+    "qa.compare.busiest.author": (
+        "{window}合并 PR 最多的是 {names}（{n} 个）",
+        "Most PRs merged in {window}: {names} ({n})",
+    ),
+    "qa.compare.busiest.author.before": (
+        "；{previous}是 {names}（{n} 个）。",
+        "; in {previous}: {names} ({n}).",
+    ),
     # A report asked for a month or another span of weeks ("3月份的周报", "report for March").
     "qa.span_reports.title": ("这段时间的周报", "The weekly reports of this span"),
     "qa.span_reports.week": ("{week}（{period}）：{n} 个 PR", "{week} ({period}): {n} PRs"),

@@ -55,6 +55,9 @@ class Answer:
     cited: tuple[int, ...] = ()
     window: Window | None = None
     count: int | None = None  # how many PRs the answer is about (its footer's "共 N 个 PR")
+    # The people the answer ranks, first first (a stats or people answer): what "the top one" and
+    # "第二个人" in a follow-up name.
+    people: tuple[str, ...] = ()
 
 
 def window_text(window: Window | None, now: datetime, tz: ZoneInfo, language: Language) -> str:
@@ -124,6 +127,7 @@ class Composer:
         self.query, self.window, self.evidence, self.now, self.tz = query, window, evidence, now, tz
         self.language: Language = query.language
         self.cited: list[int] = []
+        self.ranked_people: list[str] = []
         self.asked = asked_patterns(query)
 
     def _cite(self, records: Sequence[AnalyzedPR]) -> None:
@@ -324,7 +328,10 @@ class Composer:
     def answer(self, blocks: list[Block], count: int | None = None) -> Answer:
         notes = [Paragraph((plain(note),)) for note in self.query.notes]
         reply = Reply((self.heading(), *notes, *self.understood(), *blocks, self.footer(count)))
-        return Answer(self.query, reply, tuple(self.cited), self.window, count)
+        people = self.ranked_people or (
+            [self.query.author] if self.query.intent == "author" and self.query.author else []
+        )
+        return Answer(self.query, reply, tuple(self.cited), self.window, count, tuple(people))
 
     # Intents -----------------------------------------------------------------------------------------
 
@@ -570,6 +577,7 @@ class Composer:
             title = say("qa.people.title", self.language, subject=subject)
         else:
             title = say("qa.people.title.all", self.language)
+        self.ranked_people = [author for author, _ in ranked[:LIST_LIMIT]]
         items = self._people_items(ranked, "qa.people.one", "qa.people.many")
         return self.answer([Heading(title, 2), BulletList(items)], len(records))
 
@@ -703,6 +711,7 @@ class Composer:
         modules = Counter(m for r in records for m in r.analysis.modules)
         authors = Counter(r.pr.header.author for r in records if names_someone(r.pr.header.author))
         types = Counter(r.analysis.change_type for r in records)
+        self.ranked_people = [author for author, _ in authors.most_common(5)]
         avg_i = sum(r.analysis.importance for r in records) / len(records)
         avg_n = sum(r.analysis.insight for r in records) / len(records)
         language = self.language
@@ -753,6 +762,47 @@ class Composer:
                 pairs = (pairs[0], (say("qa.stats.per_day", language), (bold(value),)), *pairs[1:])
         return self.answer([Heading(say("qa.stats.title", language), 2), Fields(pairs)], len(records))
 
+    def busiest(self, now_records: Sequence[AnalyzedPR], before: Sequence[AnalyzedPR]) -> list[Block]:
+        """The module or author asked for by "哪个模块改动最多" / "who merged the most", named in a sentence
+        for the window and the one it is compared with (ties named together), before any figure."""
+        kind = self.query.busiest
+        if kind is None or not now_records:
+            return []
+        language = self.query.language
+
+        def counts(records: Sequence[AnalyzedPR]) -> Counter[str]:
+            if kind == "module":
+                return Counter(m for r in records for m in r.analysis.modules)
+            return Counter(r.pr.header.author for r in records if r.pr.header.author not in ("", "-"))
+
+        def leaders(found: Counter[str]) -> tuple[str, int]:
+            top = max(found.values(), default=0)
+            return join(sorted(name for name, n in found.items() if n == top), language), top
+
+        now_names, now_n = leaders(counts(now_records))
+        if not now_n:
+            return []
+        before_names, before_n = leaders(counts(before))
+        previous = self.evidence.previous_window
+        sentence = say(
+            f"qa.compare.busiest.{kind}",
+            language,
+            window=window_text(self.window, self.now, self.tz, language) if self.window else "",
+            names=now_names,
+            n=now_n,
+        )
+        if before_n and previous is not None:
+            sentence += say(
+                f"qa.compare.busiest.{kind}.before",
+                language,
+                previous=window_text(previous, self.now, self.tz, language),
+                names=before_names,
+                n=before_n,
+            )
+        else:
+            sentence += "。" if language == "zh" else "."
+        return [Paragraph((plain(sentence),))]
+
     def compare(self) -> Answer:
         now_records, before = self.evidence.records, self.evidence.previous
         language = self.language
@@ -800,7 +850,8 @@ class Composer:
             figures.append(
                 (plain(say("qa.compare.modules", language) + ("：" if language == "zh" else ": ") + moved),)
             )
-        blocks: list[Block] = [
+        blocks: list[Block] = [*self.busiest(now_records, before)]
+        blocks += [
             Heading(
                 say(
                     "qa.compare.title", language, previous=window_text(previous, self.now, self.tz, language)

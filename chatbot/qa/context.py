@@ -85,6 +85,17 @@ SUBJECT = (
 
 # The key of a stored PR question holding the list question it was opened from, and that list's PRs.
 LISTED = "listed"
+# The key of a stored question holding the people its answer ranked, first first.
+PEOPLE = "people"
+# One of the people the last answer ranked: "the top one", "the top author", "the second person",
+# "第一个人", "第一名", "排第二的", "他" (the first); `_person_position` reads which.
+_PERSON = re.compile(
+    r"\b(?:the )?(?P<en>top|first|second|third|fourth|fifth|last) (?:one|person|guy|author|contributor|name)\b"
+    r"|\b(?:the )?(?P<top>top|most active) (?:one|person|author|contributor)\b"
+    r"|第\s*(?P<zh>[一二三四五12345])\s*(?:个人|位|名)|排(?:名)?(?:在)?第\s*(?P<rank>[一二三四五12345])"
+    r"|(?P<last>最后)\s*(?:一)?\s*(?:个人|位|名)|(?P<pronoun>他|她|\bta\b|\b(?:he|she|him|her|they|them)\b)"
+)
+_PERSON_ORDINALS = {"top": 1, **_ORDINAL_EN}
 
 
 def listed_from(remembered: dict[str, Any], cited: tuple[int, ...]) -> dict[str, Any] | None:
@@ -94,6 +105,26 @@ def listed_from(remembered: dict[str, Any], cited: tuple[int, ...]) -> dict[str,
         return {"query": {k: v for k, v in remembered.items() if k != LISTED}, "cited": list(cited)}
     kept = remembered.get(LISTED)
     return kept if isinstance(kept, dict) else None
+
+
+def people_of(remembered: dict[str, Any]) -> tuple[str, ...]:
+    """The people stored with a question (`PEOPLE`), first first."""
+    kept = remembered.get(PEOPLE)
+    return tuple(str(name) for name in kept) if isinstance(kept, list) else ()
+
+
+def _person_position(text: str) -> int | None:
+    """Which of the last answer's people a follow-up asks about (1 = the first, -1 = the last), or None
+    when it names none."""
+    m = _PERSON.search(text.lower())
+    if m is None:
+        return None
+    if m["en"] == "last" or m["last"]:
+        return -1
+    if m["top"] or m["pronoun"]:
+        return 1
+    word = m["en"] or m["zh"] or m["rank"] or ""
+    return _PERSON_ORDINALS.get(word) or cn_number(word)
 
 
 def listed_query(remembered: dict[str, Any]) -> tuple[Query, tuple[int, ...]] | None:
@@ -259,11 +290,13 @@ def follow_up(
     cited: tuple[int, ...],
     current: Query,
     listed: tuple[Query, tuple[int, ...]] | None = None,
+    people: tuple[str, ...] = (),
 ) -> Query:
     """`current` read in the conversation whose last question was `previous` (its answer cited
     `cited`): the slots `current` sets replace the previous ones, the others are kept. `listed` is the
     list question a PR was opened from ("第二个讲了什么"): "第三个" and "只看 megatron 的" after it are
-    about that list, not the one PR."""
+    about that list, not the one PR. `people` are those the last answer ranked: "the top one" and
+    "第二个人" after it ask for that person's PRs over the last question's window and subject."""
     text = current.text
     asked = _IN_LANGUAGE.match(text)
     if asked:
@@ -277,6 +310,27 @@ def follow_up(
             )
         if listed is not None and (_ORDINAL.search(text) or is_follow_up(text, current)):
             previous, cited = listed
+    person = _person_position(text) if people and current.pr_number is None and not current.author else None
+    if person is not None and (person == -1 or 1 <= person <= len(people)):
+        return replace(
+            previous,
+            text=text,
+            language=current.language,
+            intent="author",
+            author=people[person - 1 if person > 0 else -1],
+            window=current.window if current.window_named else previous.window,
+            window_named=current.window_named or previous.window_named,
+            authors=(),
+            maintainers=False,
+            newcomers=False,
+            asks_who=False,
+            review=None,
+            reviewer=None,
+            limit=None,
+            busiest=None,
+            notes=(),
+            confidence=1.0,
+        )
     position = _position(text) if current.pr_number is None else None
     if position is not None:
         if not cited or (position != -1 and not 1 <= position <= len(cited)):

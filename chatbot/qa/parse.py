@@ -27,6 +27,7 @@ from chatbot.qa.query import (
     COUPLE,
     FEW,
     LIST_MAX,
+    Busiest,
     Intent,
     Order,
     Query,
@@ -262,7 +263,8 @@ def _pr(text: str) -> tuple[int | None, str | None]:
 
 _OWNER_NAME = re.compile(r"(?<![\w.-])([a-z0-9][\w.-]*)/([a-z0-9][\w.-]*)(?![\w-])")
 _PATH = re.compile(
-    r"(?<![\w@:/.-])((?:[a-z0-9_.-]+/)+[a-z0-9_.-]*|[a-z0-9_-]+\.(?:py|md|yaml|yml|toml|sh|cu|cpp|h|json|txt|rs|go|ts|js))(?![\w/-])"
+    r"(?<![\w@:/.-])((?:[a-z0-9_.-]+/)+[a-z0-9_.-]*|[a-z0-9_-]+\.(?:py|md|rst|yaml|yml|toml|cfg|ini|lock|mod|sum|sh|cu|cuh|cpp|cc|c|h|hpp|json|txt|rs|go|ts|tsx|js|jsx"
+    r"|java|kt|kts|gradle|proto|html|css|ipynb))(?![\w/-])"
 )
 # Words that say a slash-separated name is a place in the code, not a repo.
 _PATH_CONTEXT = re.compile(
@@ -1994,6 +1996,36 @@ def _mistyped_stop_word(word: str, context: ParseContext) -> bool:
     )
 
 
+def _short_stop_typo(word: str, context: ParseContext) -> bool:
+    """Whether a short word no PR title of the repo uses is a stop word mistyped the way short words are: two
+    neighbouring letters swapped ("teh", "waht") or one letter dropped ("wek"). `typo_limit` allows no
+    edit under four letters, where too many subjects are one edit apart; a word that is also no PR
+    title's word is no subject, so these typos are neither searched nor reported as unmatched."""
+    if not (3 <= len(word) <= 4 and word.isascii() and word.isalpha()) or word in _glossary_words():
+        return False
+    if context.title_word is None or context.title_word(word):
+        return False
+    return any(_swapped_or_dropped(word, stop) for stop in _SHORT_STOP_WORDS.get(len(word), ()))
+
+
+def _swapped_or_dropped(word: str, stop: str) -> bool:
+    if len(stop) == len(word):
+        differ = [i for i, (a, b) in enumerate(zip(word, stop, strict=True)) if a != b]
+        return len(differ) == 2 and differ[1] == differ[0] + 1 and word[differ[0]] == stop[differ[1]]
+    return any(stop[:i] + stop[i + 1 :] == word for i in range(len(stop)))
+
+
+# The stop words a short typo may be of, by the typo's length (the same length, or one letter longer).
+_SHORT_STOP_WORDS: dict[int, tuple[str, ...]] = {
+    length: tuple(
+        w
+        for w in _CONTENT_STOP
+        if w.isalpha() and (len(w) == length or (len(w) == length + 1 and length >= 3))
+    )
+    for length in (3, 4)
+}
+
+
 _RELATED_SUFFIX = re.compile(r"-(?:related|specific|based|side|only|support|aware)$")
 # Words for what nearly every PR of a training or model repo is about: searched when they are all the
 # question names, dropped beside a narrower subject ("multi-node training" is about multi-node).
@@ -2086,6 +2118,38 @@ _DOMAIN = re.compile(
     # asking for a summary of a span is asking about its PRs ("summarize last week", "上周总结一下")
     r"|summar|recap|overview|digest|highlight|what'?s new|总结|概括|概述|摘要|概况|亮点|回顾|做了什么|干了什么|忙(?:了)?什么"
 )
+# A task for a general assistant ("write me a python function to sort a list", "帮我写一个快排", "can
+# you generate a regex for emails"): the bot writes no code; its words ("function", "代码") are no subject.
+_TASK_REQUEST = re.compile(
+    r"^\W*(?:(?:can|could|would|will) you\s+|please\s+|pls\s+)?(?:write|generate|create|implement|code up|draft"
+    r"|compose|translate)\s+(?:me\s+|us\s+)?(?:a|an|some|the|my)\b"
+    r"|^\W*(?:请|麻烦)?你?(?:帮我|给我|替我|帮忙)?\s*(?:用\s*[a-z+#]+\s*)?(?:写|编写|生成|实现|翻译)(?:一个|一段|一份|一下|个|段)"
+)
+# Words a request names PRs by: "write a summary of the merged PRs" is a question about them.
+_ABOUT_PRS = re.compile(
+    r"(?<![a-z])prs?(?![a-z])|pull request|merged|\bmerges?\b|commits?\b|changelog|release notes?|\breport\b"
+    r"|summar|recap|digest|周报|合并|合入|总结|摘要|变更|改动|提交"
+)
+# Which module or author had the most ("哪个模块改动最多", "改动最多的模块是哪个", "which module changed the
+# most", "the busiest module", "谁合并得最多", "who merged the most PRs", "the most active author").
+_BUSIEST_MODULE = re.compile(
+    r"哪(?:个|些)\s*模块[^，。？?]{0,8}?最|最(?:多|活跃|忙)的\s*(?:是)?(?:哪个|哪些)?\s*模块"
+    r"|\bwhich (?:module|area|component)s?\b[^?.,;]{0,30}?\bmost\b"
+    r"|\b(?:busiest|most active|most changed) (?:module|area|component)s?\b"
+)
+_BUSIEST_AUTHOR = re.compile(
+    r"谁[^，。？?]{0,8}?最(?:多|活跃)|哪(?:个|位)\s*(?:作者|人|贡献者)[^，。？?]{0,8}?最|最活跃的\s*(?:是)?(?:谁|作者|人|贡献者)"
+    r"|\bwho\b[^?.,;]{0,30}?\bthe most\b|\bwhich (?:author|contributor|person)s?\b[^?.,;]{0,30}?\bmost\b"
+    r"|\b(?:busiest|most active|top) (?:author|contributor|person)s?\b"
+)
+
+
+def _busiest(text: str) -> Busiest | None:
+    if _BUSIEST_MODULE.search(text):
+        return "module"
+    return "author" if _BUSIEST_AUTHOR.search(text) else None
+
+
 # What happened in a span, asked of a bot about PRs, is about its PRs ("what happened in july", "上周发生
 # 了什么"); without a span ("what happened to the weather?") it is not.
 # With a window, asking what it holds: "what happened last week", "第10周有啥", "最近三天有什么新的".
@@ -2367,7 +2431,11 @@ def parse_query(text: str, context: ParseContext) -> Query:
     for pattern in (_PR_REFERENCES, _BREAKING, _CHANGE_TYPE_WORDS, *(p for _, p in _INTENT_RULES)):
         slots = _blank_pattern(slots, pattern)
     skip = own_repo | module_words | set(modules) | {author or ""} | _INTENT_WORDS
-    content = [(w, span) for w, span in _content_words(slots, skip) if not _mistyped_stop_word(w, context)]
+    content = [
+        (w, span)
+        for w, span in _content_words(slots, skip)
+        if not _mistyped_stop_word(w, context) and not _short_stop_typo(w, context)
+    ]
     typed = [(name, m.span()) for name, pattern in _CHANGE_TYPES for m in pattern.finditer(rest)]
     chain = _alternatives(rest, concepts, content, module_words & set(modules), typed)
     # A change type offered as one alternative ("修复或者显存相关", "fixes or docs changes"): a PR of that
@@ -2460,6 +2528,12 @@ def parse_query(text: str, context: ParseContext) -> Query:
         )
     ):
         intent, confidence = "unknown", 0.2  # weather, greetings: say what the bot does
+    if (
+        _TASK_REQUEST.search(norm)
+        and not _ABOUT_PRS.search(norm)
+        and not (pr_number or paths or window or named_repo or author)
+    ):
+        intent, confidence = "unknown", 0.2  # a task for a general assistant: say what the bot does
 
     if repo is None and unknown_repo is None and intent not in ("help", "unknown"):
         repo = None if every_repo and len(context.repos) > 1 else context.default_repo
@@ -2514,6 +2588,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         review=review if intent not in ("pr", "help", "report", "unknown") else None,
         reviewer=reviewer if review == "by" and intent not in ("pr", "help", "report", "unknown") else None,
         asks_files=bool(_ASKS_FILES.search(norm)),
+        busiest=_busiest(norm),
         asks_risks=intent == "pr" and "risks" in matched,
         order=order or ("newest" if latest else None),
         versus=versus,

@@ -103,6 +103,7 @@ ReviewQuestion = Literal["reviewers", "by", "none"]
 
 # An order a question asks its list in, other than by importance.
 Order = Literal["size", "open", "newest"]
+Busiest = Literal["module", "author"]
 
 # The most PRs one answer lists: asked for a count ("top 15") or for all of them ("列出所有修复").
 LIST_MAX = 20
@@ -197,6 +198,9 @@ class Query:
     # It asks which of two or more subjects saw more ("megatron 和 fsdp 哪个改动多", "which had more PRs,
     # sglang or vllm?"): each subject's count of merged PRs, side by side.
     versus: bool = False
+    # It asks which module or author had the most ("哪个模块改动最多", "which module changed the most",
+    # "who merged the most"): a comparison names it, for each window, before its figures.
+    busiest: Busiest | None = None
     # It asks which files a PR changed ("改了哪些文件", "which files did #12 touch"): the PR's card lists them.
     asks_files: bool = False
     # It asks for a PR's risks ("6268 有什么风险", "is #12 risky?"): the card says first whether it has any.

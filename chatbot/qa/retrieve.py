@@ -933,12 +933,15 @@ def asked_patterns(query: Query) -> tuple[tuple[re.Pattern[str], ...], ...]:
 
 
 def _required_groups(query: Query) -> list[_Group]:
-    """The glossary concepts and paths of the question, and its alternatives as one group: what even a
-    relaxed reading still requires."""
+    """The glossary concepts of the question, its paths as one group and its alternatives as one group:
+    what even a relaxed reading still requires."""
     groups = [_subject_group(query, topic) for topic in query.topics if topic not in query.alternatives]
     if query.alternatives and not query.alternative_types:
         groups.append(_Group.union([_subject_group(query, key) for key in query.alternatives]))
-    groups += [_Group.of((path,), literal=True) for path in query.paths]
+    if query.paths:
+        # Several paths are any of them ("setup.py or requirements.txt", "docs/ 和 examples/"): a PR
+        # touching one of them is what the asker looks for, one touching all is rare.
+        groups.append(_Group.of(query.paths, literal=True))
     return [group for group in groups if group.words]
 
 
