@@ -2118,6 +2118,16 @@ _DOMAIN = re.compile(
     # asking for a summary of a span is asking about its PRs ("summarize last week", "上周总结一下")
     r"|summar|recap|overview|digest|highlight|what'?s new|总结|概括|概述|摘要|概况|亮点|回顾|做了什么|干了什么|忙(?:了)?什么"
 )
+# How little time the asker has to read ("我只有半小时", "只有十分钟", "时间不多", "I only have 20 minutes",
+# "short on time", "in a hurry"): they ask for a short reading list, not about a span of an hour.
+_TIME_BUDGET = re.compile(
+    r"(?:(?:我|我们)(?:只|大概|大约)?有|只有|只剩下?|仅有|只能抽出|只能花)\s*(?:半|一|两|三|四|五|十|二十|三十|\d+)\s*(?:个)?\s*"
+    r"(?:小时|钟头|分钟|分)(?:左右)?(?:的?时间)?"
+    r"|没(?:有)?(?:多少|太多|什么)时间|时间(?:不多|有限|很紧|紧张|不够)|赶时间"
+    r"|\b(?:i|we)(?:'ve| have|'ve got| got| only have| have only| only got)\s+(?:only\s+)?(?:about\s+)?"
+    r"(?:half an hour|an hour|a few minutes|\d+\s*(?:min(?:ute)?s?|hours?|h)\b|(?:five|ten|fifteen|twenty|thirty) minutes)"
+    r"|\b(?:short on|limited|not much|little) time\b|\bin a (?:hurry|rush)\b"
+)
 # A task for a general assistant ("write me a python function to sort a list", "帮我写一个快排", "can
 # you generate a regex for emails"): the bot writes no code; its words ("function", "代码") are no subject.
 _TASK_REQUEST = re.compile(
@@ -2281,6 +2291,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
     norm = _SUBSCRIBED.sub(_spaces, norm)
     every_repo = bool(_EVERY_REPO.search(norm))
     norm = _EVERY_REPO.sub(_spaces, norm)
+    # "我只有半小时": how long the asker can read, no window and no search word
+    short_of_time = bool(_TIME_BUDGET.search(norm))
+    norm = _TIME_BUDGET.sub(_spaces, norm)
     pr_number, url_repo = _pr(norm)
     path_spans, path_repo = _paths(norm, context)
     without_paths = _blank(norm, (span for _, span in path_spans))
@@ -2409,6 +2422,10 @@ def parse_query(text: str, context: ParseContext) -> Query:
 
     if severity is not None and intent in (None, "stats"):
         intent = "risks"  # "高危改动", "anything severe this week", "有几个高风险": the risks, counted
+    if short_of_time and intent not in ("help", "pr", "report", "compare"):
+        # a short reading list: the must-reads first, a few ("我只有半小时，这周先看哪几个")
+        intent = intent if intent == "risks" else "must_read"
+        limit = limit if limit is not None and limit <= FEW else COUPLE
     if per_day and intent not in ("help", "pr", "report", "compare"):
         intent = "stats"  # "平均每天几个", "average PRs per day": a count over the days
     baseline = None

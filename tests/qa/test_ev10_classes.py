@@ -238,3 +238,33 @@ def test_a_pronoun_after_a_list_of_prs_is_no_person(bot: ChatBot) -> None:
     assert listing.people == ()
     assert answer.query.intent == "pr"
     assert answer.query.pr_number == listing.cited[0]
+
+
+# How little time the asker has ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("channel", "question"),
+    [
+        ("caddy", "我只有半小时，这周先看哪几个"),
+        ("tauri", "只有二十分钟，上周的 PR 先看哪些"),
+        ("query", "I only have 20 minutes, what should I read from last week?"),
+        ("hf", "short on time - which PRs from last week matter?"),
+        ("ocr", "时间不多，这个月有哪些要看的"),
+        ("caddy", "I've got half an hour, what should I look at this month?"),
+    ],
+)
+def test_a_time_budget_asks_for_a_short_reading_list(bot: ChatBot, channel: str, question: str) -> None:
+    answer = ask(bot, channel, question)
+    assert answer.query.intent == "must_read"
+    assert answer.query.limit is not None and answer.query.limit <= 5
+    assert not answer.query.terms
+    assert not answer.query.notes
+    assert 0 < len(answer.cited) <= answer.query.limit
+
+
+def test_a_time_budget_beside_the_risks_keeps_the_risks_short(bot: ChatBot) -> None:
+    answer = ask(bot, "caddy", "只有十分钟，这个月有什么风险")
+    assert answer.query.intent == "risks"
+    assert answer.query.limit is not None and answer.query.limit <= 5
+    assert not answer.query.terms
