@@ -72,6 +72,7 @@ from chatbot.qa.retrieve import (
     known_modules,
     known_repos,
     mentioned_in,
+    partial_applies,
     title_words,
     top_directory,
 )
@@ -116,6 +117,8 @@ from chatbot.team.reading_chat import (
 from chatbot.weeks import Week, last_complete_week
 
 log = logging.getLogger(__name__)
+# The intents a partial reading answers: those listing the PRs about a subject.
+_PARTIAL_INTENTS = frozenset(("topic", "search", "highlights", "must_read"))
 # How long a conversation's last question is kept for follow-ups.
 CONVERSATION_TTL = timedelta(hours=24)
 # When a topical question finds nothing in the window it did not name (this week), these wider windows
@@ -610,6 +613,8 @@ class ChatBot:
             evidence = gather(
                 session, query, seen, self.fallback, with_previous=query.intent == "compare", until=now
             )
+        if query.intent in _PARTIAL_INTENTS and partial_applies(query, len(evidence.records)):
+            query, evidence = self._partial(query, seen, now, evidence)
         composer = Composer(query, window, evidence, now, self.config.tz)
         reviews = evidence.reviews
         if reviews is not None and reviews.reviewers and query.intent in _REVIEW_INTENTS:
@@ -720,6 +725,23 @@ class ChatBot:
         return replace(
             query, **subject, notes=(*query.notes, say("qa.respelled", query.language, pairs=pairs))
         )
+
+    def _partial(
+        self, query: Query, seen: Window | None, now: datetime, strict: Evidence
+    ) -> tuple[Query, Evidence]:
+        """Too few PRs are about every subject the question names (`partial_applies`: "checkpoint resume
+        hanging", "sglang multi-turn tool calling"): the PRs of the window about some of them, ranked as
+        any answer, said so; the strict reading when that finds no more."""
+        with self.db.session() as session:
+            evidence = gather(session, query, seen, self.fallback, partial=True, until=now)
+        if len(evidence.records) <= len(strict.records):
+            return query, strict
+        named = dict.fromkeys((*query.modules, *(query.understood or query.terms)))
+        subjects = join((f"'{w}'" for w in named), query.language)
+        key = "qa.partial.none" if not strict.records else "qa.partial.some"
+        key += ".one" if len(strict.records) == 1 else ""
+        note = say(key, query.language, subjects=subjects, n=len(strict.records))
+        return replace(query, notes=(*query.notes, note)), evidence
 
     def _relaxed(
         self, query: Query, window: Window | None, seen: Window | None, now: datetime

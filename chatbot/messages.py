@@ -443,6 +443,19 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "没有与 {subject} 相关的符合条件的 PR；以下是这段时间里所有符合条件的：",
         "No PR about {subject} matches; here are all that match in this window:",
     ),
+    # Fewer PRs than a few are about every subject named: those about some of them follow.
+    "qa.partial.none": (
+        "没有 PR 同时涉及 {subjects}；以下是涉及其中一部分的：",
+        "No PR is about all of {subjects}; here are those about some of them:",
+    ),
+    "qa.partial.some": (
+        "只有 {n} 个 PR 同时涉及 {subjects}；以下也列出涉及其中一部分的：",
+        "Only {n} PRs are about all of {subjects}; those about some of them follow:",
+    ),
+    "qa.partial.some.one": (
+        "只有 1 个 PR 同时涉及 {subjects}；以下也列出涉及其中一部分的：",
+        "Only one PR is about all of {subjects}; those about some of them follow:",
+    ),
     "qa.relaxed.terms": (
         "没有 PR 提到 {terms}，按问题的其余部分回答。",
         "No PR mentions {terms}; answering the rest of the question.",

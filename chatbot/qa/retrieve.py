@@ -988,6 +988,30 @@ def _term_words(query: Query, term: str) -> tuple[str, ...]:
     return tuple(words)
 
 
+# Fewer PRs than this about every subject of a question of three, and those about some of them answer too.
+PARTIAL_BELOW = 3
+
+
+def _subject_groups(query: Query) -> list[_Group]:
+    """Each glossary concept and each unplaced term of the question alone."""
+    topics = [_subject_group(query, topic) for topic in query.topics if topic not in query.alternatives]
+    return [group for group in topics if group.words] + _term_groups(query)
+
+
+def partial_applies(query: Query, found: int) -> bool:
+    """Whether PRs about some of the question's glossary concepts answer it, when `found` PRs are about
+    all of them: none found and two concepts ("checkpoint resume hanging"), or fewer than PARTIAL_BELOW
+    found and three subjects, a module counting as one ("sglang multi-turn tool calling"). A question
+    with words of its own ("suspense queries", "save checkpoints") is a name, or a subject and its
+    qualifier, which the relaxed reading of its terms (`gather`) answers; nor are alternatives wishes."""
+    if query.alternatives or _unchained_terms(query):
+        return False
+    concepts = len(_subject_groups(query))
+    if found == 0:
+        return concepts >= 2
+    return found < PARTIAL_BELOW and concepts >= 2 and concepts + len(query.modules) >= 3
+
+
 def _alternative_groups(query: Query) -> list[_Group]:
     """Each alternative alone: optional groups, so a PR about more of them ranks first."""
     return [_subject_group(query, key) for key in query.alternatives]
@@ -1198,14 +1222,25 @@ class TextMatch:
 
 
 def text_scores(
-    session: Session, repo: RepoRow, query: Query, window: Window | None, *, relaxed: bool = False
+    session: Session,
+    repo: RepoRow,
+    query: Query,
+    window: Window | None,
+    *,
+    relaxed: bool = False,
+    partial: bool = False,
 ) -> TextMatch | None:
     """How the PRs of `window` (None: all time) match the question's words and modules; None when it has
-    neither. Strictly every concept, path and term must match; `relaxed`, the terms only rank and count
-    (see `gather`)."""
-    required = _required_groups(query) if relaxed else text_groups(query)
-    # A relaxed reading counts how many of its terms each PR holds (`_best_matched`): only terms.
-    optional = _term_groups(query) if relaxed else _alternative_groups(query)
+    neither. Strictly every concept, path and term must match; `relaxed`, the terms only rank and count;
+    `partial`, the concepts too (see `gather`)."""
+    if partial:
+        # Each concept and term a wish: a PR about more of them ranks first (`_partially_matched`).
+        required = [group for group in _required_groups(query) if group.literal]
+        optional = _subject_groups(query)
+    else:
+        required = _required_groups(query) if relaxed else text_groups(query)
+        # A relaxed reading counts how many of its terms each PR holds (`_best_matched`): only terms.
+        optional = _term_groups(query) if relaxed else _alternative_groups(query)
     modules = _module_groups(query)
     if not required and not optional and not modules:
         return None
@@ -1520,6 +1555,12 @@ def _best_matched(records: list[AnalyzedPR], query: Query, match: TextMatch) -> 
     return [r for r in records if coordination.get(r.number, 0) == best]
 
 
+def _partially_matched(records: list[AnalyzedPR], match: TextMatch) -> list[AnalyzedPR]:
+    """Of a partial reading's records, those about at least one of the question's subjects."""
+    coordination = match.scored.coordination
+    return [r for r in records if coordination.get(r.number, 0) > 0]
+
+
 def _without_weak(
     session: Session, repo: RepoRow, records: list[AnalyzedPR], query: Query, evidence: Evidence
 ) -> list[AnalyzedPR]:
@@ -1593,6 +1634,7 @@ def gather(
     *,
     with_previous: bool = False,
     relaxed: bool = False,
+    partial: bool = False,
     until: datetime | None = None,
     whole: bool = False,
 ) -> Evidence:
@@ -1602,7 +1644,7 @@ def gather(
     contain the most of them (for when the strict reading found nothing; `Evidence.dropped` names the
     terms none contains). `whole`: every record carries its whole analysis. A question about
     configuration is answered by `config_changes` when some PR's analysis records one."""
-    kinds = config_kinds(query) if query.intent in LISTING_INTENTS and not relaxed else ()
+    kinds = config_kinds(query) if query.intent in LISTING_INTENTS and not (relaxed or partial) else ()
     if kinds:
         found = config_changes(session, query, window, fallback, kinds, until=until)
         if found.records:
@@ -1627,7 +1669,7 @@ def gather(
                 pr, corrector.analysis(pr.number, stored.analysis if stored else fallback(pr))
             )
         return evidence
-    match = text_scores(session, repo, query, window, relaxed=relaxed)
+    match = text_scores(session, repo, query, window, relaxed=relaxed, partial=partial)
     if match is not None:
         evidence.scores, evidence.titled = match.scored.scores, match.scored.titled
         if query.paths and not (query.terms or query.topics or query.alternatives):
@@ -1639,6 +1681,11 @@ def gather(
         numbers = None  # a PR of the type need not hold a word: the type alone matches
     alternative = _about_an_alternative(query, None if relaxed else match)
     module_hits = match.module_hits if match is not None else None
+    if partial and match is not None and module_hits is not None:
+        # The module is one more subject that ranks ("sglang multi-turn tool calling": the rollout PR
+        # following the tool calling schema comes after the sglang ones); a PR about the module alone
+        # stays out (`_partially_matched`).
+        module_hits = module_hits | {n for n, c in match.scored.coordination.items() if c}
     start, end = (window.start, window.end) if window else (ALL_TIME_START, until or ALL_TIME_END)
     if query.review is not None:
         evidence.reviews = window_reviews(session, repo, start, end)
@@ -1671,6 +1718,8 @@ def gather(
         evidence.records = _without_weak(session, repo, evidence.records, query, evidence)
         if relaxed and match is not None:
             evidence.records = _best_matched(evidence.records, query, match)
+        if partial and match is not None:
+            evidence.records = _partially_matched(evidence.records, match)
     else:
         # A month of a busy repo holds hundreds of PRs: decode whole analyses of the shown ones only.
         scored = corrector.records(score_records(session, repo, start, end, fallback, query.author, numbers))
@@ -1678,6 +1727,8 @@ def gather(
         matching = _without_weak(session, repo, matching, query, evidence)
         if relaxed and match is not None:
             matching = _best_matched(matching, query, match)
+        if partial and match is not None:
+            matching = _partially_matched(matching, match)
         shown = min(query.limit or limit, LIST_MAX)
         top = [r.number for r in evidence.ranked(matching)[:shown]] if shown else []  # a count shows none
         complete = (

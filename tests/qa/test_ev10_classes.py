@@ -268,3 +268,34 @@ def test_a_time_budget_beside_the_risks_keeps_the_risks_short(bot: ChatBot) -> N
     assert answer.query.intent == "risks"
     assert answer.query.limit is not None and answer.query.limit <= 5
     assert not answer.query.terms
+
+
+# Several subjects of which no PR or too few are about all ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("channel", "question", "expected", "outside"),
+    [
+        # no PR is about every concept named: those about some, never the rest of the window
+        ("caddy", "timeout memory leak fixes since september", {6661, 6675}, {6650, 6655, 6664, 6671}),
+        ("caddy", "9月以来 超时 内存泄漏 相关的修复", {6661, 6675}, {6650, 6655, 6664, 6671}),
+        ("tauri", "八月以来 卡死 超时 的修复", {11012}, {11033, 11052, 11066}),
+        ("tauri", "any deadlock timeout fixes since august?", {11012}, {11033, 11052, 11066}),
+    ],
+)
+def test_several_subjects_no_pr_holds_together_find_the_prs_about_some_of_them(
+    bot: ChatBot, channel: str, question: str, expected: set[int], outside: set[int]
+) -> None:
+    answer = ask(bot, channel, question)
+    assert expected <= set(answer.cited)
+    assert not outside & set(answer.cited)
+    subjects = [*answer.query.modules, *(answer.query.understood or answer.query.terms)]
+    named = ("、" if answer.query.language == "zh" else ", ").join(f"'{w}'" for w in dict.fromkeys(subjects))
+    assert say("qa.partial.none", answer.query.language, subjects=named, n=0) in text_of(answer)
+
+
+def test_a_subject_every_pr_is_about_does_not_widen_a_question_with_enough_answers(bot: ChatBot) -> None:
+    # two reverseproxy PRs are about the reverseproxy; nothing partial is added or said
+    answer = ask(bot, "caddy", "reverseproxy changes since september")
+    assert set(answer.cited) == {6661, 6664, 6601} or {6661, 6664} <= set(answer.cited)
+    assert not any("'reverseproxy'" in note for note in answer.query.notes)
