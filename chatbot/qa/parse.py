@@ -2128,6 +2128,8 @@ _TIME_BUDGET = re.compile(
     r"(?:half an hour|an hour|a few minutes|\d+\s*(?:min(?:ute)?s?|hours?|h)\b|(?:five|ten|fifteen|twenty|thirty) minutes)"
     r"|\b(?:short on|limited|not much|little) time\b|\bin a (?:hurry|rush)\b"
 )
+# What an upgrade changes, said beside it ("升级 vllm 版本", "upgrade the vllm version").
+_VERSION_WORDS = frozenset(("版本", "版本号", "新版本", "新版", "version", "versions"))
 # A task for a general assistant ("write me a python function to sort a list", "帮我写一个快排", "can
 # you generate a regex for emails"): the bot writes no code; its words ("function", "代码") are no subject.
 _TASK_REQUEST = re.compile(
@@ -2474,6 +2476,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
         content = [(w, span) for w, span in content if w not in _BROAD_SUBJECTS or w in chained]
     if topics or modules or path_spans or any(w not in _GENERIC_PARTS for w, _ in content):
         content = [(w, span) for w, span in content if w not in _GENERIC_PARTS or w in chained]
+    if "upgrade" in topics:
+        # "升级 vllm 版本", "bump the vllm version": the version is what an upgrade changes, no subject
+        content = [(w, span) for w, span in content if w not in _VERSION_WORDS]
     terms = tuple(dict.fromkeys(word for word, _ in content))
     alternatives = tuple(dict.fromkeys(key for kind, key, _ in chain if kind != "type"))
     written = {key: _as_written(raw, norm, span) for _, key, span in chain}

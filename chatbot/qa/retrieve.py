@@ -949,8 +949,44 @@ def _subject_group(query: Query, key: str) -> _Group:
     """The words that find one topic (its glossary terms) or one term (its inflections, and the names
     it makes with the terms beside it, `_term_words`)."""
     if key in query.topics:
-        return _Group.of(default_glossary().terms(key, query.repo))
+        concept = _Group.of(default_glossary().terms(key, query.repo))
+        if key == UPGRADE_CONCEPT and (versioned := _versioned(query)):
+            return _Group.union([concept, versioned])
+        return concept
     return _Group.of(_term_words(query, key))
+
+
+# The concept of a version upgrade: beside a package the question names ("升级 vllm", "vllm upgrades"),
+# also a dependency change the analysis records naming the package ("依赖/镜像变化：… vllm0.8.5 →
+# vllm0.9.1", "Key dependency version change: …"), and a verb moving to the package at a version ("update
+# vllm 0.8.2", "use latest vLLM (0.8.5)", "migrate to new image with … vLLM 0.8.3").
+UPGRADE_CONCEPT = "upgrade"
+_PACKAGE = re.compile(r"[a-z][a-z0-9_.-]*[a-z0-9]")
+_DEPENDENCY_CHANGE = (
+    r"(?:依赖/镜像变化|关键依赖版本变化|依赖跨大版本变化|依赖或镜像版本变化|基础镜像换了标签"
+    r"|dependency/image changes|key dependency version change|dependency or image version change"
+    r"|base image tag change)"
+)
+_TO_A_VERSION = (
+    r"\b(?:update[sd]?|updating|use[sd]?|using|migrate[sd]?|migrating|move[sd]? to|switch(?:es|ed)? to)\b"
+)
+_AT_A_VERSION = r"(?:\s+to)?(?:\s*[(=<>~^]+\s*|\s+v?|-?v?)\d+\.\d+"
+
+
+def _versioned(query: Query) -> _Group | None:
+    """A group finding the question's packages (modules and English terms) in a recorded dependency
+    change, or moved to at a version."""
+    packages = [w for w in dict.fromkeys((*query.modules, *query.terms)) if _PACKAGE.fullmatch(w)]
+    if not packages:
+        return None
+    patterns = tuple(
+        re.compile(
+            rf"{_DEPENDENCY_CHANGE}[^\n]*?(?<![a-z]){re.escape(p)}"
+            rf"|{_TO_A_VERSION}[^\n]{{0,40}}?(?<![a-z0-9]){re.escape(p)}{_AT_A_VERSION}"
+        )
+        for p in packages
+    )
+    return _Group(tuple(packages), patterns, tuple(packages))
 
 
 def _unchained_terms(query: Query) -> tuple[str, ...]:

@@ -299,3 +299,25 @@ def test_a_subject_every_pr_is_about_does_not_widen_a_question_with_enough_answe
     answer = ask(bot, "caddy", "reverseproxy changes since september")
     assert set(answer.cited) == {6661, 6664, 6601} or {6661, 6664} <= set(answer.cited)
     assert not any("'reverseproxy'" in note for note in answer.query.notes)
+
+
+# Upgrades of a package ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("channel", "question", "cited"),
+    [
+        ("query", "最近有升级 typescript 版本的 PR 吗", {8146}),
+        ("query", "any typescript version bumps lately?", {8146}),
+        ("tauri", "windows crate upgrades since september?", {11040}),
+        ("ocr", "最近 paddlepaddle 升级了吗", {14067}),
+        ("caddy", "did anyone upgrade golang.org/x/net recently?", {6622}),
+    ],
+)
+def test_an_upgrade_of_a_package_finds_its_version_changes_and_not_the_word_version(
+    bot: ChatBot, channel: str, question: str, cited: set[int]
+) -> None:
+    answer = ask(bot, channel, question)
+    assert {"upgrade", "dependency"} & set(answer.query.topics)
+    assert not {"版本", "version", "versions"} & set(answer.query.terms)
+    assert cited <= set(answer.cited)
