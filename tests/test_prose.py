@@ -24,6 +24,7 @@ def _code(text: str) -> list[str]:
         ("修复 `actor_wg` 中的显存泄漏", ["actor_wg"]),
         ("修复get_named_tensor_buckets问题", ["get_named_tensor_buckets"]),  # glued to Chinese
         ("calls self.rollout_wg.generate() twice", ["self.rollout_wg.generate()"]),
+        ("megatron (core_v0.18.0) and vllm_ascend 0.11.0rc1", ["vllm_ascend"]),  # a version is not code
         (
             "skip model.to(device) under offload, call f_x(a, k=3) or g_y(see below)",
             ["model.to(device)", "f_x(a, k=3)", "g_y"],
