@@ -138,7 +138,7 @@ CONCERNS: tuple[Concern, ...] = (
     Concern(
         "performance",
         words=_words(
-            r"speed ?up|faster|throughput|latency|overlap\w*|perf\w*|optimi[sz]\w*",
+            r"speed ?up|faster|throughput|latency|overlap\w*|perf\w*|optimi[sz](?:e[sd]?|ing|ations?)\b",
             r"加速|吞吐",
         ),
         modules=frozenset({"perf"}),

@@ -72,6 +72,15 @@ def test_a_fix_mentioning_an_optimisation_is_about_what_broke_not_performance() 
     assert concern("Speed up SFT packing") == "performance"
 
 
+@pytest.mark.parametrize(
+    "title",
+    ["Add Muon optimizer support", "Allow overriding the optimizer config", "feat: abstract optimizers"],
+)
+def test_an_optimizer_is_training_not_performance(title: str) -> None:
+    assert concern(title, "pkg/trainer/optim.py") != "performance"
+    assert concern("Optimize the rollout's weight sync", "pkg/rollout/sync.py") == "performance"
+
+
 def test_a_pin_change_filed_under_ci_is_about_dependencies() -> None:
     title = "[ci] fix: all CIs, transformers upgrade to 5.3.0"
     pr = make_pr(
