@@ -279,6 +279,10 @@ TEXT: dict[str, dict[Language, str]] = {
         "zh": "关键依赖版本变化：{changes}；构建可能解析不到新版本，或与其他依赖冲突",
         "en": "Key dependency version change: {changes}; builds may fail to resolve the new versions or conflict with other pins",
     },
+    "risk.dependency_unpinned": {
+        "zh": "关键依赖不再限定版本：{changes}；新安装会取最新版本，其接口或行为可能已经改变",
+        "en": "Key dependency unpinned: {changes}; new installs take the latest release, whose APIs or behaviour may have changed",
+    },
     "risk.dependency_removed": {
         "zh": "移除了依赖 {changes}：仍导入它们的代码或镜像需要自行安装，否则在导入时失败",
         "en": "dependencies removed ({changes}): code or images that still import them must install them, or fail at the import",
@@ -1017,8 +1021,10 @@ def _dependencies(f: PRFeatures, language: Language, out: _Findings) -> None:
     major = [d for d in packages if d not in key and _major_change(d)]
     other = [d for d in packages if d not in key and d not in major]
     gone = [d for d in key if d.change == "removed"]
+    unpinned = [d for d in key if d.change == "changed" and d.old and not d.new]
     groups: tuple[tuple[list[DependencyChange], Severity, str], ...] = (
-        ([d for d in key if d not in gone], "medium", "risk.dependency_key"),
+        ([d for d in key if d not in gone and d not in unpinned], "medium", "risk.dependency_key"),
+        (unpinned, "medium", "risk.dependency_unpinned"),
         (gone, "medium", "risk.dependency_removed"),
         (major, "medium", "risk.dependency_major"),
         (images, "low", "risk.image"),

@@ -528,3 +528,18 @@ def test_removing_a_review_bots_settings_is_no_config_risk() -> None:
         make_pr("chore: remove gemini code review", files=files, repo="acme/flowkit", number=95)
     )
     assert not [r for r in analysis.risks if r.category == "config"], analysis.risks
+
+
+@pytest.mark.parametrize("removed", [["transformers<5.0.0"], ["torch>=2.4,<2.6"]])
+def test_an_unpinned_key_dependency_says_new_installs_take_the_latest_release(removed: list[str]) -> None:
+    name = removed[0].split("<")[0].split(">")[0]
+    pr = make_pr(
+        "Unpin the framework",
+        files=[changed("requirements.txt", [name], removed)],
+        repo="acme/flowkit",
+        number=96,
+    )
+    analysis = analysed(pr)
+    for language in ("zh", "en"):
+        [risk] = [r for r in analysis.localized(language).risks if name in r]
+        assert re.search(r"最新版本|latest release", risk) and not re.search(r"解析不到|resolve", risk), risk
