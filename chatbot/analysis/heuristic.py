@@ -752,9 +752,18 @@ def names_semantics(change_type: str, title: str) -> bool:
 
 def _substance_parts(f: PRFeatures, change_type: ChangeType) -> list[Contribution]:
     """What the change does to users: a new capability, changed semantics, a memory or correctness fix."""
-    if f.code_lines < w.SHIPPED_CODE_MIN_LINES:
-        return [Contribution("core_fix", w.CORE_FIX)] if _fixes_wrong_results(f, change_type) else []
     title = f.title.description
+    if f.code_lines < w.SHIPPED_CODE_MIN_LINES:
+        if _fixes_wrong_results(f, change_type):
+            return [Contribution("core_fix", w.CORE_FIX)]
+        # A fix of a line or two in core code that names what training or inference computes ("fix the
+        # seed reused in random sampling"): small, and what its readers' results depend on.
+        small_core_fix = change_type == "fix" and f.core_share > 0 and f.code_lines >= w.SMALL_FIX_MIN_LINES
+        return (
+            [Contribution("semantics", w.SEMANTICS)]
+            if small_core_fix and names_semantics("fix", title)
+            else []
+        )
     parts = []
     if change_type == "feat" and f.api_added:
         added = min(w.NEW_CAPABILITY_CAP, w.NEW_CAPABILITY_EACH * len(f.api_added))

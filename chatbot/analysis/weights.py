@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "4.10.3"
+ANALYZER_VERSION = "4.10.4"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 
@@ -167,6 +167,9 @@ SHIPPED_CODE_MIN_LINES = 10
 # many lines of shipped code in core paths. The description is read as far as an author states the
 # problem, not to the end, where logs and unrelated notes are. On verl (June 2026 left out), 21 fixes.
 WRONG_RESULTS_MIN_LINES = 3
+# A fix this small in core code still counts its title's semantics (SEMANTICS): a one-line change to how
+# sampling seeds or a loss term are computed changes every run's results.
+SMALL_FIX_MIN_LINES = 2
 WRONG_RESULTS_PROSE_CHARS = 1500
 WRONG_RESULTS = re.compile(
     r"\b(?:silently|incorrect(?:ly)?|wrong(?:ly)?|mismatch(?:es|ed)?|does(?: not|n't) match|diverg\w*|nan|"

@@ -5,6 +5,8 @@ version bumps, CI and docs, and is flagged breaking without becoming must-read."
 
 from __future__ import annotations
 
+import pytest
+
 from chatbot.analysis import Analysis, HeuristicAnalyzer
 from chatbot.models import PullRequest
 
@@ -217,3 +219,23 @@ def test_saying_results_were_wrong_is_not_enough_without_a_test_or_outside_shipp
     example = ANALYZER.analyze(small_fix("Fix example scaling", body, path="examples/grpo/run.py"))
     assert untested.importance < tested.importance
     assert example.importance < tested.importance
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Fix the seed reused in random sampling",
+        "[trainer] fix: off-by-one in the loss mask",
+        "修复 KL 损失的符号",
+        "fix: temperature not applied to logits",
+    ],
+)
+def test_a_one_line_fix_of_what_training_computes_counts_its_semantics(title: str) -> None:
+    line = changed("trl/trainer/grpo_trainer.py", ["        seed = None"], ["        seed = self.seed"])
+    plain = ANALYZER.analyze(pr("Fix an edge case in the trainer", "", line, number=50))
+    semantic = ANALYZER.analyze(pr(title, "", line, number=51))
+    assert semantic.importance > plain.importance, (title, semantic.importance, plain.importance)
+    outside = ANALYZER.analyze(
+        pr(title, "", changed("examples/run.py", ["seed = None"], ["seed = 1"]), number=52)
+    )
+    assert outside.importance < semantic.importance
