@@ -7,48 +7,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 
 import pytest
 
-from chatbot.analysis import HeuristicAnalyzer
-from chatbot.bot import BotConfig, ChatBot
+from chatbot.bot import ChatBot
 from chatbot.messages import Language, say
 from chatbot.models import Message
 from chatbot.qa.compose import Answer
-from chatbot.store.db import Database
-from tests.conftest import POSTGRES_URL
-from tests.qa.oct_repos import BY_KEY, CADDY, HF, NOW, OCR, QUERY, SHANGHAI, TAURI, clock, seed
-from tests.scratch_db import seeded_database
-
-CHANNELS = {"caddy": CADDY, "tauri": TAURI, "query": QUERY, "ocr": OCR, "hf": HF}
-
-
-@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def ev10_db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
-    directory = tmp_path_factory.mktemp("ev10")
-    with seeded_database(request.param, POSTGRES_URL, directory, seed, "prhub_ev10") as database:
-        yield database
-
-
-@pytest.fixture(scope="module")
-def bot(ev10_db: Database) -> ChatBot:
-    return ChatBot(
-        ev10_db,
-        BotConfig(SHANGHAI),
-        clock(),
-        HeuristicAnalyzer().analyze,
-        channel_repo=lambda message: CHANNELS.get(message.channel or ""),
-    )
-
-
-def ask(bot: ChatBot, channel: str, question: str) -> Answer:
-    return bot.handle(Message(question, platform="slack", channel=channel, user="U1"))
-
-
-def text_of(answer: Answer) -> str:
-    return answer.reply.plain_text()
-
+from tests.qa.oct_repos import BY_KEY, NOW
+from tests.qa.test_blind_classes import CHANNELS, ask, blind_db, bot, text_of  # noqa: F401  (shared fixtures)
 
 # Several paths are any of them -------------------------------------------------------------------------
 
@@ -64,7 +31,10 @@ def text_of(answer: Answer) -> str:
     ],
 )
 def test_several_paths_find_the_prs_touching_any_of_them(
-    bot: ChatBot, channel: str, question: str, cited: set[int]
+    bot: ChatBot,  # noqa: F811
+    channel: str,
+    question: str,
+    cited: set[int],
 ) -> None:
     answer = ask(bot, channel, question)
     assert len(answer.query.paths) == 2
@@ -84,7 +54,10 @@ def test_several_paths_find_the_prs_touching_any_of_them(
     ],
 )
 def test_a_mistyped_short_word_is_neither_searched_nor_reported_unmatched(
-    bot: ChatBot, channel: str, question: str, typos: set[str]
+    bot: ChatBot,  # noqa: F811
+    channel: str,
+    question: str,
+    typos: set[str],
 ) -> None:
     answer = ask(bot, channel, question)
     assert not typos & set(answer.query.terms)
@@ -92,7 +65,7 @@ def test_a_mistyped_short_word_is_neither_searched_nor_reported_unmatched(
     assert not any(f"'{typo}'" in text_of(answer) for typo in typos)
 
 
-def test_a_short_word_some_pr_title_uses_is_still_searched(bot: ChatBot) -> None:
+def test_a_short_word_some_pr_title_uses_is_still_searched(bot: ChatBot) -> None:  # noqa: F811
     # "ech" is one letter short of "each", but a caddy title names it
     answer = ask(bot, "caddy", "any ech changes?")
     assert "ech" in answer.query.terms
@@ -115,7 +88,9 @@ def test_a_short_word_some_pr_title_uses_is_still_searched(bot: ChatBot) -> None
 )
 @pytest.mark.parametrize("channel", ["caddy", "query"])
 def test_a_task_for_a_general_assistant_gets_what_the_bot_does(
-    bot: ChatBot, channel: str, question: str
+    bot: ChatBot,  # noqa: F811
+    channel: str,
+    question: str,
 ) -> None:
     answer = ask(bot, channel, question)
     assert answer.query.intent == "unknown"
@@ -131,7 +106,10 @@ def test_a_task_for_a_general_assistant_gets_what_the_bot_does(
     ],
 )
 def test_a_question_about_prs_that_names_code_is_still_answered(
-    bot: ChatBot, channel: str, question: str, cited: set[int] | None
+    bot: ChatBot,  # noqa: F811
+    channel: str,
+    question: str,
+    cited: set[int] | None,
 ) -> None:
     answer = ask(bot, channel, question)
     assert answer.query.intent != "unknown"
@@ -161,7 +139,10 @@ def busiest_sentence(kind: str, language: Language) -> re.Pattern[str]:
     ],
 )
 def test_a_comparison_asked_for_the_busiest_names_it_before_the_figures(
-    bot: ChatBot, channel: str, question: str, kind: str
+    bot: ChatBot,  # noqa: F811
+    channel: str,
+    question: str,
+    kind: str,
 ) -> None:
     answer = ask(bot, channel, question)
     assert answer.query.busiest == kind
@@ -183,7 +164,7 @@ def test_a_comparison_asked_for_the_busiest_names_it_before_the_figures(
         }
 
 
-def test_a_comparison_not_asking_for_the_busiest_names_none(bot: ChatBot) -> None:
+def test_a_comparison_not_asking_for_the_busiest_names_none(bot: ChatBot) -> None:  # noqa: F811
     answer = ask(bot, "caddy", "10月和9月比怎么样")
     assert answer.query.busiest is None
     assert busiest_sentence("module", "zh").search(text_of(answer)) is None
@@ -194,7 +175,7 @@ def test_a_comparison_not_asking_for_the_busiest_names_none(bot: ChatBot) -> Non
 THREADS = iter(range(10**6))
 
 
-def conversation(bot: ChatBot, channel: str, *questions: str) -> list[Answer]:
+def conversation(bot: ChatBot, channel: str, *questions: str) -> list[Answer]:  # noqa: F811
     thread = f"ev10-{next(THREADS)}"
     return [
         bot.handle(Message(q, platform="slack", channel=channel, workspace="T1", user="U1", thread=thread))
@@ -214,7 +195,11 @@ def conversation(bot: ChatBot, channel: str, *questions: str) -> list[Answer]:
     ],
 )
 def test_the_top_one_after_a_ranking_of_people_is_that_persons_prs_in_the_same_window(
-    bot: ChatBot, channel: str, first: str, then: str, position: int
+    bot: ChatBot,  # noqa: F811
+    channel: str,
+    first: str,
+    then: str,
+    position: int,
 ) -> None:
     ranking, answer = conversation(bot, channel, first, then)
     assert len(ranking.people) >= position
@@ -232,7 +217,7 @@ def test_the_top_one_after_a_ranking_of_people_is_that_persons_prs_in_the_same_w
     assert set(answer.cited) == theirs
 
 
-def test_a_pronoun_after_a_list_of_prs_is_no_person(bot: ChatBot) -> None:
+def test_a_pronoun_after_a_list_of_prs_is_no_person(bot: ChatBot) -> None:  # noqa: F811
     # the last answer ranked PRs, not people: "the top one" is its first PR
     listing, answer = conversation(bot, "caddy", "top 3 PRs last month", "explain the first one")
     assert listing.people == ()
@@ -254,7 +239,7 @@ def test_a_pronoun_after_a_list_of_prs_is_no_person(bot: ChatBot) -> None:
         ("caddy", "I've got half an hour, what should I look at this month?"),
     ],
 )
-def test_a_time_budget_asks_for_a_short_reading_list(bot: ChatBot, channel: str, question: str) -> None:
+def test_a_time_budget_asks_for_a_short_reading_list(bot: ChatBot, channel: str, question: str) -> None:  # noqa: F811
     answer = ask(bot, channel, question)
     assert answer.query.intent == "must_read"
     assert answer.query.limit is not None and answer.query.limit <= 5
@@ -263,7 +248,7 @@ def test_a_time_budget_asks_for_a_short_reading_list(bot: ChatBot, channel: str,
     assert 0 < len(answer.cited) <= answer.query.limit
 
 
-def test_a_time_budget_beside_the_risks_keeps_the_risks_short(bot: ChatBot) -> None:
+def test_a_time_budget_beside_the_risks_keeps_the_risks_short(bot: ChatBot) -> None:  # noqa: F811
     answer = ask(bot, "caddy", "只有十分钟，这个月有什么风险")
     assert answer.query.intent == "risks"
     assert answer.query.limit is not None and answer.query.limit <= 5
@@ -284,7 +269,11 @@ def test_a_time_budget_beside_the_risks_keeps_the_risks_short(bot: ChatBot) -> N
     ],
 )
 def test_several_subjects_no_pr_holds_together_find_the_prs_about_some_of_them(
-    bot: ChatBot, channel: str, question: str, expected: set[int], outside: set[int]
+    bot: ChatBot,  # noqa: F811
+    channel: str,
+    question: str,
+    expected: set[int],
+    outside: set[int],
 ) -> None:
     answer = ask(bot, channel, question)
     assert expected <= set(answer.cited)
@@ -294,7 +283,7 @@ def test_several_subjects_no_pr_holds_together_find_the_prs_about_some_of_them(
     assert say("qa.partial.none", answer.query.language, subjects=named, n=0) in text_of(answer)
 
 
-def test_a_subject_every_pr_is_about_does_not_widen_a_question_with_enough_answers(bot: ChatBot) -> None:
+def test_a_subject_every_pr_is_about_does_not_widen_a_question_with_enough_answers(bot: ChatBot) -> None:  # noqa: F811
     # two reverseproxy PRs are about the reverseproxy; nothing partial is added or said
     answer = ask(bot, "caddy", "reverseproxy changes since september")
     assert set(answer.cited) == {6661, 6664, 6601} or {6661, 6664} <= set(answer.cited)
@@ -315,7 +304,10 @@ def test_a_subject_every_pr_is_about_does_not_widen_a_question_with_enough_answe
     ],
 )
 def test_an_upgrade_of_a_package_finds_its_version_changes_and_not_the_word_version(
-    bot: ChatBot, channel: str, question: str, cited: set[int]
+    bot: ChatBot,  # noqa: F811
+    channel: str,
+    question: str,
+    cited: set[int],
 ) -> None:
     answer = ask(bot, channel, question)
     assert {"upgrade", "dependency"} & set(answer.query.topics)
