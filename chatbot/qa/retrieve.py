@@ -407,7 +407,7 @@ CONFIG_TOPICS: dict[str, tuple[str, ...]] = {
     "cli": ("cli_added", "cli_removed"),
 }
 _CONFIG_SENTENCES: dict[str, tuple[str, ...]] = {
-    "default": ("kp.config_default", "risk.config_default", "why.config_default"),
+    "default": ("kp.config_default", "kp.config_required", "risk.config_default", "why.config_default"),
     "added": ("kp.config_added", "why.config_added"),
     "removed": ("kp.config_removed", "risk.config_removed", "why.config_removed"),
     "renamed": ("kp.config_renamed", "kp.config_moved", "risk.config_renamed"),
