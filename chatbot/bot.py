@@ -1145,20 +1145,21 @@ def _aspect_answer(query: Query, record: AnalyzedPR) -> Paragraph | None:
     吗"), before its card: the card holds the details, but not the answer in so many words."""
     analysis, language, pr = record.analysis, query.language, record.number
     if query.breaking:
-        key = "qa.pr.aspect.breaking.yes" if analysis.breaking else "qa.pr.aspect.breaking.no"
-        return Paragraph((bold(say(key, language, pr=pr)),))
-    if query.asks_risks:
-        if not analysis.risks:
-            return Paragraph((bold(say("qa.pr.aspect.risks.none", language, pr=pr)),))
+        text = say(
+            "qa.pr.aspect.breaking.yes" if analysis.breaking else "qa.pr.aspect.breaking.no", language, pr=pr
+        )
+    elif query.asks_risks and not analysis.risks:
+        text = say("qa.pr.aspect.risks.none", language, pr=pr)
+    elif query.asks_risks:
         worst = min(analysis.risks, key=lambda r: SEVERITIES.index(r.severity))
-        level = say(f"report.severity.{worst.severity}", language)
         key = "qa.pr.aspect.risks.one" if len(analysis.risks) == 1 else "qa.pr.aspect.risks"
+        level = say(f"report.severity.{worst.severity}", language)
         text = say(key, language, pr=pr, n=len(analysis.risks), severity=level)
-        return Paragraph((bold(text),))
-    if "test" in query.topics:
-        key = "qa.pr.aspect.tests.yes" if analysis.tests else "qa.pr.aspect.tests.no"
-        return Paragraph((bold(say(key, language, pr=pr)),))
-    return None
+    elif "test" in query.topics:
+        text = say("qa.pr.aspect.tests.yes" if analysis.tests else "qa.pr.aspect.tests.no", language, pr=pr)
+    else:
+        return None
+    return Paragraph((bold(text),))
 
 
 def _paragraph(text: str) -> Reply:
