@@ -97,7 +97,6 @@ _MINOR = frozenset({"docs", "ci"})
 _FACTS = frozenset({"breaking-change", "compatibility", "config", "dependency", "security"})
 
 
-# Risk categories whose analyzer sentence names the change but not what could go wrong; the report adds it.
 @dataclass(frozen=True, slots=True)
 class AnalyzedPR:
     pr: PullRequest
@@ -228,16 +227,16 @@ def _clip(text: str, limit: int) -> str:
 
 
 _BRACKETS = {"(": ")", "（": "）", "[": "]", "【": "】", "「": "」", "《": "》"}
+_OPENERS = {closer: opener for opener, closer in _BRACKETS.items()}
 
 
 def _unclosed_bracket(text: str) -> int:
     """Where the last bracket still open at the end of `text` opens, or -1."""
     open_at: list[int] = []
-    closers = {closer: opener for opener, closer in _BRACKETS.items()}
     for i, char in enumerate(text):
         if char in _BRACKETS:
             open_at.append(i)
-        elif char in closers and open_at and text[open_at[-1]] == closers[char]:
+        elif char in _OPENERS and open_at and text[open_at[-1]] == _OPENERS[char]:
             open_at.pop()
     return open_at[-1] if open_at else -1
 
@@ -642,8 +641,8 @@ def _risk_lines(
             mine.append((_SEVERITY_RANK[risk.severity], index))
         # Of one severity, the risk about what the title names first ("drop support for vLLM older than
         # 0.18.0": its vllm pin, not a helper it removed); the others keep their order.
-        topic = _topic_words(record)
-        mine.sort(key=lambda m: (-m[0], not topic & _words_of(record.risk_texts("en")[m[1]])))
+        topic, english = _topic_words(record), record.risk_texts("en")
+        mine.sort(key=lambda m: (-m[0], not topic & _words_of(english[m[1]])))
         # A breaking change known only from its title is worded with the risk that says what breaks,
         # which then is not listed again as the PR's second risk.
         said = _breaks_what(record, mine[0][1]) if mine else None
