@@ -815,7 +815,7 @@ def _strip_value(value: str) -> str:
     return "" if value.startswith("#") else _COMMENT.sub("", value).strip().strip(",")
 
 
-def _config_changes(f: FileFacts, patch: str) -> list[ConfigChange]:
+def file_config_changes(f: FileFacts, patch: str) -> list[ConfigChange]:
     """Keys changed within one run of -/+ lines are paired: `-  lr: 1e-6` `+  lr: 1e-5` is a changed default.
     Pairing stops at context lines, so two unrelated `enable:` keys in different hunks never pair up.
     YAML keys are named by their enclosing keys as far as the hunk shows them (`rollout.agent.path`)."""
@@ -1524,7 +1524,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         if f.kind in ("config", "source") and f.tier != "peripheral":
             is_config = f.kind == "config" and f.path.endswith((".yaml", ".yml"))
             found = (
-                _config_changes(f, patch)
+                file_config_changes(f, patch)
                 if is_config or (f.kind == "source" and w.CONFIG_SOURCE.search(f.path))
                 else []
             )

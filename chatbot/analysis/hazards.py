@@ -15,8 +15,8 @@ from chatbot.analysis.features import (
     FileFacts,
     LineHit,
     PRFeatures,
-    _config_changes,
     enclosing_function,
+    file_config_changes,
     ships,
 )
 from chatbot.models import PullRequest
@@ -176,7 +176,7 @@ def find_hazards(pr: PullRequest, f: PRFeatures) -> Hazards:
     config = [*f.config_changes]
     for facts, patch in files:
         if facts.tier == "peripheral" and facts.kind == "config" and facts.path.endswith((".yaml", ".yml")):
-            config += _config_changes(facts, patch) if patch else []
+            config += file_config_changes(facts, patch) if patch else []
     # Only a switch added to a file that existing runs already read reaches them; a new file's keys are
     # a new component's (or a split file's) defaults, and `disable_x: true` switches something off.
     existing = {x.path for x in f.files if x.status not in ("added", "renamed")}
