@@ -443,9 +443,74 @@ _TODO = LineSignal(
     ("TODO", "FIXME", "HACK", "XXX", "hack", "Hack"),
 )
 _TEST_DEF = re.compile(r"^([+-])\s*(?:async\s+)?def\s+test_\w*", re.M)
-_PUBLIC_DEF = LineSignal(
+# Definitions other code may call, by language, each with the groups (side, indent, keyword, name, what
+# follows the name): Python's module and class `def`/`class` (a leading underscore is private); Go's
+# capitalised (exported) `func`, methods included, and `type`; Rust's `pub` items (not `pub(crate)`, which
+# nobody outside the crate calls); TypeScript's and JavaScript's `export`ed declarations; Java's `public`
+# members and types; Kotlin's declarations not marked private, internal or protected.
+_PYTHON_DEF = LineSignal(
     re.compile(r"^([+-])( {0,4})(?:async\s+)?(def|class)\s+([A-Za-z]\w*)\s*(.*)$", re.M), ("def", "class")
 )
+_PUBLIC_DEFS = {
+    "py": _PYTHON_DEF,
+    "pyi": _PYTHON_DEF,
+    "go": LineSignal(
+        re.compile(r"^([+-])()(func|type)\s+(?:\([^)]*\)\s*)?([A-Z]\w*)\s*(.*)$", re.M), ("func", "type")
+    ),
+    "rs": LineSignal(
+        re.compile(
+            r"^([+-])(\s*)pub\s+(?:(?:const|async|unsafe|extern(?:\s+\"[^\"]*\")?)\s+)*"
+            r"(fn|struct|enum|trait|type)\s+([A-Za-z_]\w*)\s*(.*)$",
+            re.M,
+        ),
+        ("pub ",),
+    ),
+    **dict.fromkeys(
+        ("ts", "tsx", "mts", "js", "jsx", "mjs"),
+        LineSignal(
+            re.compile(
+                r"^([+-])(\s*)export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?"
+                r"(function\*?|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)\s*(.*)$",
+                re.M,
+            ),
+            ("export ",),
+        ),
+    ),
+    "java": LineSignal(
+        re.compile(
+            r"^([+-])(\s*)public\s+(?:(?:static|final|abstract|synchronized|default|sealed|native)\s+)*"
+            r"(?:<[^>]*>\s+)?(class|interface|enum|record|[\w.\[\]?]+(?:<[^()]*>)?)\s+([A-Za-z_]\w*)\s*"
+            r"(\(.*|\{.*|<.*|(?:extends|implements)\b.*|)$",
+            re.M,
+        ),
+        ("public ",),
+    ),
+    "kt": LineSignal(
+        re.compile(
+            r"^([+-])(\s*)(?!(?:\w+\s+)*(?:private|internal|protected)\s)"
+            r"(?:(?:public|open|override|suspend|inline|data|sealed|abstract|enum|inner|operator|infix)\s+)*"
+            r"(fun|class|interface|object)\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?([A-Za-z_]\w*)\s*(.*)$",
+            re.M,
+        ),
+        ("fun ", "class ", "interface ", "object "),
+    ),
+}
+
+
+def public_definitions(path: str, patch: str) -> list[re.Match[str]]:
+    """The added and removed lines of a source file's patch that declare a public definition, in the
+    file's language (see `_PUBLIC_DEFS`); none for a language it does not know."""
+    signal = _PUBLIC_DEFS.get(path.rpartition(".")[2].lower())
+    return signal.matches(patch) if signal else []
+
+
+def _signature(rest: str) -> str:
+    """What follows a definition's name, as compared between the old and new file: whitespace folded,
+    the block opener (`:` or `{`) dropped, and "(…)" for a parameter list that continues on later lines."""
+    sig = " ".join(rest.split()).rstrip(":{").rstrip()
+    return "(…)" if sig.count("(") > sig.count(")") else sig
+
+
 _FUNCTION_LINE = ("def ", "async def ")
 
 
@@ -1286,6 +1351,7 @@ class PRFeatures:
     config_changes: tuple[ConfigChange, ...]
     cli_args: tuple[LineHit, ...]
     api_changed: tuple[LineHit, ...]
+    api_extended: tuple[LineHit, ...]  # definitions that only gained optional parameters: `name(new ones)`
     api_resigned: tuple[Rename, ...]  # the same definitions, each with its old and new signature
     api_removed: tuple[LineHit, ...]
     api_added: tuple[LineHit, ...]
@@ -1553,7 +1619,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
             # Examples and recipes: their TODOs and platform branches are not the product's, but a
             # definition that lands here from the library was moved, not deleted.
             if f.kind == "source" and "+" in patch:
-                for m in _PUBLIC_DEF.matches(patch):
+                for m in public_definitions(f.path, patch):
                     if m.group(1) == "+":
                         defs_elsewhere.setdefault(m.group(4), f.path)
             continue
@@ -1574,17 +1640,21 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
                 code_patches.append((f.lines, f.path, patch))
             memory += [_call(f.path, patch, m) for m in _MEMORY_SIGNAL.matches(patch)]
             concurrency += [_call(f.path, patch, m) for m in _CONCURRENCY_SIGNAL.matches(patch)]
-            for m in _PUBLIC_DEF.matches(patch):
+            for m in public_definitions(f.path, patch):
                 if m.group(2) and _inside_function(patch, m.start(), m.group(1)):
                     continue  # a closure (a patch function defined in a function): nobody outside calls it
-                sig = " ".join(m.group(5).split()).rstrip(":").rstrip()
-                sig = sig if not sig.startswith("(") or sig.endswith(")") else "(…)"  # signature continues
+                sig = _signature(m.group(5))
                 (defs_old if m.group(1) == "-" else defs_new).setdefault(m.group(4), (f.path, sig))
                 places[m.group(1)].setdefault(m.group(4), (len(m.group(2)), patch, m.start()))
 
     # A definition removed in one file and added in another was moved, not removed; only a changed
     # signature, or a name that disappears from the whole diff, is a public API change.
-    resigned = [n for n in sorted(defs_old.keys() & defs_new.keys()) if defs_old[n][1] != defs_new[n][1]]
+    changed_names = [n for n in sorted(defs_old.keys() & defs_new.keys()) if defs_old[n][1] != defs_new[n][1]]
+    extended = {n: _extended(defs_old[n][1], defs_new[n][1]) for n in changed_names}
+    resigned = [n for n in changed_names if not extended[n]]
+    api_extended = tuple(
+        LineHit(defs_new[n][0], f"{n}({', '.join(extra)})") for n, extra in extended.items() if extra
+    )
     into_class, out_of_class = _rehomed(resigned, defs_old, defs_new, places)
     rehomed = {r.old for r in into_class} | {r.new for r in out_of_class}
     api_changed = tuple(
@@ -1667,6 +1737,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         config_changes=tuple(config),
         cli_args=tuple(cli),
         api_changed=api_changed,
+        api_extended=api_extended,
         api_resigned=api_resigned,
         api_removed=api_removed,
         api_added=api_added,
@@ -1800,6 +1871,44 @@ def _rehomed(
         else:
             out.append(Rename(new[name][0], qualified, name))
     return tuple(into), tuple(out)
+
+
+def _extended(old: str, new: str) -> list[str]:
+    """The parameters a signature gained when it only gained optional ones after those it had (`(x)` ->
+    `(x, pin: bool = False)`, TypeScript's `y?: T`), its return type kept: every call that worked still
+    works, so callers need not change. Empty for any other change."""
+    if "(…)" in (old, new) or not old.startswith("(") or not new.startswith("("):
+        return []
+    before, after = _split_signature(old), _split_signature(new)
+    if before is None or after is None or before[1] != after[1]:
+        return []
+    kept, extra = after[0][: len(before[0])], after[0][len(before[0]) :]
+    return extra if kept == before[0] and all(_optional(p) for p in extra) else []
+
+
+def _split_signature(signature: str) -> tuple[list[str], str] | None:
+    """A signature's top-level parameters and what follows their closing parenthesis (the return type),
+    or None when the parentheses do not close."""
+    depth, params, start = 0, [], 1
+    for at, char in enumerate(signature):
+        if char in "([{<":
+            depth += 1
+        elif char in ")]}>" and not (char == ">" and signature[at - 1 : at] == "-"):
+            depth -= 1
+            if depth == 0:
+                params.append(signature[start:at])
+                tail = signature[at + 1 :].strip()
+                return [p.strip() for p in params if p.strip()], tail
+        elif char == "," and depth == 1:
+            params.append(signature[start:at])
+            start = at + 1
+    return None
+
+
+def _optional(parameter: str) -> bool:
+    """A parameter a call may leave out: one with a default, TypeScript's `name?:`, or a catch-all
+    (`*args`, `**kwargs`, `...rest`)."""
+    return "=" in parameter or "?:" in parameter or parameter.startswith(("*", "..."))
 
 
 def _parameters(signature: str) -> list[str]:

@@ -154,6 +154,7 @@ TEXT: dict[str, dict[Language, str]] = {
     "kp.config_added": {"zh": "新增配置项：{keys}", "en": "New config keys: {keys}"},
     "kp.config_removed": {"zh": "删除配置项：{keys}", "en": "Removed config keys: {keys}"},
     "kp.api_changed": {"zh": "公共接口签名变化：{names}", "en": "Public signatures changed: {names}"},
+    "kp.api_extended": {"zh": "新增可选参数：{names}", "en": "New optional parameters: {names}"},
     "kp.api_into_class": {
         "zh": "模块函数变为类方法：{changes}",
         "en": "Module functions now methods: {changes}",
@@ -1679,6 +1680,10 @@ def _diff_points(
             points.append(say("kp.api_removed", language, names=names))
     if f.api_changed:
         points.append(say("kp.api_changed", language, names=_join((h.line for h in f.api_changed), language)))
+    if f.api_extended:
+        points.append(
+            say("kp.api_extended", language, names=_join((h.line for h in f.api_extended), language))
+        )
     for c in _changed_defaults(f)[:2]:
         points.append(_default_text(c, language, "kp"))
     added = [c.key for c in f.config_changes if c.old is None]

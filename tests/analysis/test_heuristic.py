@@ -382,11 +382,24 @@ def test_a_removed_public_function_is_a_compatibility_risk_but_a_moved_one_is_no
 def test_a_changed_public_signature_is_a_key_point() -> None:
     file = changed(
         "verl/trainer/ppo/core_algos.py",
-        ["def compute_gae(data, gamma, lam=1.0):"],
+        ["def compute_gae(data, lam):"],
         ["def compute_gae(data, gamma):"],
     )
     analysis = analyze(make_pr("[algo] feat: lambda for gae", files=[file]))
-    assert any("compute_gae(data, gamma, lam=1.0)" in point for point in analysis.key_points)
+    assert any("compute_gae(data, lam)" in point for point in analysis.key_points)
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_new_optional_parameter_is_a_key_point_not_an_api_change(language: str) -> None:
+    file = changed(
+        "verl/trainer/ppo/core_algos.py",
+        ["def compute_gae(data, gamma, lam=1.0):"],
+        ["def compute_gae(data, gamma):"],
+    )
+    analysis = analyze(make_pr("[algo] feat: lambda for gae", files=[file]), language)
+    assert any("compute_gae(lam=1.0)" in point for point in analysis.key_points)
+    assert not any("compute_gae(data" in point for point in analysis.key_points)
+    assert "compute_gae" not in analysis.verdict_reason
 
 
 def large_change(path: str, lines: int, calls: list[str]) -> PRFile:
