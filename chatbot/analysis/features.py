@@ -1287,9 +1287,15 @@ _CAUSAL = re.compile(
 # The author's note on what breaks: "BREAKING CHANGE: …", "BREAKING: …", and the same label in Chinese
 # ("破坏性变更：…", "不兼容变更：…").
 _BREAKING_NOTE = re.compile(
-    r"^[ \t>*-]*\**(?:BREAKING(?:[ -]CHANGES?)?|(?:破坏性|不兼容)(?:变更|改动|修改))\**\s*[:：]\**\s*(.*)$",
+    r"^[ \t>*-]*\**(?:(?:[\u2190-\u2bff\U0001f000-\U0001faff]\ufe0f?|:[a-z_]+:)\s*)*\**"  # "⚠️ BREAKING CHANGE"
+    r"(?:BREAKING(?:[ -]CHANGES?)?|(?:破坏性|不兼容)(?:变更|改动|修改))\**\s*[:：]\**\s*(.*)$",
     re.M | re.I,
 )
+_CJK_LINE_BREAK = re.compile(
+    r"(?<=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])[ \t]*\n[ \t]*(?=[\u4e00-\u9fff])"
+)
+# Where a note's paragraph ends: a blank line, a heading, a list item, a quote or a rule.
+_PARAGRAPH_END = re.compile(r"\n[ \t]*(?:\n|#|[-*+>|]|\d+[.)]\s)")
 # A template's answer that nothing breaks ("Breaking changes: None", "破坏性变更：无").
 _NOTHING_BREAKS = re.compile(
     r"^(?:none|no|nope|n/?a|nothing|not applicable|-+|无|没有|否|不涉及)[\s.。)）]*$", re.I
@@ -1721,10 +1727,19 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         (m for m in _BREAKING_NOTE.finditer(body.text) if not _NOTHING_BREAKS.match(m.group(1).strip("* "))),
         None,
     )
+    breaking_note = None
+    if note:
+        # The note goes on to the end of its paragraph ("Removes X. Users must\nmigrate to Y.").
+        end = _PARAGRAPH_END.search(body.text, note.end())
+        rest = body.text[note.end() : end.start() if end else len(body.text)]
+        # A note given as a list under its heading ("**Breaking Changes:**\n- **vLLM**: …") reads as prose.
+        said = (note.group(1) + rest).replace("**", "").lstrip("-*+ \t")
+        said = _CJK_LINE_BREAK.sub("", said)  # Chinese lines join without a space
+        breaking_note = " ".join(said.split()) or "BREAKING CHANGE"
     return PRFeatures(
         title=title,
         body=body,
-        breaking_note=(note.group(1).strip() or "BREAKING CHANGE") if note else None,
+        breaking_note=breaking_note,
         files=files,
         changed_files=max(pr.changed_files, len(files)),
         additions=additions,

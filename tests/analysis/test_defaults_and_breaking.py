@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from chatbot.analysis import HeuristicAnalyzer
-from chatbot.analysis.features import python_defaults
+from chatbot.analysis.features import extract_features, python_defaults
+from chatbot.analysis.modules import load_module_map
 from chatbot.analysis.types import Analysis
 from chatbot.models import PRFile, PullRequest
 
@@ -373,8 +374,38 @@ def test_reading_a_rank_or_a_logging_level_from_the_environment_is_no_key_point(
         ("破坏性变更：无", False),
         ("不兼容变更：不涉及", False),
         ("Breaking: no\n\nBREAKING CHANGE: the flag is removed.", True),  # the later real note counts
+        ("⚠️ **Breaking**: the flag is removed.", True),
+        (":warning: BREAKING CHANGE: the flag is removed.", True),
+        ("🚨 破坏性变更：删除了 --disable-flashinfer 参数", True),
     ],
 )
 def test_the_authors_breaking_note_is_read_unless_it_says_nothing_breaks(body: str, breaking: bool) -> None:
     pr = make_pr("Clean up server flags", body, files=[code("python/sglang/srt/server_args.py", 30)])
     assert analyze(pr, "en").breaking is breaking
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        # after an emoji, over the lines of its paragraph, up to the next one
+        (
+            "Move to typed config.\n\n**⚠️ BREAKING CHANGE**: Removes backward compatibility. Users must\n"
+            "migrate to typed config.\n\n---\nOther notes.",
+            "Removes backward compatibility. Users must migrate to typed config.",
+        ),
+        # a list under its heading reads as prose, and ends at the next item
+        (
+            "**Breaking Changes:**\n- **Minimum vLLM**: now 0.7.0\n(recommended: 0.8.3+)\n- **Removed**: `use_fire`",
+            "Minimum vLLM: now 0.7.0 (recommended: 0.8.3+)",
+        ),
+        (
+            "破坏性变更：删除了 `--disable-flashinfer` 参数，\n启动脚本需要改用 `--attention-backend`。\n\n## 测试",
+            None,
+        ),
+    ],
+)
+def test_a_breaking_note_is_its_whole_paragraph_in_plain_words(body: str, said: str | None) -> None:
+    pr = make_pr("Clean up server flags", body, files=[code("python/sglang/srt/server_args.py", 30)])
+    note = extract_features(pr, load_module_map(pr.repo)).breaking_note
+    expected = said or "删除了 `--disable-flashinfer` 参数，启动脚本需要改用 `--attention-backend`。"
+    assert note == expected
