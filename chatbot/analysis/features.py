@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from chatbot.analysis import weights as w
 from chatbot.analysis.boilerplate import CleanBody, clean_body
-from chatbot.analysis.lead import ACTION_PREFIX
+from chatbot.analysis.lead import ACTION_PREFIX, Caveat, caveats
 from chatbot.analysis.modules import HELPER_FOLDERS, ModuleMap
 from chatbot.analysis.types import ChangeType
 from chatbot.models import PRFile, PullRequest
@@ -1345,6 +1345,7 @@ class PRFeatures:
     title: TitleInfo
     body: CleanBody
     breaking_note: str | None
+    caveats: tuple[Caveat, ...]  # warnings in the author's and the reviewers' words
     files: tuple[FileFacts, ...]
     changed_files: int
     additions: int
@@ -1507,13 +1508,21 @@ def _word_count(prose: str) -> int:
     return len(_WORD.findall(prose)) + len(_HAN.findall(prose)) // 2
 
 
-def _review_activity(pr: PullRequest) -> ReviewActivity:
-    def human(login: str) -> bool:
-        name = login.lower()
-        return not name.endswith("[bot]") and name not in _BOTS and name != pr.header.author.lower()
+def _reviewer(pr: PullRequest, login: str) -> bool:
+    """Whether `login` reviewed as a person: not a bot, not the PR's author."""
+    name = login.lower()
+    return not name.endswith("[bot]") and name not in _BOTS and name != pr.header.author.lower()
 
-    reviews = [r for r in pr.reviews if human(r.author)]
-    comments = [c for c in pr.comments if human(c.author)]
+
+def _review_texts(pr: PullRequest) -> list[tuple[str, str]]:
+    """What the PR's human reviewers wrote (reviews, then comments), as login and text."""
+    said = [(r.author, r.body) for r in pr.reviews if r.body and _reviewer(pr, r.author)]
+    return said + [(c.author, c.body) for c in pr.comments if c.body and _reviewer(pr, c.author)]
+
+
+def _review_activity(pr: PullRequest) -> ReviewActivity:
+    reviews = [r for r in pr.reviews if _reviewer(pr, r.author)]
+    comments = [c for c in pr.comments if _reviewer(pr, c.author)]
     return ReviewActivity(
         reviews=len(reviews),
         comments=len(comments),
@@ -1740,6 +1749,7 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         title=title,
         body=body,
         breaking_note=breaking_note,
+        caveats=caveats(body, _review_texts(pr)),
         files=files,
         changed_files=max(pr.changed_files, len(files)),
         additions=additions,

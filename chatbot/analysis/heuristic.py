@@ -327,6 +327,18 @@ TEXT: dict[str, dict[Language, str]] = {
     "brk.required": {"zh": "{key} 必须显式设置（原默认 {old}）", "en": "{key} must now be set (was {old})"},
     "brk.signature": {"zh": "签名 {old} 改为 {new}", "en": "signature {old} becomes {new}"},
     "brk.rehomed": {"zh": "{old} 变为 {new}", "en": "{old} becomes {new}"},
+    "risk.caveat": {"zh": "作者提醒：{said}", "en": "The author warns: {said}"},
+    "risk.caveat_review": {"zh": "评审 @{reviewer} 提醒：{said}", "en": "Reviewer @{reviewer} warns: {said}"},
+    "risk.caveat_unread": {
+        "zh": "描述中提醒了{harm}的可能",
+        "en": "The description warns of {harm} (in Chinese); read its note before upgrading",
+    },
+    "harm.loss": {"zh": "数据丢失", "en": "data loss"},
+    "harm.memory": {"zh": "内存增长", "en": "higher memory use"},
+    "harm.slower": {"zh": "变慢", "en": "slower runs"},
+    "harm.incompatible": {"zh": "需要使用方改动", "en": "changes users must make"},
+    "harm.failure": {"zh": "失败或崩溃", "en": "failures"},
+    "harm.surprise": {"zh": "行为意外变化", "en": "surprising behaviour"},
     "risk.api_removed": {
         "zh": "删除了公共接口 {names}，外部调用方会失效",
         "en": "public definitions removed ({names}); external callers will break",
@@ -1360,6 +1372,36 @@ def _hazards(
         out.add(Risk("other", severity, text, _hit(hit)), follow)
 
 
+# What each harm a caveat warns of counts as, and how severe it is.
+_CAVEAT_RISKS: dict[str, tuple[RiskCategory, Severity]] = {
+    "loss": ("other", "high"),
+    "memory": ("memory", "medium"),
+    "slower": ("performance", "medium"),
+    "incompatible": ("compatibility", "medium"),
+    "failure": ("other", "medium"),
+    "surprise": ("compatibility", "medium"),
+}
+
+
+def _caveats(f: PRFeatures, change_type: ChangeType, language: Language, out: _Findings) -> None:
+    """The warnings the author or a reviewer wrote, as risks in their words (an English reader of a
+    Chinese warning is told what it warns of). In a fix, a sentence that only says what may happen is
+    taken for the bug it fixes; one the breaking change already quotes is not repeated."""
+    note = f.breaking_note or ""
+    for c in f.caveats:
+        if c.hedged or c.said in note or (note and note in c.said):
+            continue
+        category, severity = _CAVEAT_RISKS[c.harm]
+        said = _clip(c.said, POINT_CHARS)
+        if not _reads(c.said, language):
+            text = say("risk.caveat_unread", language, harm=say(f"harm.{c.harm}", language))
+        elif c.reviewer:
+            text = say("risk.caveat_review", language, said=said, reviewer=c.reviewer)
+        else:
+            text = say("risk.caveat", language, said=said)
+        out.add(Risk(category, severity, text, c.said))
+
+
 def assess_risks(
     f: PRFeatures, change_type: ChangeType, language: Language, hazards: Hazards | None = None
 ) -> tuple[list[Risk], list[str]]:
@@ -1372,6 +1414,7 @@ def assess_risks(
     _dependencies(f, language, out)
     _sensitive(f, language, out)
     _patch_markers(f, change_type, language, out)
+    _caveats(f, change_type, language, out)
     risks = sorted(out.risks, key=lambda r: _SEVERITY_ORDER[r.severity])  # stable: rule order within a level
     return risks[: w.MAX_RISKS], out.follow_ups[: w.MAX_FOLLOW_UPS]
 

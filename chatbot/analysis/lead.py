@@ -10,7 +10,7 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from chatbot.analysis.boilerplate import Block, CleanBody, Section, plain_text
+from chatbot.analysis.boilerplate import Block, CleanBody, Section, clean_body, plain_text
 
 # Sections whose opening states what the PR does and why; the preamble (no heading) counts too.
 _PURPOSE_HEADING = re.compile(
@@ -782,3 +782,132 @@ def breaking_statement(body: CleanBody, changed_paths: Collection[str]) -> str |
             if True in found:
                 return found[True]
     return found.get(False)
+
+
+# --- caveats -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Caveat:
+    """A warning in the PR's own words: a sentence of the description, or of a reviewer's (`reviewer`,
+    their login), about what the change may cost its users; `harm` names what (a key of `HARMS`).
+    `hedged` marks one that only says what may happen, with no warning label and nothing placing it
+    after the change: in a fix, such a sentence is mostly the bug being fixed."""
+
+    said: str
+    harm: str
+    reviewer: str = ""
+    hedged: bool = False
+
+
+# What a caveat warns of, tried in this order: the first that a sentence names is its harm.
+HARMS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "loss",
+        re.compile(
+            r"\b(?:los[et]|loses|losing|data loss|dropp?ed (?:messages|requests|events|data))\b"
+            r"|丢失|丢弃|会丢|被删除",
+            re.I,
+        ),
+    ),
+    (
+        "memory",
+        re.compile(
+            r"\b(?:memory|RAM|VRAM)\b[^.;]{0,40}\b(?:grow|grows|increase[sd]?|higher|double[sd]?|up to|spike)"
+            r"|\b(?:more|higher|extra|increased)\s+(?:GPU\s+|peak\s+)?memory\b|\bOOM\b|out of memory"
+            r"|(?:内存|显存)[^，。；]{0,12}(?:增加|增长|变大|翻倍|上升|更多|升高)|(?:更多|额外)的?(?:内存|显存)",
+            re.I,
+        ),
+    ),
+    (
+        "slower",
+        re.compile(
+            r"\bslower\b|\bslow(?:s|ing)? down\b|\bslowdown\b|\b(?:latency|throughput) (?:regress|drop|increase)\w*"
+            r"|\bperformance regression\b|变慢|更慢|性能下降|延迟(?:增加|变高|上升)|吞吐(?:下降|降低)",
+            re.I,
+        ),
+    ),
+    (
+        "incompatible",
+        re.compile(
+            r"\bincompatib\w*|\bnot backward[- ]compatible\b|\bno longer (?:supported|accepted|works?|compatible)\b"
+            r"|\b(?:users?|callers?|deployments?|you) (?:must|should|need to|have to|will have to) (?:now )?"
+            r"(?:re-?)?(?:set|pin|migrate|update|regenerate|re-?run|change)\b"
+            r"|不兼容|不再支持|需要(?:手动|重新|显式)|必须(?:重新|手动|显式)",
+            re.I,
+        ),
+    ),
+    (
+        "failure",
+        re.compile(
+            r"\b(?:crash(?:es)?|hangs?|deadlocks?|fail(?:s)? to (?:start|load|connect)|(?:is|are|be) rejected)\b"
+            r"|崩溃|卡死|死锁|启动失败|加载失败|会报错|被拒绝",
+            re.I,
+        ),
+    ),
+    ("surprise", re.compile(r"\bsurpris\w+|\bunexpected(?:ly)?\b|行为(?:变化|改变)|意外", re.I)),
+)
+# A sentence that warns, rather than reports: a warning label, or a hedge about what may happen, placed
+# after the change (what it does to existing deployments, on upgrade, from now on) or not.
+_WARNING_LABEL = re.compile(
+    r"^\W*(?:note|warning|caution|caveat|heads[- ]up|beware|be aware|known (?:issues?|limitations?)|"
+    r"limitations?|注意|警告|风险|已知问题|局限)",
+    re.I,
+)
+_HEDGE = re.compile(r"\b(?:may|might|could|will|would|can)\b|可能|会", re.I)
+_AFTER_THE_CHANGE = re.compile(
+    r"\b(?:now|from now on|after (?:this|the) (?:change|pr|upgrade)|with this (?:change|pr)|upgrad\w*|"
+    r"existing (?:deployments?|users?|configs?|runs?|checkpoints?|clusters?)|deployments?|"
+    r"for (?:clients|users|callers|anyone|deployments)|users? (?:who|that|with))\b|"
+    r"升级|现有|已有的?|此后|从此|以后|(?:对|让)(?:用户|调用方)",
+    re.I,
+)
+# A sentence about the problem the PR fixes, or how things were, is no warning about the change; nor is
+# one that explains a term ("Speed + means tiled is slower").
+_BEFORE_THE_CHANGE = re.compile(
+    r"\b(?:previously|before this|used to|prior to|currently|fix(?:es|ed|ing)?|resolv\w*|prevent\w*|avoid\w*|"
+    r"was|were|had|means)\b|之前|以前|原来|原先|目前|修复|解决|避免|防止|表示",
+    re.I,
+)
+# Sections whose sentences describe how the PR was checked, not what it costs.
+_CHECK_HEADING = re.compile(r"test|checklist|verif|validat|测试|验证|清单", re.I)
+MAX_CAVEATS = 2
+_CAVEAT_MAX_CHARS = 300
+
+
+def _caveat(sentence: str, reviewer: str = "") -> Caveat | None:
+    """The sentence as a caveat, or None when it warns of no harm: it must carry a warning label or
+    hedge, name a harm, and not be about how things were before the change or introduce a list."""
+    if sentence.endswith((":", "：")) or _BEFORE_THE_CHANGE.search(sentence):
+        return None
+    labelled = bool(_WARNING_LABEL.search(sentence))
+    if not labelled and not _HEDGE.search(sentence):
+        return None
+    harm = next((harm for harm, pattern in HARMS if pattern.search(sentence)), None)
+    if harm is None:
+        return None
+    hedged = not (labelled or reviewer or _AFTER_THE_CHANGE.search(sentence))
+    return Caveat(sentence, harm, reviewer, hedged)
+
+
+def caveats(body: CleanBody, reviews: Iterable[tuple[str, str]]) -> tuple[Caveat, ...]:
+    """Up to MAX_CAVEATS warnings: the description's first (outside its test plan and checklist), then
+    the reviewers' (`reviews` as login and text), one per harm. Quoted, markup removed."""
+    found: list[Caveat] = []
+
+    def take(text: str, reviewer: str = "") -> None:
+        for sentence in _sentences(text):
+            caveat = (
+                _caveat(sentence, reviewer) if ITEM_MIN_CHARS <= len(sentence) <= _CAVEAT_MAX_CHARS else None
+            )
+            if caveat and all(c.harm != caveat.harm for c in found) and len(found) < MAX_CAVEATS:
+                found.append(caveat)
+
+    for section in body.sections:
+        if not _CHECK_HEADING.search(section.heading):
+            for block in section.blocks:
+                if block.kind in ("para", "list", "quote"):
+                    take(plain_text([block]))
+    for reviewer, text in reviews:
+        take(clean_body(text).prose, reviewer)
+    return tuple(found)
