@@ -1287,7 +1287,8 @@ _CAUSAL = re.compile(
 # The author's note on what breaks: "BREAKING CHANGE: …", "BREAKING: …", and the same label in Chinese
 # ("破坏性变更：…", "不兼容变更：…").
 _BREAKING_NOTE = re.compile(
-    r"^[ \t>*-]*\**(?:(?:[\u2190-\u2bff\U0001f000-\U0001faff]\ufe0f?|:[a-z_]+:)\s*)*\**"  # "⚠️ BREAKING CHANGE"
+    # at a line's start, or a sentence's ("… Helm values. **Breaking:** a config that …"), after an emoji
+    r"(?:^[ \t>*-]*|(?<=[.!?] )|(?<=[。！？]))\**(?:(?:[\u2190-\u2bff\U0001f000-\U0001faff]\ufe0f?|:[a-z_]+:)\s*)*\**"
     r"(?:BREAKING(?:[ -]CHANGES?)?|(?:破坏性|不兼容)(?:变更|改动|修改))\**\s*[:：]\**\s*(.*)$",
     re.M | re.I,
 )

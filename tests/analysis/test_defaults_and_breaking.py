@@ -377,6 +377,10 @@ def test_reading_a_rank_or_a_logging_level_from_the_environment_is_no_key_point(
         ("⚠️ **Breaking**: the flag is removed.", True),
         (":warning: BREAKING CHANGE: the flag is removed.", True),
         ("🚨 破坏性变更：删除了 --disable-flashinfer 参数", True),
+        # a label in the middle of a paragraph, after a sentence
+        ("Renames `queue.size` to `queue.capacity`. **Breaking:** a config that still sets it fails.", True),
+        ("把 queue.size 改名为 queue.capacity。破坏性变更：旧配置会在启动时报错。", True),
+        ("This is not breaking: it only adds a flag.", False),
     ],
 )
 def test_the_authors_breaking_note_is_read_unless_it_says_nothing_breaks(body: str, breaking: bool) -> None:
