@@ -327,6 +327,14 @@ TEXT: dict[str, dict[Language, str]] = {
     "brk.required": {"zh": "{key} 必须显式设置（原默认 {old}）", "en": "{key} must now be set (was {old})"},
     "brk.signature": {"zh": "签名 {old} 改为 {new}", "en": "signature {old} becomes {new}"},
     "brk.rehomed": {"zh": "{old} 变为 {new}", "en": "{old} becomes {new}"},
+    "risk.runtime_floor": {
+        "zh": "最低 {runtime} 版本提高：{old} → {new}（{path}），仍在用更早版本的用户将无法安装或构建",
+        "en": "The minimum {runtime} rises from {old} to {new} ({path}); users on an older {runtime} can no longer install or build it",
+    },
+    "fu.runtime_floor": {
+        "zh": "在发布说明里写明支持的最低版本",
+        "en": "State the new minimum version in the release notes",
+    },
     "risk.caveat": {"zh": "作者提醒：{said}", "en": "The author warns: {said}"},
     "risk.caveat_review": {"zh": "评审 @{reviewer} 提醒：{said}", "en": "Reviewer @{reviewer} warns: {said}"},
     "risk.caveat_unread": {
@@ -1035,8 +1043,17 @@ def _dependencies(f: PRFeatures, language: Language, out: _Findings) -> None:
     dependency file and packages whose major version changes are medium; a base image's new tag, other
     versions and install lines are low. Pins in examples, scripts and docs are low and said to be there;
     pins in CI workflows alone are no risk to users (the key points still list them)."""
-    shipped = [d for d in f.dependency_changes if ships(d.path)]
-    aside = [d for d in f.dependency_changes if not ships(d.path) and file_kind(d.path) != "ci"]
+    changes = []
+    for d in f.dependency_changes:
+        floor = _raised_runtime_floor(d)
+        if floor is None:
+            changes.append(d)
+            continue
+        runtime = _RUNTIMES[d.name]
+        text = say("risk.runtime_floor", language, runtime=runtime, old=floor[0], new=floor[1], path=d.path)
+        out.add(Risk("compatibility", "medium", text, d.path), say("fu.runtime_floor", language))
+    shipped = [d for d in changes if ships(d.path)]
+    aside = [d for d in changes if not ships(d.path) and file_kind(d.path) != "ci"]
     images = [d for d in shipped if d.image and d.change == "changed"]
     packages = [d for d in shipped if d not in images]
     key = [d for d in packages if d.key or (d.change == "removed" and d.declared)]
@@ -1066,6 +1083,23 @@ def _dependencies(f: PRFeatures, language: Language, out: _Findings) -> None:
 
 
 _MAJOR = re.compile(r"\d+")
+# The language a project declares it needs (`requires-python`, go.mod's `go` line), by its package name.
+_RUNTIMES = {"python": "Python", "go": "Go"}
+# A specifier's lower bound (`>=3.8,<3.13` -> 3.8; go.mod's bare `1.21`); a cap alone (`<3.13`) has none.
+_LOWER_BOUND = re.compile(r"(?:>=|>|~=|==|\^|^)\s*v?(\d+(?:\.\d+)*)")
+
+
+def _raised_runtime_floor(d: DependencyChange) -> tuple[str, str] | None:
+    """The old and new minimum when a declared language version moves up (`>=3.8` -> `>=3.10`, `go 1.21`
+    -> `go 1.23`): users on the versions in between can no longer install or build the project. A base
+    image (`python:3.12-slim`) is no declared minimum."""
+    if d.name not in _RUNTIMES or d.image or not d.declared or d.change != "changed":
+        return None
+    old, new = _LOWER_BOUND.search(d.old or ""), _LOWER_BOUND.search(d.new or "")
+    if old is None or new is None:
+        return None
+    rises = tuple(map(int, new.group(1).split("."))) > tuple(map(int, old.group(1).split(".")))
+    return (old.group(1), new.group(1)) if rises else None
 
 
 def _major_change(d: DependencyChange) -> bool:

@@ -286,3 +286,52 @@ def test_a_major_bump_in_a_package_json_is_a_key_point_and_a_risk() -> None:
     texts = HeuristicAnalyzer().analyze(pr).localized("en")
     assert any("clsx ^1.2.1 → ^2.1.0" in point for point in texts.key_points)
     assert any("clsx" in risk and "major" in risk.lower() for risk in texts.risks), texts.risks
+
+
+@pytest.mark.parametrize(
+    ("file", "runtime", "old", "new"),
+    [
+        (changed("go.mod", ["go 1.23"], ["go 1.21"]), "Go", "1.21", "1.23"),
+        (
+            changed("pyproject.toml", ['requires-python = ">=3.10,<4"'], ['requires-python = ">=3.8,<4"']),
+            "Python",
+            "3.8",
+            "3.10",
+        ),
+        (
+            changed("pyproject.toml", ['requires-python = ">=3.10"'], ['requires-python = ">=3.8"']),
+            "Python",
+            "3.8",
+            "3.10",
+        ),
+        (
+            changed("setup.py", ['    python_requires=">=3.11",'], ['    python_requires=">=3.9",']),
+            "Python",
+            "3.9",
+            "3.11",
+        ),
+    ],
+)
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_raised_minimum_language_version_is_a_compatibility_risk_for_older_users(
+    file: PRFile, runtime: str, old: str, new: str, language: str
+) -> None:
+    pr = make_pr("Require a newer toolchain", files=[file, code("src/app.py", 20)], repo="acme/widgets")
+    analysis = HeuristicAnalyzer().analyze(pr, language=language)  # type: ignore[arg-type]
+    floors = [r for r in analysis.risks if r.category == "compatibility" and runtime in r.text]
+    assert len(floors) == 1 and old in floors[0].text and new in floors[0].text
+    assert not any(r.category == "dependency" and runtime.lower() in r.text.lower() for r in analysis.risks)
+
+
+@pytest.mark.parametrize(
+    "file",
+    [
+        changed("go.mod", ["go 1.21"], ["go 1.23"]),  # lowered: more users can build it
+        changed("pyproject.toml", ['requires-python = ">=3.8,<3.13"'], ['requires-python = ">=3.8,<3.12"']),
+        changed("pyproject.toml", ['requires-python = "<3.13"'], ['requires-python = "<3.12"']),
+    ],
+)
+def test_a_lowered_or_capped_language_version_is_no_raised_floor(file: PRFile) -> None:
+    pr = make_pr("Toolchain range", files=[file], repo="acme/widgets")
+    analysis = HeuristicAnalyzer().analyze(pr, language="en")
+    assert not any("minimum" in r.text for r in analysis.risks)

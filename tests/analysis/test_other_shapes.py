@@ -260,7 +260,7 @@ def test_renamed_source_files_are_a_key_point_and_an_import_risk() -> None:
     ("pr", "name", "severity"),
     [
         (shapes.SWIFT_VLLM_BUMP, "vllm", "medium"),  # a requirements/ folder, a key framework
-        (shapes.TRL_BUMP, "python", "medium"),  # requires-python: the Python versions supported
+        (shapes.TRL_BUMP, "transformers", "medium"),  # its raised requires-python is a compatibility risk
         (shapes.FLOW_PYDANTIC_BUMP, "pydantic", "medium"),
         (shapes.FLOW_DOCKER, "python", "low"),  # a base image is never key
     ],
