@@ -1973,7 +1973,8 @@ def _renamed_keys(changes: list[ConfigChange], text: str) -> tuple[list[ConfigCh
     """A key removed from a file and one added to it with the same value, the only such pair of that
     value there, renamed when one name is the other with words added (`resume_path` ->
     `resume_from_path` is not, `max_len` -> `max_len_per_gpu` is) or the title or description names
-    both (`Rename beta to kl_coef`): neither removed nor added. The changes without them, and the
+    both, by leaf or whole key (`Rename beta to kl_coef`, `queue.size to queue.capacity`): neither
+    removed nor added. The changes without them, and the
     renames (file, old key, new key)."""
     pairs: dict[tuple[str, str], tuple[list[ConfigChange], list[ConfigChange]]] = {}
     for c in changes:
@@ -1987,7 +1988,7 @@ def _renamed_keys(changes: list[ConfigChange], text: str) -> tuple[list[ConfigCh
             continue
         old, new = removed[0], added[0]
         old_leaf, new_leaf = old.key.rsplit(".", 1)[-1], new.key.rsplit(".", 1)[-1]
-        if _extends(old_leaf, new_leaf) or (_names_word(old_leaf, text) and _names_word(new_leaf, text)):
+        if _extends(old_leaf, new_leaf) or (_names_key(old.key, text) and _names_key(new.key, text)):
             taken |= {id(old), id(new)}
             renames.append(Rename(old.path, old.key, new.key))
     return [c for c in changes if id(c) not in taken], renames
@@ -2000,6 +2001,13 @@ def _extends(old: str, new: str) -> bool:
     if short == long or not (short.count("_") or len(short) >= 5):
         return False
     return long.startswith(f"{short}_") or long.endswith(f"_{short}")
+
+
+def _names_key(key: str, text: str) -> bool:
+    """Whether `text` names a config key: whole, or its leaf as the last part of a dotted name
+    (`queue.size` names the `size` a YAML file nests under `queue:`)."""
+    leaf = re.escape(key.rsplit(".", 1)[-1])
+    return _names_word(key, text) or re.search(rf"(?<![\w.])(?:[\w-]+\.)*{leaf}(?![\w.])", text) is not None
 
 
 def _names_word(name: str, text: str) -> bool:

@@ -413,3 +413,22 @@ def test_a_breaking_note_is_its_whole_paragraph_in_plain_words(body: str, said: 
     note = extract_features(pr, load_module_map(pr.repo)).breaking_note
     expected = said or "删除了 `--disable-flashinfer` 参数，启动脚本需要改用 `--attention-backend`。"
     assert note == expected
+
+
+NESTED_RENAME = """@@ -3,3 +3,3 @@ queue:
+-  size: 10000
++  capacity: 10000"""
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Rename config key queue.size to queue.capacity",
+        "把配置项 queue.size 改名为 queue.capacity",
+        "queue: size is now capacity",
+    ],
+)
+def test_a_nested_key_the_title_names_by_its_dotted_path_is_renamed_not_removed(title: str) -> None:
+    pr = make_pr(title, files=[patched("config/app.example.yaml", NESTED_RENAME)], repo="acme/ferry")
+    risks = " ".join(r.text for r in analyze(pr, "en").risks)
+    assert "renamed" in risks and "removed" not in risks
