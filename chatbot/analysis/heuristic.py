@@ -698,7 +698,9 @@ def importance_parts(f: PRFeatures, change_type: ChangeType, modules: tuple[str,
     parts = [Contribution("type", w.IMPORTANCE_BASE["refactor" if shipped else change_type])]
     if f.breaking:
         parts.append(Contribution("breaking", w.BREAKING))
-    parts.append(Contribution("size", min(w.SIZE_CAP, w.SIZE_PER_LOG2 * log_scale(f.weighted_lines))))
+    # A fix of what training computes in core code reaches every run, however few its lines.
+    lines = max(f.weighted_lines, w.SEMANTIC_FIX_LINES if _semantic_core_fix(f, change_type) else 0)
+    parts.append(Contribution("size", min(w.SIZE_CAP, w.SIZE_PER_LOG2 * log_scale(lines))))
     parts.append(Contribution("core", w.CORE_SHARE * f.core_share))
     parts.append(Contribution("modules", min(w.EXTRA_MODULE_CAP, w.EXTRA_MODULE * max(0, len(modules) - 1))))
     # Keys count once however many config files repeat them (verl mirrors keys across trainer yamls).
@@ -764,11 +766,29 @@ def names_semantics(change_type: str, title: str) -> bool:
     """Whether a feature, fix or speed-up names in its title (its description, without tags) what
     training or inference computes: a loss, advantage, sampling, weight sync, precision…; the
     "changes training or inference semantics" signal of importance, which questions filter by too. A
-    speed-up of packing, padding, attention or weight sync computes the same results faster."""
+    speed-up of packing, padding, attention or weight sync computes the same results faster, and only a
+    fix of sharding or checkpoint loading changes what is computed."""
     if change_type not in w.SEMANTIC_TYPES:
         return False
-    named = (m.group(0) for m in w.SEMANTICS_TITLE.finditer(title))
-    return any(change_type != "perf" or not w.SAME_RESULTS_PERF.match(word) for word in named)
+    return any(
+        (change_type != "perf" or not w.SAME_RESULTS_PERF.match(word))
+        and (change_type == "fix" or not w.FIX_ONLY_SEMANTICS.match(word))
+        for word in (m.group(0) for m in w.SEMANTICS_TITLE.finditer(title))
+    )
+
+
+def _semantic_core_fix(f: PRFeatures, change_type: ChangeType) -> bool:
+    """A fix in core code whose title names what training or inference computes ("fix the seed reused
+    in random sampling", "修复 KL 损失的符号"): however small, what its readers' results depend on."""
+    title = f.title.description
+    return (
+        change_type == "fix"
+        and f.core_share > 0
+        and f.code_lines >= w.SMALL_FIX_MIN_LINES
+        and names_semantics(change_type, title)
+        # "Remove deprecated optimizer args" takes a knob away; it changes no computation.
+        and not w.RELOCATION_TITLE.search(title)
+    )
 
 
 def _substance_parts(f: PRFeatures, change_type: ChangeType) -> list[Contribution]:
@@ -777,14 +797,7 @@ def _substance_parts(f: PRFeatures, change_type: ChangeType) -> list[Contributio
     if f.code_lines < w.SHIPPED_CODE_MIN_LINES:
         if _fixes_wrong_results(f, change_type):
             return [Contribution("core_fix", w.CORE_FIX)]
-        # A fix of a line or two in core code that names what training or inference computes ("fix the
-        # seed reused in random sampling"): small, and what its readers' results depend on.
-        small_core_fix = change_type == "fix" and f.core_share > 0 and f.code_lines >= w.SMALL_FIX_MIN_LINES
-        return (
-            [Contribution("semantics", w.SEMANTICS)]
-            if small_core_fix and names_semantics("fix", title)
-            else []
-        )
+        return [Contribution("semantics", w.SEMANTICS)] if _semantic_core_fix(f, change_type) else []
     parts = []
     if change_type == "feat" and f.api_added:
         added = min(w.NEW_CAPABILITY_CAP, w.NEW_CAPABILITY_EACH * len(f.api_added))

@@ -135,13 +135,20 @@ NEW_CAPABILITY_CAP = 0.75
 SEMANTICS = 0.5
 # The change types whose title can say they change what training or inference computes.
 SEMANTIC_TYPES = frozenset({"feat", "fix", "perf"})
+# Seeds and sharding decide what each rank samples and holds, and a checkpoint load decides which weights
+# training resumes from, so they belong here too. The quantities a loss is made of are named in titles as
+# words and as the code's identifiers ("fix `vf_loss` factor", "kl_penalty", "old_log_probs").
 SEMANTICS_TITLE = re.compile(
-    r"\b(?:loss|advantages?|kl|entropy|importance sampling|off-?policy|on-?policy|log-?probs?|logprobs?|"
-    r"rewards?|gradients?|grad|optimi[sz]er|learning rate|lr scheduler|sampling|temperature|"
+    r"\b(?:loss|advantages?|kl|entropy|importance sampling|off[- ]?policy|on[- ]?policy|log[- ]?probs?|"
+    r"logprobs?|rewards?|gradients?|grad|optimi[sz]er|learning rate|lr scheduler|sampling|temperature|"
     r"(?:weight|param(?:eter)?)s? (?:sync|update|resharding)|precision|dtype|fp8|bf16|tokeniz\w*|"
-    r"attention|packing|padding|normali[sz]ation)\b"
+    r"attention|packing|padding|normali[sz]ation|seeds?|(?:re)?shard(?:ing|ed)?|"
+    r"(?:load(?:ing)?|resum(?:e|es|ed|ing)) (?:from )?(?:the )?(?:checkpoints?|ckpts?)|"
+    r"(?:checkpoints?|ckpts?) (?:load(?:s|ed|ing)?|resum(?:e|es|ed|ing)))\b"
+    r"|(?<![A-Za-z0-9])(?:[a-z0-9]+_)*(?:loss|advantages?|kl|entropy|log_probs?|logprobs?)(?:_[a-z0-9]+)*\b"
     # the same, as Chinese titles say it
-    r"|损失|优势|熵|对数概率|奖励|梯度|优化器|学习率|采样|温度|权重同步|参数同步|精度|分词|注意力|打包|填充|归一化",
+    r"|损失|优势|熵|对数概率|奖励|梯度|优化器|学习率|采样|温度|权重同步|参数同步|精度|分词|注意力|打包|填充|归一化"
+    r"|随机种子|分片|加载检查点|断点续训|恢复训练",
     re.I,
 )
 # What a speed-up works on without changing what is computed: a faster packing, padding, attention kernel,
@@ -149,6 +156,13 @@ SEMANTICS_TITLE = re.compile(
 SAME_RESULTS_PERF = re.compile(
     r"^(?:packing|padding|attention|(?:weight|param(?:eter)?)s? (?:sync|update|resharding)|tokeniz\w*|"
     r"打包|填充|注意力|权重同步|参数同步|分词)$",
+    re.I,
+)
+# What only a fix changes the results of: sharding and checkpoint loading decide which weights a rank
+# holds or resumes from when they are wrong, but a new sharding scheme or a faster load computes the same.
+FIX_ONLY_SEMANTICS = re.compile(
+    r"^(?:(?:re)?shard(?:ing|ed)?|(?:load(?:ing)?|resum\w*) (?:from )?(?:the )?(?:checkpoints?|ckpts?)|"
+    r"(?:checkpoints?|ckpts?) (?:load\w*|resum\w*)|分片|加载检查点|断点续训|恢复训练)$",
     re.I,
 )
 # A fix (or perf change) whose title names memory, OOM, a leak or wrong results, in shipped code.
@@ -170,6 +184,11 @@ WRONG_RESULTS_MIN_LINES = 3
 # A fix this small in core code still counts its title's semantics (SEMANTICS): a one-line change to how
 # sampling seeds or a loss term are computed changes every run's results.
 SMALL_FIX_MIN_LINES = 2
+# Such a fix reaches every run however few its lines ("skip the seed when building SamplingParams", +1/−1,
+# ended GRPO's collapse to zero advantages), so its size counts as at least this many lines: with its
+# semantics and core share it lands at 4.7, above every rename (RELOCATION_CAP) and with the fixes of
+# 15–30 lines that name the same, where the line count had left it at 4.0–4.4 among the skims.
+SEMANTIC_FIX_LINES = 15
 WRONG_RESULTS_PROSE_CHARS = 1500
 WRONG_RESULTS = re.compile(
     r"\b(?:silently|incorrect(?:ly)?|wrong(?:ly)?|mismatch(?:es|ed)?|does(?: not|n't) match|diverg\w*|nan|"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.analysis import Analysis, HeuristicAnalyzer
+from chatbot.analysis.heuristic import names_semantics
 from chatbot.models import PullRequest
 
 from .builders import changed, make_pr
@@ -239,3 +240,57 @@ def test_a_one_line_fix_of_what_training_computes_counts_its_semantics(title: st
         pr(title, "", changed("examples/run.py", ["seed = None"], ["seed = 1"]), number=52)
     )
     assert outside.importance < semantic.importance
+
+
+SEMANTIC_ONE_LINERS = [
+    "Fix the seed reused in random sampling",
+    "fix: `vf_loss` factor",
+    "Fix old log probs for on policy training",
+    "修复 KL 损失的符号",
+    "fix: checkpoint loading restores the wrong optimizer",
+    "修复随机种子在各 rank 上相同的问题",
+    "Fix reshard of the reference model",
+]
+
+
+@pytest.mark.parametrize("title", SEMANTIC_ONE_LINERS)
+def test_a_one_line_fix_of_what_training_computes_is_worth_reading_above_every_rename(title: str) -> None:
+    """Its reach is every run, not its line count: it ranks above a (breaking) rename of 300 lines and is
+    worth reading, whatever the title's shape; the same line with a plain title stays a skim."""
+    line = changed("trl/trainer/grpo_trainer.py", ["        seed = None"], ["        seed = self.seed"])
+    semantic = ANALYZER.analyze(pr(title, "", line, number=60))
+    plain = ANALYZER.analyze(pr("Fix an edge case in the trainer", "", line, number=61))
+    (rename,) = analysed(RENAME)
+    assert semantic.verdict == "worth-reading", (title, semantic.importance)
+    assert semantic.importance > rename.importance, (title, semantic.importance, rename.importance)
+    assert plain.verdict == "skim"
+
+
+def test_a_one_line_fix_of_what_training_computes_outside_core_code_stays_a_skim() -> None:
+    for title in SEMANTIC_ONE_LINERS:
+        example = ANALYZER.analyze(
+            pr(title, "", changed("examples/run.py", ["seed = 1"], ["seed = None"]), number=62)
+        )
+        assert example.verdict == "skim", title
+
+
+@pytest.mark.parametrize(
+    ("change_type", "title"),
+    [
+        ("feat", "Support model resharding between the trainer and the rollout engine"),
+        ("perf", "Faster checkpoint loading with parallel reads"),
+        ("feat", "新增分片导出"),
+    ],
+)
+def test_a_new_sharding_scheme_or_a_faster_load_changes_no_semantics(change_type: str, title: str) -> None:
+    assert not names_semantics(change_type, title)
+
+
+def test_removing_deprecated_knobs_of_the_optimizer_is_no_semantic_fix() -> None:
+    removal = pr(
+        "fix: remove deprecated optimizer args",
+        "",
+        changed("trl/trainer/grpo_trainer.py", [], ["        lr_warmup = None", "        clip = None"]),
+        number=63,
+    )
+    assert ANALYZER.analyze(removal).verdict == "skim"
