@@ -302,6 +302,42 @@ def _sentences(text: str) -> list[str]:
     return join_unbalanced(pieces)
 
 
+# A sentence that runs on into what the cleaning took out (a link or code block on the next line, a
+# screenshot): it ends on words that introduce examples ("network errors like"), on a pointer at the
+# removed thing ("see more here"), or on a word that needs an object ("which is used in", "bump x to").
+_EXAMPLES_INTRO = re.compile(
+    r"\s*[,，]?\s*(?:\b(?:like|such as|including|e\.g\.?|eg\.|i\.e\.?|for (?:example|instance)|as follows)"
+    r"|例如|比如|如下)\s*[:：]?$",
+    re.I,
+)
+_DANGLING = re.compile(
+    r"(?:(?<![\w&-])(?:in|at|from|to|of|by|with|on|into|via|see|the|a|an|than|per)"
+    r"|\bsee (?:more |the )?(?:here|below|above|details)|参考|参见|详见|位于)\s*[:：]?$",
+    re.I,
+)
+# Where a clause of a sentence starts: after a comma, semicolon, dash or bracket, or at a relative word.
+_CLAUSE_START = re.compile(r"\s*[,;，；(（—–]\s*|\s+(?=(?:which|that|where|see|as)\b)", re.I)
+_ELLIPSIS = "…"
+
+
+def complete_clauses(sentence: str) -> str:
+    """`sentence` without a last clause that runs on into something the cleaning removed ("There is a
+    config X, which is used in" → "There is a config X"; "fix network errors like" → "fix network
+    errors"). When the clause is all the sentence says, it is kept and marked cut with "…". A sentence
+    that ends in a stop is complete. Applied to a sentence already read as the lead, so it never makes
+    a lead of a sentence the reader passed over."""
+    if sentence.endswith((".", "!", "?", "。", "！", "？", _ELLIPSIS)):
+        return sentence
+    examples = _EXAMPLES_INTRO.search(sentence)
+    if examples and examples.start() >= LEAD_SENTENCE_MIN_CHARS // 2:
+        return sentence[: examples.start()]
+    if not _DANGLING.search(sentence):
+        return sentence
+    starts = [m.start() for m in _CLAUSE_START.finditer(sentence) if m.start() >= LEAD_SENTENCE_MIN_CHARS]
+    kept = sentence[: starts[-1]] if starts else ""
+    return kept if balanced(kept) and kept else f"{sentence.rstrip(' :：')} {_ELLIPSIS}"
+
+
 # A diff statistic pasted into the description ("Total changes: 7 insertions(+), 6 deletions(-)").
 _STATISTIC = re.compile(r"insertions?\(\+\)|deletions?\(-\)|\b\d+ files? changed\b", re.IGNORECASE)
 # A sentence that defines a term ("`drop` means off-policy staleness dropping", "k 表示要淘汰的数量") glosses
@@ -563,8 +599,9 @@ def _lead(
                     # After an opening that states the problem, only "This PR …" says what it does: a
                     # later sentence opening with a verb is as often an aside ("Fix x too, not sure…").
                     later = opening is not None
-                    opening = opening or first
-                    action = first if (ACTION_PREFIX.match(first) if later else says_action(first)) else None
+                    said = complete_clauses(first)
+                    opening = opening or said
+                    action = said if (ACTION_PREFIX.match(first) if later else says_action(first)) else None
                 paragraphs += opening is not None
             elif block.kind == "list":
                 text = _item_text(block)
@@ -574,7 +611,7 @@ def _lead(
                     and not names_unchanged_file(text, changed_paths)
                     and text not in items
                 ):
-                    items.append(text)
+                    items.append(complete_clauses(text))
                     listed = True
     # An opening of how things work today, with no problem stated, yields to what the PR does about it.
     return (action if action and opening and background(opening) else opening), action, items

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.analysis import HeuristicAnalyzer
+from chatbot.analysis.lead import complete_clauses
 
 from .builders import changed, code, make_pr
 from .claims import ungrounded
@@ -329,3 +330,54 @@ def test_pins_in_the_example_scripts_are_no_reason_to_read_the_pr(language: str)
 def test_the_rest_of_a_title_github_cut_is_no_lead(mark: str, repo: str, rest: str, after: str) -> None:
     points = _points("Fix grouped advantage scaling for lar…", f"{mark}{rest}\n\n{after}", repo)
     assert points and points[0].startswith("The grouped path could silently shrink"), points
+
+
+RUN_ON_INTO_A_LINK = [
+    (
+        "[rollout] fix: the seed reused in sampling",
+        "There is an optional config `rollout.seed` for the engines, which is used in\n\n"
+        "[https://github.com/o/r/blob/abc/pkg/rollout.py#L10](https://github.com/o/r/blob/abc/pkg/rollout.py#L10)"
+        "\n\nIt makes identical prompts get identical responses.",
+        "There is an optional config rollout.seed for the engines",
+    ),
+    (
+        "Retry downloads on network errors",
+        "This PR retries the downloads that fail on network errors like\n\n```\nConnectionResetError\n```",
+        "retries the downloads that fail on network errors",
+    ),
+    (
+        "Add a transformation layer to the workers",
+        "- Introduces a transformation layer within the actor and critic workers, see more here\n"
+        "- Keeps the old path behind a flag",
+        "Introduces a transformation layer within the actor and critic workers",
+    ),
+]
+
+
+@pytest.mark.parametrize(("title", "body", "kept"), RUN_ON_INTO_A_LINK)
+def test_a_lead_that_ran_on_into_a_removed_link_or_code_block_keeps_the_rest_of_its_sentence(
+    title: str, body: str, kept: str
+) -> None:
+    pr = make_pr(title, body, files=SOURCE, repo="acme/rl")
+    text = ANALYZER.analyze(pr, "en").texts["en"]
+    said = [text.gist, *text.key_points]  # the lead is the gist or a key point
+    assert any(kept.lower() in s.lower() for s in said), said
+    assert not any(s.rstrip(" .").endswith((" in", " like", " here")) for s in said), said
+
+
+@pytest.mark.parametrize(
+    ("sentence", "said"),
+    [
+        (
+            "There is a config X for the rollout engines, which is used in",
+            "There is a config X for the rollout engines",
+        ),
+        ("Trying to fix network errors like", "Trying to fix network errors"),
+        ("Bump the engine version from 0.8.2 to", "Bump the engine version from 0.8.2 to …"),
+        ("具体的实现方式参考", "具体的实现方式参考 …"),
+        ("Adds a test for cot and raw q&a", "Adds a test for cot and raw q&a"),
+        ("Fixes the loss mask, which is used in.", "Fixes the loss mask, which is used in."),
+    ],
+)
+def test_a_clause_that_runs_on_into_removed_text_is_cut_or_marked(sentence: str, said: str) -> None:
+    assert complete_clauses(sentence) == said
