@@ -99,6 +99,7 @@ TEXT: dict[str, dict[Language, str]] = {
     "why.modules": {"zh": "横跨 {n} 个模块", "en": "spans {n} modules"},
     "why.config_default": {"zh": "修改配置默认值（{keys}）", "en": "changes config defaults ({keys})"},
     "why.api": {"zh": "修改公共接口（{names}）", "en": "changes public API ({names})"},
+    "why.api_removed": {"zh": "删除公共接口（{names}）", "en": "removes public API ({names})"},
     "why.config_added": {"zh": "新增配置项（{keys}）", "en": "adds config keys ({keys})"},
     "why.config_removed": {"zh": "删除配置项（{keys}）", "en": "removes config keys ({keys})"},
     "why.cli": {"zh": "新增命令行参数（{args}）", "en": "adds command-line options ({args})"},
@@ -1538,7 +1539,12 @@ def _user_visible_why(f: PRFeatures, language: Language) -> str | None:
     if f.api_removed or f.api_changed or _rehomed(f):
         names = [h.line.split("(")[0] for h in (*f.api_removed, *f.api_changed)]  # name without signature
         names += [r.old for r in _rehomed(f)]
-        return say("why.api", language, names=_join(names, language, limit=2))
+        # What a removal does to callers is more than "changes": they must stop calling it. Unless a file
+        # came without its patch, where the definitions may have moved.
+        removed_only = not (f.api_changed or _rehomed(f) or _unread_code(f))
+        return say(
+            "why.api_removed" if removed_only else "why.api", language, names=_join(names, language, limit=2)
+        )
     removed = [c.key for c in changes if c.new is None]
     if removed:
         return say("why.config_removed", language, keys=_join(removed, language, limit=2))
@@ -1882,9 +1888,10 @@ def _key_points(
     language: Language,
     undone: RevertClues | None = None,
     hazards: Hazards | None = None,
+    reason: str = "",
 ) -> list[str]:
     """Up to MAX_KEY_POINTS: the author's lead (quoted), a measured result, then the diff's user-visible
-    facts, then the first review remark. Where none of these exist there is no point: "the change
+    facts that the verdict `reason` does not already name, then the first review remark. Where none of these exist there is no point: "the change
     centres on X" tells a reader nothing the title and the reading guide do not. A revert opens with the change it undoes, and its diff's definitions and keys are that change's."""
     points: list[str] = []
     reverted = _reverted(undone, f, language) if undone is not None else None
@@ -1914,7 +1921,7 @@ def _key_points(
     diff = _diff_points(
         f, language, reverting=undone is not None, hazards=hazards or Hazards(), led=bool(points)
     )
-    diff = [d for d in diff if not _names_only_the_title(d, f)]
+    diff = [d for d in diff if not _names_only_the_title(d, f) and not _names_only_the_reason(d, reason)]
     reviews = [r for r in reviews if _reads(r, language)]
     room = max(w.MIN_DIFF_POINTS, w.MAX_KEY_POINTS - len(points) - (1 if reviews else 0))
     points += diff[:room]
@@ -1932,6 +1939,23 @@ def _names_only_the_title(point: str, f: PRFeatures) -> bool:
     return not _content_words(rest) - _title_words(f.title.text) and all(
         name.lower() in title for name in code_identifiers(rest)
     )
+
+
+# The label of a diff fact ("Public definitions removed: ", "新增配置项：") and what separates its names
+# ("a, b and c", "a、b", "old → new").
+_FACT_LABEL = re.compile(r"^[^:：\n]*[:：]\s*")
+_NAME_SEPARATOR = re.compile(r"\s*(?:,|，|、|\band\b|和|及|→)\s*")
+
+
+def _names_only_the_reason(point: str, reason: str) -> bool:
+    """Whether a fact of the diff only lists names the verdict reason already shows ("New config keys:
+    pad_to_length, pad_to_length_bucket" beside "adds config keys (pad_to_length, pad_to_length_bucket)",
+    "Renamed: a → b" beside "a rename or move (a → b)"): the reader has read it. A fact that lists more
+    names ("… and 6 more"), or says more than names (a default's values, a new signature), adds to it."""
+    if not reason:
+        return False
+    names = [n for n in _NAME_SEPARATOR.split(_FACT_LABEL.sub("", point, count=1).strip()) if n]
+    return bool(names) and all(re.search(rf"(?<![\w.]){re.escape(name)}(?![\w.(])", reason) for name in names)
 
 
 # "This PR …" / "本 PR …" opening the author's sentence: in a point about the PR, it is the PR again.
@@ -2399,13 +2423,19 @@ class HeuristicAnalyzer:
         start = reading_start(pr, f) if verdict != "skim" else None
         worded = {language: assess_risks(f, change_type, language, hazards) for language in LANGUAGES}
         risks = worded[lang][0]
+        reasons = {
+            language: verdict_reason(
+                verdict, importance_points, insight_points, f, change_type, scored, language
+            )
+            for language in LANGUAGES
+        }
         texts: dict[str, LocalizedAnalysis] = {
             language: LocalizedAnalysis(
                 gist=_gist(f, author, change_type, modules, language),
-                verdict_reason=verdict_reason(
-                    verdict, importance_points, insight_points, f, change_type, scored, language
+                verdict_reason=reasons[language],
+                key_points=tuple(
+                    _key_points(f, author, reviews, language, undone, hazards, reasons[language])
                 ),
-                key_points=tuple(_key_points(f, author, reviews, language, undone, hazards)),
                 risks=tuple(r.text for r in worded[language][0]),
                 follow_ups=tuple(worded[language][1]),
                 reading_guide=_reading_guide(

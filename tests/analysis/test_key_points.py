@@ -501,3 +501,59 @@ def test_a_reading_guide_starts_at_the_function_in_go_rust_and_typescript(
     assert analysis.verdict != "skim"
     for language in ("en", "zh"):
         assert focus in analysis.localized(language).reading_guide[0]
+
+
+def _definitions(*names: str) -> list[str]:
+    out: list[str] = []
+    for name in names:
+        out += [f"def {name}(chunks):", *[f"    part_{i} = step({i})" for i in range(40)]]
+    return out
+
+
+@pytest.mark.parametrize(
+    ("title", "body", "repo"),
+    [
+        ("Add chunked weight transfer", "", "acme/rl"),
+        ("[ckpt] feat: chunked weight transfer", "", "verl-project/verl"),
+        ("支持分块传输权重", "- 传输前把权重切块\n- 接收端再合并", "acme/rl"),
+    ],
+)
+def test_a_key_point_never_only_lists_what_the_verdict_reason_names(title: str, body: str, repo: str) -> None:
+    """The reason names the new definitions; a key point listing the same ones tells the reader nothing
+    more, in either language. With more definitions than the reason shows, the point lists them all."""
+    few = make_pr(
+        title,
+        body,
+        files=[changed("pkg/trainer/weights.py", _definitions("merge_chunks", "split_chunks"))],
+        repo=repo,
+    )
+    many = make_pr(
+        title,
+        body,
+        files=[
+            changed(
+                "pkg/trainer/weights.py",
+                _definitions("merge_chunks", "split_chunks", "pack_chunks", "send_chunks"),
+            )
+        ],
+        repo=repo,
+    )
+    for language in ("zh", "en"):
+        text = ANALYZER.analyze(few, language).texts[language]
+        assert "merge_chunks" in text.verdict_reason, text.verdict_reason
+        assert not any("merge_chunks" in p for p in text.key_points), (text.verdict_reason, text.key_points)
+        more = ANALYZER.analyze(many, language).texts[language]
+        assert any("send_chunks" in p for p in more.key_points), (more.verdict_reason, more.key_points)
+
+
+def test_a_reason_says_public_api_was_removed_when_it_only_was() -> None:
+    removal = make_pr(
+        "Drop the old reward model",
+        "",
+        files=[changed("pkg/trainer/reward.py", ["    kept = 1"], _definitions("old_reward_score"))],
+        repo="acme/rl",
+    )
+    for language, removed in (("en", "removes public API"), ("zh", "删除公共接口")):
+        text = ANALYZER.analyze(removal, language).texts[language]
+        assert removed in text.verdict_reason, text.verdict_reason
+        assert not any("old_reward_score" in p for p in text.key_points), text.key_points
