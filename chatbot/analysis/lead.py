@@ -311,35 +311,75 @@ _EXAMPLES_INTRO = re.compile(
     re.I,
 )
 _DANGLING = re.compile(
-    r"(?:(?<![\w&-])(?:in|at|from|to|of|by|with|on|into|via|see|the|a|an|than|per)"
-    r"|\bsee (?:more |the )?(?:here|below|above|details)|参考|参见|详见|位于)\s*[:：]?$",
+    r"(?<![\w&-])(?:in|at|from|to|of|by|with|on|into|via|see|the|a|an|than|per|is|are|was|were)\s*[:：]?$"
+    r"|\bsee (?:more |the )?(?:here|below|above|details)\s*[:：]?$|(?:参考|参见|详见|位于)\s*[:：]?$",
     re.I,
 )
-# Where a clause of a sentence starts: after a comma, semicolon, dash or bracket, or at a relative word.
-_CLAUSE_START = re.compile(r"\s*[,;，；(（—–]\s*|\s+(?=(?:which|that|where|see|as)\b)", re.I)
+# A last clause that points at what follows: a relative clause or a participle ("…, which is used in",
+# "…, see more here", "…, as shown in", "…, used by").
+_POINTING_CLAUSE = re.compile(
+    r"(?:\s*[,;，；(（—–]\s*|\s+)(?=(?:which|that|where|see|as|used|shown|described|defined|mentioned|"
+    r"introduced|implemented|discussed|proposed|explained|listed|found)\b)",
+    re.I,
+)
 _ELLIPSIS = "…"
 
 
-def complete_clauses(sentence: str) -> str:
-    """`sentence` without a last clause that runs on into something the cleaning removed ("There is a
-    config X, which is used in" → "There is a config X"; "fix network errors like" → "fix network
-    errors"). When the clause is all the sentence says, it is kept and marked cut with "…". A sentence
-    that ends in a stop is complete. Applied to a sentence already read as the lead, so it never makes
-    a lead of a sentence the reader passed over."""
-    if sentence.endswith((".", "!", "?", "。", "！", "？", _ELLIPSIS)):
-        return sentence
+def _without_run_on(sentence: str) -> str | None:
+    """`sentence` without a last clause that runs on into something the cleaning removed; None when it
+    runs on and no such clause can be cut (what is left would not be the author's sentence)."""
     examples = _EXAMPLES_INTRO.search(sentence)
     if examples and examples.start() >= LEAD_SENTENCE_MIN_CHARS // 2:
         return sentence[: examples.start()]
     if not _DANGLING.search(sentence):
         return sentence
-    starts = [m.start() for m in _CLAUSE_START.finditer(sentence) if m.start() >= LEAD_SENTENCE_MIN_CHARS]
-    kept = sentence[: starts[-1]] if starts else ""
-    return kept if balanced(kept) and kept else f"{sentence.rstrip(' :：')} {_ELLIPSIS}"
+    starts = [m.start() for m in _POINTING_CLAUSE.finditer(sentence) if m.start() >= LEAD_SENTENCE_MIN_CHARS]
+    kept = sentence[: starts[0]].rstrip(" ,;，；") if starts else ""
+    return kept if kept and balanced(kept) and not _DANGLING.search(kept) else None
 
 
-# A diff statistic pasted into the description ("Total changes: 7 insertions(+), 6 deletions(-)").
-_STATISTIC = re.compile(r"insertions?\(\+\)|deletions?\(-\)|\b\d+ files? changed\b", re.IGNORECASE)
+def complete_clauses(sentence: str) -> str:
+    """`sentence` without a last clause that runs on into something the cleaning removed (a link or code
+    block on the next line, a screenshot): "There is a config X, which is used in" → "There is a config
+    X"; "fix network errors like" → "fix network errors". When no clause can be cut, the sentence is
+    kept and marked cut with "…". A sentence that ends in a stop is complete. Applied to a sentence
+    already read as the lead, so it never makes a lead of a sentence the reader passed over."""
+    if sentence.endswith((".", "!", "?", "。", "！", "？", _ELLIPSIS)):
+        return sentence
+    return _without_run_on(sentence) or f"{sentence.rstrip(' :：')} {_ELLIPSIS}"
+
+
+# The word a verb takes a shown error or log with ("crashes with:", "fails in:", "报错在："); "bump x to:" or
+# "changes from:" need the values and are no statement without them.
+_BLOCK_PREPOSITION = re.compile(r"\s+(?:with|in|at|on)$", re.I)
+
+
+def introduced_statement(sentence: str) -> str:
+    """A sentence that introduces the code block or log after it with a word that needs it ("When the mask
+    is empty, calculate_debug_metrics crashes with:") as the statement it makes ("…, calculate_debug_
+    metrics crashes"): the block is the object the word wanted. Any other sentence is returned as it is
+    (one that only introduces what follows, "Here is the matrix:", stays no lead)."""
+    if not sentence.endswith((":", "：")):
+        return sentence
+    body = sentence[:-1].rstrip()
+    if not _DANGLING.search(body) and not _EXAMPLES_INTRO.search(body):
+        return sentence
+    cut = _without_run_on(body)
+    if cut is None and _BLOCK_PREPOSITION.search(body):
+        cut = _BLOCK_PREPOSITION.sub("", body).rstrip(" ,;，；")
+    # Only a problem shown below makes the sentence a statement ("… crashes with:"); one that shows how
+    # things work ("The current collate_fn processes values with:") still only introduces the block.
+    return cut if cut and not _DANGLING.search(cut) and _PROBLEM.search(cut) else sentence
+
+
+# A diff statistic pasted into the description ("Total changes: 7 insertions(+), 6 deletions(-)", "File
+# changed: `pkg/metrics.py` (+12 lines)", "修改文件：a.py（+20/−2）"): the diff says it better.
+_STATISTIC = re.compile(
+    r"insertions?\(\+\)|deletions?\(-\)|\b\d+ files? changed\b|^\W*(?:(?:changed|modified) )?files?"
+    r"(?: (?:changed|modified|touched))?\s*[:：]|^\W*(?:改动|修改|变更|涉及)的?文件\s*[:：]"
+    r"|[(（]\s*\+\d+(?:\s*/\s*[-−]\d+)?(?:\s*lines?|\s*行)?\s*[)）]",
+    re.IGNORECASE,
+)
 # A sentence that defines a term ("`drop` means off-policy staleness dropping", "k 表示要淘汰的数量") glosses
 # the description; it says nothing of what the PR does.
 _DEFINITION = re.compile(
@@ -584,7 +624,7 @@ def _lead(
                 if sentences and background(sentences[0]):
                     point = next((t for t in sentences[1:] if _states_point(t, changed_paths)), None)
                     sentences = [point] if point else sentences
-                first = sentences[0] if sentences else ""
+                first = introduced_statement(sentences[0]) if sentences else ""
                 if opening is None and title and len(sentences) == 1 and _copies_title(first, title):
                     continue
                 if opening is None and first.startswith(_CUT_MARKS):

@@ -5,10 +5,12 @@ Bodies of several shapes: the verl template, no template, Chinese, bullets only,
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from chatbot.analysis import HeuristicAnalyzer
-from chatbot.analysis.lead import complete_clauses
+from chatbot.analysis.lead import complete_clauses, introduced_statement
 
 from .builders import changed, code, make_pr
 from .claims import ungrounded
@@ -377,7 +379,38 @@ def test_a_lead_that_ran_on_into_a_removed_link_or_code_block_keeps_the_rest_of_
         ("具体的实现方式参考", "具体的实现方式参考 …"),
         ("Adds a test for cot and raw q&a", "Adds a test for cot and raw q&a"),
         ("Fixes the loss mask, which is used in.", "Fixes the loss mask, which is used in."),
+        ("Fix the loss mask which is used in", "Fix the loss mask which is used in …"),
     ],
 )
 def test_a_clause_that_runs_on_into_removed_text_is_cut_or_marked(sentence: str, said: str) -> None:
     assert complete_clauses(sentence) == said
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "### Design & Code Changes\n\n**File changed:** `pkg/algos/advantage.py` (+12 lines)\n\n"
+        "When every score of a group is equal, grouped_advantage crashes with:\n\n```\nZeroDivisionError\n```",
+        "When every score of a group is equal, grouped_advantage crashes with:\n```\nZeroDivisionError\n```\n\n"
+        "- Files changed: pkg/algos/advantage.py (+2/−1)",
+        "修改文件：pkg/algos/advantage.py（+12 行）\n\nWhen every score of a group is equal, grouped_advantage "
+        "crashes with:\n\n```\nZeroDivisionError\n```",
+    ],
+)
+def test_a_pasted_file_statistic_yields_to_the_problem_the_author_shows(body: str) -> None:
+    """A file statistic says less than the diff; the sentence that introduces the error log states the
+    problem ("… grouped_advantage crashes"), without the word that wanted the log."""
+    for language in ("en", "zh"):
+        pr = make_pr("[algo] fix: equal scores", body, files=SOURCE, repo="acme/rl")
+        text = ANALYZER.analyze(pr, language).texts[language]
+        said = [text.gist, *text.key_points]
+        assert not any(re.search(r"\+\d+", s) for s in said), said
+        assert any(s.rstrip(" .").endswith("grouped_advantage crashes") for s in said), said
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Here is the matrix:", "The current collate_fn processes values with:", "Bump vllm from 0.8.2 to:"],
+)
+def test_a_sentence_that_only_introduces_a_block_is_left_as_it_is(sentence: str) -> None:
+    assert introduced_statement(sentence) == sentence
