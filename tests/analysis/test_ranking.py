@@ -280,9 +280,14 @@ def test_a_one_line_fix_of_what_training_computes_outside_core_code_stays_a_skim
         ("feat", "Support model resharding between the trainer and the rollout engine"),
         ("perf", "Faster checkpoint loading with parallel reads"),
         ("feat", "新增分片导出"),
+        ("fix", "Fix empty class_dict for the standalone reward model resource pool"),
+        ("fix", "fix: serialization issues when using an async reward function"),
+        ("fix", "修复奖励模型资源池为空的问题"),
     ],
 )
-def test_a_new_sharding_scheme_or_a_faster_load_changes_no_semantics(change_type: str, title: str) -> None:
+def test_a_new_sharding_scheme_a_faster_load_or_a_reward_component_changes_no_semantics(
+    change_type: str, title: str
+) -> None:
     assert not names_semantics(change_type, title)
 
 
