@@ -138,11 +138,11 @@ SEMANTIC_TYPES = frozenset({"feat", "fix", "perf"})
 # Seeds and sharding decide what each rank samples and holds, and a checkpoint load decides which weights
 # training resumes from, so they belong here too. The quantities a loss is made of are named in titles as
 # words and as the code's identifiers ("fix `vf_loss` factor", "kl_penalty", "old_log_probs"). A reward
-# model, function or server is a component ("empty class_dict for the reward model resource pool"), not
-# the reward computed.
+# model, manager, loop or server is a component ("empty class_dict for the reward model resource pool"),
+# not the reward computed; a reward function is what computes it ("reward functions that return None").
 SEMANTICS_TITLE = re.compile(
     r"\b(?:loss|advantages?|kl|entropy|importance sampling|off[- ]?policy|on[- ]?policy|log[- ]?probs?|"
-    r"logprobs?|rewards?(?! (?:models?|functions?|fns?|managers?|workers?|loops?|servers?|resource|pools?)\b)|"
+    r"logprobs?|rewards?(?! (?:models?|managers?|workers?|loops?|servers?|resource|pools?)\b)|"
     r"gradients?|grad|optimi[sz]er|learning rate|lr scheduler|sampling|temperature|"
     r"(?:weight|param(?:eter)?)s? (?:sync|update|resharding)|precision|dtype|fp8|bf16|tokeniz\w*|"
     r"attention|packing|padding|normali[sz]ation|seeds?|(?:re)?shard(?:ing|ed)?|"
@@ -150,7 +150,7 @@ SEMANTICS_TITLE = re.compile(
     r"(?:checkpoints?|ckpts?) (?:load(?:s|ed|ing)?|resum(?:e|es|ed|ing)))\b"
     r"|(?<![A-Za-z0-9])(?:[a-z0-9]+_)*(?:loss|advantages?|kl|entropy|log_probs?|logprobs?)(?:_[a-z0-9]+)*\b"
     # the same, as Chinese titles say it
-    r"|损失|优势|熵|对数概率|奖励(?!模型|函数|服务)|梯度|优化器|学习率|采样|温度|权重同步|参数同步|精度|分词|注意力|打包"
+    r"|损失|优势|熵|对数概率|奖励(?!模型|服务)|梯度|优化器|学习率|采样|温度|权重同步|参数同步|精度|分词|注意力|打包"
     r"|填充|归一化|随机种子|分片|加载检查点|断点续训|恢复训练",
     re.I,
 )

@@ -250,6 +250,7 @@ SEMANTIC_ONE_LINERS = [
     "fix: checkpoint loading restores the wrong optimizer",
     "修复随机种子在各 rank 上相同的问题",
     "Fix reshard of the reference model",
+    "fix(grpo): handle reward functions that return None",
 ]
 
 
@@ -281,7 +282,7 @@ def test_a_one_line_fix_of_what_training_computes_outside_core_code_stays_a_skim
         ("perf", "Faster checkpoint loading with parallel reads"),
         ("feat", "新增分片导出"),
         ("fix", "Fix empty class_dict for the standalone reward model resource pool"),
-        ("fix", "fix: serialization issues when using an async reward function"),
+        ("fix", "fix: make the agent loop reward worker thread-safe"),
         ("fix", "修复奖励模型资源池为空的问题"),
     ],
 )
