@@ -14,7 +14,7 @@ from chatbot.analysis import weights as w
 from chatbot.analysis.boilerplate import CleanBody, clean_body
 from chatbot.analysis.lead import ACTION_PREFIX, Caveat, caveats
 from chatbot.analysis.modules import HELPER_FOLDERS, ModuleMap
-from chatbot.analysis.types import ChangeType
+from chatbot.analysis.types import ChangeType, ConfigKind
 from chatbot.models import PRFile, PullRequest
 
 # --- title ---------------------------------------------------------------------------------------------
@@ -706,6 +706,10 @@ _IMAGE = re.compile(
 )
 
 
+# OmegaConf's mark of a value that must be given (`name: ???`): no default, the run fails without it.
+REQUIRED_VALUE = "???"
+
+
 @dataclass(frozen=True, slots=True)
 class ConfigChange:
     """A configuration key whose default changed, or that was added (old None) or removed (new None)."""
@@ -714,6 +718,91 @@ class ConfigChange:
     key: str
     old: str | None
     new: str | None
+
+    @property
+    def kind(self) -> ConfigKind:
+        """What changed (a `ConfigKind` of `chatbot.analysis.types`): "added", "removed", "required" (the
+        new value is OmegaConf's `???`), "follows" (the new value refers to other keys or variables than
+        the old one, or the old was a literal: where the value comes from changed, not a default written
+        here) or "default_changed"."""
+        if self.old is None:
+            return "added"
+        if self.new is None:
+            return "removed"
+        if self.new == REQUIRED_VALUE:
+            return "required"
+        return "follows" if source_moved(self.old, self.new) else "default_changed"
+
+
+# Interpolations: OmegaConf's `${a.b}`, `${..x}`, `${oc.select:a.b,default}`, `${oc.env:VAR,default}`
+# (and the legacy `${env:VAR}`), other resolvers over nested ones (`${oc.decode:${oc.env:X}}`), and the
+# shell's `${VAR:-default}` of compose files and scripts. A reference is shown as the key it reads, or
+# `$VAR` for an environment variable.
+_RESOLVER = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*:(.*)$", re.S)
+_SHELL_DEFAULT = re.compile(r"^([A-Za-z_]\w*):?[-=?+]")
+_KEY_REFERENCE = re.compile(r"^\s*(\.*[A-Za-z_][\w.\-\[\]]*)\s*$")
+_ENV_RESOLVERS = frozenset({"oc.env", "env"})
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the `}` closing the `${` at `start`, or -1."""
+    depth = 0
+    for at in range(start, len(text)):
+        if text.startswith("${", at):
+            depth += 1
+        elif text[at] == "}":
+            depth -= 1
+            if depth == 0:
+                return at
+    return -1
+
+
+def _first_argument(text: str) -> str:
+    """A resolver's first argument: up to the first comma outside nested interpolations and brackets."""
+    depth = 0
+    for at, char in enumerate(text):
+        if char in "{[(":
+            depth += 1
+        elif char in "}])":
+            depth -= 1
+        elif char == "," and depth == 0:
+            return text[:at].strip()
+    return text.strip()
+
+
+def references(value: str) -> tuple[str, ...]:
+    """The keys and environment variables a value's interpolations read, in order:
+    `${oc.select:a.b, null}` -> (`a.b`,), `${oc.env:PORT,8000}` and `${PORT:-8000}` -> (`$PORT`,),
+    `"${data.dir}/train"` -> (`data.dir`,), `1e-6` -> ()."""
+    text = value.strip().strip("\"'")
+    found: list[str] = []
+    position = 0
+    while (start := text.find("${", position)) >= 0:
+        end = _closing(text, start)
+        if end < 0:
+            break
+        body = text[start + 2 : end]
+        shell = _SHELL_DEFAULT.match(body)
+        resolver = _RESOLVER.match(body)
+        if _KEY_REFERENCE.match(body):
+            found.append(body.strip())
+        elif shell:
+            found.append(f"${shell.group(1)}")
+        elif resolver and resolver.group(1) in _ENV_RESOLVERS | {"oc.select"}:
+            name = _first_argument(resolver.group(2))
+            found.append(f"${name}" if resolver.group(1) in _ENV_RESOLVERS else name)
+        elif resolver:
+            found += references(resolver.group(2))  # `${oc.decode:${oc.env:X}}`: what its arguments read
+        position = end + 1
+    return tuple(found)
+
+
+def source_moved(old: str, new: str) -> bool:
+    """Whether a changed value is one that follows another key or variable now: the new value refers to
+    other keys than the old one (`${actor.x}` -> `${model.x}`), or the old was a literal. Not when only
+    the fallback around the same reference changed (`${oc.env:P,1}` -> `${oc.env:P,2}`: a new default)."""
+    now = references(new)
+    return bool(now) and references(old) != now
 
 
 @dataclass(frozen=True, slots=True)

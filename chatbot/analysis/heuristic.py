@@ -26,6 +26,7 @@ from chatbot.analysis.features import (
     file_kind,
     infer_change_type,
     log_scale,
+    references,
     ships,
     valid_text,
 )
@@ -50,6 +51,7 @@ from chatbot.analysis.reverts import TITLE_NUMBER, RevertClues, revert_clues
 from chatbot.analysis.types import (
     Analysis,
     ChangeType,
+    ConfigFact,
     LocalizedAnalysis,
     Risk,
     RiskCategory,
@@ -151,6 +153,11 @@ TEXT: dict[str, dict[Language, str]] = {
     "kp.config_required": {
         "zh": "{key} 不再有默认值（原为 {old}），必须显式设置（{path}）",
         "en": "{key} has no default any more (was {old}) and must be set ({path})",
+    },
+    # an interpolation whose source changed (`${actor.x}` -> `${model.x}`): no default written here
+    "kp.config_follows": {
+        "zh": "{key} 改为引用 {new}（原为 {old}），默认值随之而定（{path}）",
+        "en": "{key} now refers to {new} (was {old}) and takes its value from there ({path})",
     },
     "kp.config_added": {"zh": "新增配置项：{keys}", "en": "New config keys: {keys}"},
     "kp.config_removed": {"zh": "删除配置项：{keys}", "en": "Removed config keys: {keys}"},
@@ -878,15 +885,11 @@ def _largest(files: Iterable[FileFacts]) -> FileFacts | None:
     return ranked[0] if ranked else None
 
 
-# OmegaConf's mark of a value that must be given (`name: ???`): no default, the run fails without it.
-_REQUIRED = "???"
-
-
 def _default_text(c: ConfigChange, language: Language, kind: str) -> str:
     """A changed default as a key point (`kind` "kp"), a breaking change's part ("brk") or an item of the
     defaults risk ("short": `key old → new`): a default that became OmegaConf's `???` is said to be
     required now, not to be "???"."""
-    if c.new == _REQUIRED:
+    if c.kind == "required":
         key = "kp.config_required" if kind == "kp" else "brk.required"
         return say(key, language, key=c.key, old=c.old, path=c.path)
     if kind == "kp":
@@ -1040,7 +1043,7 @@ def _breaking_changes(f: PRFeatures, language: Language) -> tuple[str, str]:
         if c.new is None:
             worded.append(say("brk.removed", language, name=c.key))
             evidence.append(f"{c.path}: -{c.key}")
-        elif c.old is not None:
+        elif c.kind in _DEFAULT_KINDS:
             worded.append(_default_text(c, language, "brk"))
             evidence.append(f"{c.path}: {c.key}: {c.old} → {c.new}")
     for r in f.api_resigned:
@@ -1677,19 +1680,58 @@ def _value(text: str) -> str:
     return "none" if value in _NULLS else value
 
 
-def _changed_defaults(f: PRFeatures) -> list[ConfigChange]:
-    """The defaults the PR changes, each once: a key whose default moves from the same old to the same new
-    value in several places (a dataclass field and the YAML files that mirror it) is one change."""
+# A default written anew (or made required): what "defaults changed" means; a key that now follows
+# another (`follows`) has no default of its own here.
+_DEFAULT_KINDS = ("default_changed", "required")
+
+
+def _changed_defaults(f: PRFeatures, kinds: tuple[str, ...] = _DEFAULT_KINDS) -> list[ConfigChange]:
+    """The defaults the PR changes (or, with `kinds`, the changed values of those kinds), each once: a
+    key whose default moves from the same old to the same new value in several places (a dataclass field
+    and the YAML files that mirror it) is one change."""
     seen: set[tuple[str, str, str]] = set()
     distinct = []
     for c in f.config_changes:
-        if c.old is None or c.new is None:
+        if c.old is None or c.new is None or c.kind not in kinds:
             continue
         same = (c.key.rsplit(".", 1)[-1], _value(c.old), _value(c.new))
         if same not in seen:
             seen.add(same)
             distinct.append(c)
     return distinct
+
+
+def _sources(c: ConfigChange) -> tuple[str, str]:
+    """What a key that now follows another read before and reads now: the keys (or `$VARIABLES`) its
+    interpolations name, the old value itself where it was a literal."""
+    old, new = c.old or "", c.new or ""
+    return ", ".join(references(old)) or old, ", ".join(references(new))
+
+
+# At most this many configuration facts are stored for a PR (a new config file adds hundreds of keys).
+CONFIG_FACTS_MAX = 40
+
+
+def config_facts(f: PRFeatures) -> tuple[ConfigFact, ...]:
+    """The configuration changes of the diff as language-neutral facts, each once (keys mirrored across
+    files count once, as the key points count them): defaults changed or made required, keys that now
+    follow another, renamed and moved keys, keys added and removed, command-line options and the
+    environment variables read (not the ones every process reads), in that order."""
+    facts = [ConfigFact(c.key, c.kind, c.old or "", c.new or "", c.path) for c in _changed_defaults(f)]
+    facts += [ConfigFact(c.key, "follows", *_sources(c), c.path) for c in _changed_defaults(f, ("follows",))]
+    facts += [ConfigFact(r.new, "renamed", r.old, r.new, r.path) for r in f.config_renamed]
+    facts += [ConfigFact(m.path, "moved", m.old, m.new, m.new) for m in f.config_moved]
+    for kind in ("added", "removed"):
+        first: dict[str, ConfigChange] = {}
+        for c in f.config_changes:
+            if c.kind == kind:
+                first.setdefault(c.key, c)
+        facts += [ConfigFact(c.key, kind, c.old or "", c.new or "", c.path) for c in first.values()]
+    facts += [ConfigFact(h.line, "flag_added", file=h.path) for h in f.cli_args]
+    facts += [ConfigFact(h.line, "flag_removed", file=h.path) for h in f.cli_removed]
+    for kind, hits in (("env_added", f.env_added), ("env_removed", f.env_removed)):
+        facts += [ConfigFact(h.line, kind, file=h.path) for h in hits if not _ROUTINE_ENV.search(h.line)]
+    return tuple(facts[:CONFIG_FACTS_MAX])
 
 
 def _names(hits: Iterable[LineHit]) -> list[str]:
@@ -1782,6 +1824,9 @@ def _diff_points(
         )
     for c in _changed_defaults(f)[:2]:
         points.append(_default_text(c, language, "kp"))
+    for c in _changed_defaults(f, ("follows",))[:1]:
+        old, new = _sources(c)
+        points.append(say("kp.config_follows", language, key=c.key, old=old, new=new, path=c.path))
     added = [c.key for c in f.config_changes if c.old is None]
     if added:
         points.append(say("kp.config_added", language, keys=_join(added, language, limit=4)))
@@ -2471,4 +2516,5 @@ class HeuristicAnalyzer:
             analyzer=self.name,
             analyzer_version=self.version,
             texts=texts,
+            config=config_facts(f),
         )

@@ -15,7 +15,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -421,9 +421,10 @@ def _diff(files: Sequence[PRFile], total_files: int, budget: int) -> str:
 
 
 def render_hints(hints: Analysis) -> str:
-    """The heuristic analysis as JSON hints (without its prose summary, which only restates the PR)."""
+    """The heuristic analysis as JSON hints (without its prose summary, which only restates the PR, and
+    its config facts, which its key points word and the answer keeps as they are)."""
     data = hints.to_dict()
-    for key in ("title_zh", "title_en", "summary", "analyzer", "analyzer_version", "texts"):
+    for key in ("title_zh", "title_en", "summary", "analyzer", "analyzer_version", "texts", "config"):
         data.pop(key, None)  # title_en is there only when set
     return json.dumps(data, ensure_ascii=False)
 
@@ -510,6 +511,8 @@ class LLMAnalyzer:
             log.exception("%s#%d: unexpected error in the LLM analyzer", pr.repo, pr.number)
             reason = f"unexpected {type(exc).__name__}: {exc}"
         else:
+            # the config facts come from the diff, not the model: the heuristic's are kept
+            analysis = replace(analysis, config=hints.config)
             return LLMAnalysisResult(
                 pr, analysis, None, tally.prompt_tokens, tally.completion_tokens, tally.model, tally.requests
             )

@@ -24,11 +24,29 @@ RiskCategory = Literal[
     "other",
 ]
 Severity = Literal["high", "medium", "low"]
+# What a PR's diff does to one setting: a config key added, removed, renamed (old name in `before`) or
+# moved to another file (files in `before`/`after`); its default changed, made required (OmegaConf's
+# `???`), or made to follow another key or variable (an interpolation's source: `${model.x}`); a
+# command-line option or an environment variable read added or removed.
+ConfigKind = Literal[
+    "added",
+    "removed",
+    "renamed",
+    "moved",
+    "default_changed",
+    "required",
+    "follows",
+    "flag_added",
+    "flag_removed",
+    "env_added",
+    "env_removed",
+]
 
 CHANGE_TYPES: tuple[ChangeType, ...] = get_args(ChangeType)
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 RISK_CATEGORIES: tuple[RiskCategory, ...] = get_args(RiskCategory)
 SEVERITIES: tuple[Severity, ...] = get_args(Severity)
+CONFIG_KINDS: tuple[ConfigKind, ...] = get_args(ConfigKind)
 TEXT_LANGUAGES: tuple[str, ...] = ("zh", "en")
 
 # Analyses stored before verdict reasons lost their label ("必读：…", "Must read: …"): renderers add the
@@ -91,6 +109,43 @@ class Risk:
             severity=cast(Severity, str(data["severity"])),
             text=str(data.get("text", "")),
             evidence=str(data.get("evidence", "")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigFact:
+    """One configuration change the diff shows (`ConfigKind`), language-neutral: answers about
+    configuration read these, not the sentences of the key points. `before`/`after` are the old and new
+    value (a default), name (a rename), file (a move) or source (what a key now follows); "" when there
+    is none. `file` is where the diff shows it."""
+
+    key: str
+    kind: ConfigKind
+    before: str = ""
+    after: str = ""
+    file: str = ""
+
+    def __post_init__(self) -> None:
+        _choice(self.kind, CONFIG_KINDS, "config change kind")
+
+    def to_dict(self) -> dict[str, str]:
+        return {
+            "key": self.key,
+            "kind": self.kind,
+            "before": self.before,
+            "after": self.after,
+            "file": self.file,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ConfigFact:
+        get = data.get
+        return cls(
+            key=str(data["key"]),
+            kind=cast(ConfigKind, str(data["kind"])),
+            before=str(get("before", "")),
+            after=str(get("after", "")),
+            file=str(get("file", "")),
         )
 
 
@@ -168,6 +223,9 @@ class Analysis:
     # A one-line English title when the analyzer wrote one (the LLM does, for a title in another
     # language); "" means the PR's own title serves English readers.
     title_en: str = ""
+    # The configuration changes the diff shows, as facts (the heuristic analyzer's, kept by the LLM
+    # analyzer: they come from the diff); none in analyses stored before they were recorded.
+    config: tuple[ConfigFact, ...] = ()
 
     def __post_init__(self) -> None:
         _choice(self.change_type, CHANGE_TYPES, "change type")
@@ -206,6 +264,7 @@ class Analysis:
             }
             | ({"corrected": list(self.corrected)} if self.corrected else {})
             | ({"title_en": self.title_en} if self.title_en else {})
+            | ({"config": [fact.to_dict() for fact in self.config]} if self.config else {})
         )
 
     def title_in(self, language: str) -> str:
@@ -284,4 +343,5 @@ class Analysis:
             else {},
             corrected=_strings(get("corrected")),
             title_en=str(get("title_en", "")),
+            config=tuple(map(ConfigFact.from_dict, get("config") or ())),
         )
