@@ -706,8 +706,9 @@ _IMAGE = re.compile(
 )
 
 
-# OmegaConf's mark of a value that must be given (`name: ???`): no default, the run fails without it.
-REQUIRED_VALUE = "???"
+# OmegaConf's mark of a value that must be given (`name: ???`, `name: str = MISSING` in a structured
+# config): no default, the run fails without it.
+REQUIRED_VALUES = frozenset({"???", "MISSING", "omegaconf.MISSING", "dataclasses.MISSING"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -729,7 +730,7 @@ class ConfigChange:
             return "added"
         if self.new is None:
             return "removed"
-        if self.new == REQUIRED_VALUE:
+        if self.new in REQUIRED_VALUES:
             return "required"
         return "follows" if source_moved(self.old, self.new) else "default_changed"
 
@@ -1051,10 +1052,18 @@ _PY_LITERAL = re.compile(
 )
 
 
+# OmegaConf's interpolation helpers in structured configs: `II("optim.lr")` is `"${optim.lr}"`.
+_PY_INTERPOLATION = re.compile(r"""^(?:omegaconf\.)?II\(\s*["']([^"'\n]{1,60})["']\s*\)""")
+
+
 def _py_value(text: str) -> str | None:
     """The default in `text` (a trailing comma, closing parenthesis or comment dropped) when it is a
-    literal or a dotted name, else None; strings in double quotes, so a change of quotes is no change."""
+    literal or a dotted name (or OmegaConf's `II("key")`, as the `${key}` it stands for), else None;
+    strings in double quotes, so a change of quotes is no change."""
     value = _COMMENT.sub("", text).strip().rstrip(",").strip()
+    interpolation = _PY_INTERPOLATION.match(value)
+    if interpolation:
+        return f'"${{{interpolation.group(1)}}}"'
     if value.endswith(")") and value.count("(") < value.count(")"):
         value = value[:-1].rstrip().rstrip(",").strip()
     if not _PY_LITERAL.match(value) or value.endswith("."):
@@ -1155,7 +1164,8 @@ def _assigned(hunk: str, marker: str) -> set[str]:
             found.add(line[: line.find("(")].strip())
         elif "=" in line:
             at = line.index("=")
-            if _PY_LITERAL.match(line[at + 1 :].strip().rstrip(",)").strip()):
+            value = line[at + 1 :].strip()
+            if _PY_LITERAL.match(value.rstrip(",)").strip()) or _PY_INTERPOLATION.match(value):
                 found.add(line[:at].strip())
     return found
 
@@ -1706,10 +1716,11 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
                 and not _NOT_SHIPPED.search(f.path)
             ):
                 # Defaults anywhere in shipped Python, named where they are set (`Args.lr`); a pair the
-                # settings-file reading found too counts once, under that name.
+                # settings-file reading found too (by its old value: the new may be read differently,
+                # `II("optim.lr")` as the `${optim.lr}` it stands for) counts once, under that name.
                 defaults = python_defaults(f.path, patch)
-                named = {(_leaf(c.key), c.old, c.new) for c in defaults}
-                found = [c for c in found if (_leaf(c.key), c.old, c.new) not in named] + defaults
+                named = {(_leaf(c.key), c.old) for c in defaults}
+                found = [c for c in found if (_leaf(c.key), c.old) not in named] + defaults
             config += found
         reads_dependencies = f.kind in ("deps", "docker", "ci", "script") or (
             f.kind == "config" and "docker" in f.path.lower()

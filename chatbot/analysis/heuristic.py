@@ -52,6 +52,7 @@ from chatbot.analysis.types import (
     Analysis,
     ChangeType,
     ConfigFact,
+    ConfigKind,
     LocalizedAnalysis,
     Risk,
     RiskCategory,
@@ -1726,10 +1727,14 @@ def config_facts(f: PRFeatures) -> tuple[ConfigFact, ...]:
         for c in f.config_changes:
             if c.kind == kind:
                 first.setdefault(c.key, c)
-        facts += [ConfigFact(c.key, kind, c.old or "", c.new or "", c.path) for c in first.values()]
+        facts += [ConfigFact(c.key, c.kind, c.old or "", c.new or "", c.path) for c in first.values()]
     facts += [ConfigFact(h.line, "flag_added", file=h.path) for h in f.cli_args]
     facts += [ConfigFact(h.line, "flag_removed", file=h.path) for h in f.cli_removed]
-    for kind, hits in (("env_added", f.env_added), ("env_removed", f.env_removed)):
+    env: tuple[tuple[ConfigKind, tuple[LineHit, ...]], ...] = (
+        ("env_added", f.env_added),
+        ("env_removed", f.env_removed),
+    )
+    for kind, hits in env:
         facts += [ConfigFact(h.line, kind, file=h.path) for h in hits if not _ROUTINE_ENV.search(h.line)]
     return tuple(facts[:CONFIG_FACTS_MAX])
 

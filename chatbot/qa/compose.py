@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from chatbot.analysis.types import SEVERITIES, Risk
+from chatbot.analysis.types import SEVERITIES, ConfigFact, Risk
 from chatbot.messages import Language, join, say
 from chatbot.models import (
     Block,
@@ -118,6 +118,45 @@ def pr_line(record: AnalyzedPR, language: Language, extra: str | None = None) ->
 # How many of its key points a PR's "why" shows, and what marks one reporting a figure (a measured result).
 WHY_POINTS = 3
 _FIGURE = re.compile(r"\d(?:[\d.,]*)\s*(?:%|x\b|×|倍|gib|gb|mb|ms|tokens?/s|it/s|s\b|秒)", re.IGNORECASE)
+
+
+# A configuration answer's line names at most CONFIG_KINDS_SHOWN kinds of a PR's config changes, and
+# CONFIG_SHOWN of each; values are cut to CONFIG_VALUE_CHARS.
+CONFIG_KINDS_SHOWN = 2
+CONFIG_SHOWN = 3
+CONFIG_VALUE_CHARS = 40
+
+
+def _config_value(value: str) -> str:
+    value = " ".join(value.replace("`", "").split())
+    return value if len(value) <= CONFIG_VALUE_CHARS else value[: CONFIG_VALUE_CHARS - 1] + "…"
+
+
+def config_text(facts: Sequence[ConfigFact], language: Language) -> str:
+    """What a PR changed of the configuration a question asks about, from its analysis' facts, a clause
+    a kind with the keys as code: "默认值变更：`retry.max_attempts` 3 → 5；新增配置项：`pool.size`"."""
+    kinds: dict[str, list[ConfigFact]] = {}
+    for fact in facts:
+        kinds.setdefault(fact.kind, []).append(fact)
+    clauses = []
+    for kind, group in list(kinds.items())[:CONFIG_KINDS_SHOWN]:
+        items = join(
+            (
+                say(
+                    f"qa.config.item.{kind}",
+                    language,
+                    key=fact.key.replace("`", ""),
+                    before=_config_value(fact.before),
+                    after=_config_value(fact.after),
+                )
+                for fact in group[:CONFIG_SHOWN]
+            ),
+            language,
+        )
+        if len(group) > CONFIG_SHOWN:
+            items += say("qa.config.more", language, n=len(group) - CONFIG_SHOWN, total=len(group))
+        clauses.append(say(f"qa.config.{kind}", language, items=items))
+    return ("；" if language == "zh" else "; ").join(clauses)
 
 
 class Composer:
@@ -294,7 +333,11 @@ class Composer:
             return say("qa.merged_on", self.language, date=f"{merged.astimezone(self.tz):%Y-%m-%d}")
         if kind == "key_point" and record.number in self.evidence.config:
             # what the analysis records of the configuration change the question asks about
-            return ("；" if self.language == "zh" else "; ").join(self.evidence.config[record.number][:2])
+            return config_text(self.evidence.config[record.number], self.language)
+        if kind == "key_point" and record.number in self.evidence.config_said:
+            return ("；" if self.language == "zh" else "; ").join(
+                self.evidence.config_said[record.number][:2]
+            )
         if kind == "key_point":
             # the key point that speaks to most of what the question asks about (the first of those)
             points = texts.key_points

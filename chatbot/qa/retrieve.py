@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, aliased
 
 from chatbot.analysis.heuristic import TEXT as ANALYZER_TEXT
 from chatbot.analysis.heuristic import names_semantics
-from chatbot.analysis.types import Analysis, LocalizedAnalysis
+from chatbot.analysis.types import Analysis, ConfigFact, ConfigKind, LocalizedAnalysis
 from chatbot.messages import Language
 from chatbot.models import PullHeader, PullRequest
 from chatbot.qa.glossary import default_glossary, term_pattern
@@ -101,9 +101,11 @@ class Evidence:
     # compatibility risk that may break callers, with those risks in the asker's language (`may_break`).
     may_break: dict[int, tuple[str, ...]] = field(default_factory=dict)
     # For a question about configuration ("改了哪些配置项", "any new CLI flags"), what each of `records`
-    # changed, as its analysis records it (`config_changes`).
-    config: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    config_kinds: tuple[str, ...] = ()
+    # changed of the asked kinds, as its analysis' config facts record it, or what an analysis without
+    # facts says in its config risks (`config_changes`).
+    config: dict[int, tuple[ConfigFact, ...]] = field(default_factory=dict)
+    config_said: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    config_kinds: tuple[ConfigKind, ...] = ()
 
     @property
     def count(self) -> int:
@@ -399,21 +401,15 @@ def may_break(
 
 # Configuration questions ------------------------------------------------------------------------------
 
-# The glossary concepts a question about configuration names, and the kinds of change each asks about:
-# the sentences of the analyzer's key points and risks that record one (by their message keys).
-CONFIG_TOPICS: dict[str, tuple[str, ...]] = {
-    "config": ("default", "added", "removed", "renamed"),
-    "defaults": ("default",),
-    "cli": ("cli_added", "cli_removed"),
+# The glossary concepts a question about configuration names, and the kinds of change (`ConfigKind`) of
+# the analyses' config facts each asks about. A key that now follows another has no new default.
+CONFIG_TOPICS: dict[str, tuple[ConfigKind, ...]] = {
+    "config": ("default_changed", "required", "follows", "added", "removed", "renamed", "moved"),
+    "defaults": ("default_changed", "required"),
+    "cli": ("flag_added", "flag_removed"),
 }
-_CONFIG_SENTENCES: dict[str, tuple[str, ...]] = {
-    "default": ("kp.config_default", "kp.config_required", "risk.config_default", "why.config_default"),
-    "added": ("kp.config_added", "why.config_added"),
-    "removed": ("kp.config_removed", "risk.config_removed", "why.config_removed"),
-    "renamed": ("kp.config_renamed", "kp.config_moved", "risk.config_renamed"),
-    "cli_added": ("kp.cli",),
-    "cli_removed": ("kp.cli_removed",),
-}
+_ADDED_KINDS: tuple[ConfigKind, ...] = ("added", "flag_added", "env_added")
+_REMOVED_KINDS: tuple[ConfigKind, ...] = ("removed", "flag_removed", "env_removed")
 # A question asking only for what was added ("新增了哪些配置参数", "any new CLI flags") or removed.
 _ASKS_ADDED = re.compile(r"新增|新加|加了|增加|添加|\bnew\b|\badd(?:s|ed|ing)?\b")
 _ASKS_REMOVED = re.compile(r"删除|删掉|移除|去掉|\bremov\w*|\bdrop\w*|\bdeleted?\b")
@@ -422,17 +418,18 @@ _ASKS_REMOVED = re.compile(r"删除|删掉|移除|去掉|\bremov\w*|\bdrop\w*|\b
 def config_scope(kinds: Collection[str]) -> str:
     """What a question about configuration asks, in one word: "default", "cli", "added", "removed" or
     "all" (the message key of what its answer says it lists)."""
-    if set(kinds) == {"default"}:
+    if set(kinds) <= set(CONFIG_TOPICS["defaults"]):
         return "default"
-    if all(kind.startswith("cli") for kind in kinds):
+    if set(kinds) <= set(CONFIG_TOPICS["cli"]):
         return "cli"
-    for scope in ("added", "removed"):
-        if set(kinds) <= {scope, f"cli_{scope}"}:
-            return scope
+    if set(kinds) <= set(_ADDED_KINDS):
+        return "added"
+    if set(kinds) <= set(_REMOVED_KINDS):
+        return "removed"
     return "all"
 
 
-def config_kinds(query: Query) -> tuple[str, ...]:
+def config_kinds(query: Query) -> tuple[ConfigKind, ...]:
     """The kinds of configuration change a question asks about ("哪些 PR 改了默认值": defaults changed),
     or none when it is not about configuration alone (beside modules, authors and words it may name)."""
     asked = [t for t in query.topics if t in CONFIG_TOPICS]
@@ -445,44 +442,23 @@ def config_kinds(query: Query) -> tuple[str, ...]:
     added = bool(_ASKS_ADDED.search(text)) or "feat" in query.change_types
     removed = "cleanup" in query.topics or bool(_ASKS_REMOVED.search(text))
     if added != removed:
-        wanted = ("added", "cli_added") if added else ("removed", "cli_removed")
+        wanted = _ADDED_KINDS if added else _REMOVED_KINDS
         kinds = [k for k in kinds if k in wanted] or kinds
     return tuple(kinds)
 
 
-@cache
-def _config_patterns(kind: str, language: Language) -> tuple[re.Pattern[str], ...]:
-    """The analyzer's sentences recording one kind of configuration change, as patterns over its texts."""
-    patterns = []
-    for key in _CONFIG_SENTENCES[kind]:
-        sentence = ANALYZER_TEXT[key][language]
-        parts = re.split(r"\{[^}]*\}", sentence)
-        patterns.append(re.compile("^" + ".+?".join(re.escape(part) for part in parts) + "$", re.DOTALL))
-    return tuple(patterns)
-
-
-def recorded_config(record: AnalyzedPR, kinds: Collection[str], language: Language) -> tuple[str, ...]:
-    """What a PR's analysis records of the asked kinds of configuration change, in `language`: its key
-    points saying which keys (or options) were added, removed, renamed or re-defaulted, else its risks
-    saying so or of the config category (an analysis not worded by the heuristic analyzer's sentences)."""
-    patterns = [p for kind in kinds for p in _config_patterns(kind, language)]
-    texts = record.analysis.localized(language)
-    # the verdict's reasons, one clause each ("新增配置项（audio_key、mm_processor_kwargs）；涉及核心代码")
-    reasons = [reason.strip() for reason in re.split(r"；|; ", texts.verdict_reason)]
-    for lines in (texts.key_points, reasons):
-        points = tuple(p for p in lines if any(pattern.match(p) for pattern in patterns))
-        if points:
-            return points
+def recorded_config(
+    record: AnalyzedPR, kinds: Collection[str], language: Language
+) -> tuple[tuple[ConfigFact, ...], tuple[str, ...]]:
+    """What a PR's analysis records of the asked kinds of configuration change: its config facts of
+    those kinds; else, for an analysis that records no config facts at all (one stored before they were
+    recorded, or an LLM's over a diff the heuristic found none in) and a question about config keys in
+    general, its risks of the config category, in `language`."""
+    facts = tuple(fact for fact in record.analysis.config if fact.kind in kinds)
+    if facts or record.analysis.config or not set(kinds) & {"added", "removed", "renamed"}:
+        return facts, ()
     risks = zip(record.analysis.risks, record.risk_texts(language), strict=True)
-    # a config risk in words of its own (an LLM's) answers a question about config keys in general
-    free = bool(set(kinds) & {"added", "removed", "renamed"})
-    known = [p for kind in _CONFIG_SENTENCES for p in _config_patterns(kind, language)]
-    return tuple(
-        text
-        for risk, text in risks
-        if any(pattern.match(text) for pattern in patterns)
-        or (free and risk.category == "config" and not any(pattern.match(text) for pattern in known))
-    )
+    return (), tuple(text for risk, text in risks if risk.category == "config")
 
 
 def config_changes(
@@ -490,7 +466,7 @@ def config_changes(
     query: Query,
     window: Window | None,
     fallback: Callable[[PullRequest], Analysis],
-    kinds: Collection[str],
+    kinds: Collection[ConfigKind],
     *,
     until: datetime | None = None,
 ) -> Evidence:
@@ -504,10 +480,12 @@ def config_changes(
         change_types=tuple(t for t in query.change_types if t != "feat"),
     )
     evidence = gather(session, rest, window, fallback, whole=True, until=until)
-    language: Language = query.language
-    recorded = {r.number: recorded_config(r, kinds, language) for r in evidence.records}
-    evidence.records = sorted((r for r in evidence.records if recorded[r.number]), key=importance_rank)
-    evidence.config = {r.number: recorded[r.number] for r in evidence.records}
+    recorded = {r.number: recorded_config(r, kinds, query.language) for r in evidence.records}
+    evidence.records = sorted((r for r in evidence.records if any(recorded[r.number])), key=importance_rank)
+    evidence.config = {r.number: recorded[r.number][0] for r in evidence.records if recorded[r.number][0]}
+    evidence.config_said = {
+        r.number: recorded[r.number][1] for r in evidence.records if recorded[r.number][1]
+    }
     evidence.config_kinds = tuple(kinds)
     evidence.scores, evidence.titled, evidence.verdicts = {}, {}, None
     return evidence

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from chatbot.analysis.types import Analysis, LocalizedAnalysis, Risk, RiskCategory, Severity
+from chatbot.analysis.types import Analysis, ConfigFact, LocalizedAnalysis, Risk, RiskCategory, Severity
 from chatbot.clock import FixedClock
 from chatbot.models import PRFile, PullHeader, PullRequest
 from chatbot.store.analyses import save_analysis
@@ -54,6 +54,7 @@ class HandPR:
     risks: tuple[Said, ...] = ()
     breaking: bool = False
     module: str = "core"
+    config: tuple[ConfigFact, ...] = ()  # the config facts, as the heuristic analyzer records them
 
     def pull_request(self) -> PullRequest:
         header = PullHeader(
@@ -93,6 +94,7 @@ class HandPR:
             key_points=tuple(z for z, _ in self.points),
             risks=risks,
             texts=texts,
+            config=self.config,
         )
 
 
@@ -118,7 +120,7 @@ PRS: tuple[HandPR, ...] = (
            (("配置项改名：timeout → request_timeout", "Config keys renamed: timeout → request_timeout"),),
            (Said("compatibility", "medium", "配置项改名（timeout → request_timeout），仍设置 timeout 的旧配置文件会报错或被忽略",
                  "config keys renamed (timeout → request_timeout); old config files that still set timeout fail or are ignored"),),
-           module="config"),
+           module="config", config=(ConfigFact("request_timeout", "renamed", "timeout", "request_timeout", "anvil/config/defaults.yaml"),)),
     # a compatibility risk that breaks nobody's calls (a newer dependency), and a low one
     HandPR(904, at(4, 16), "升级 grpc", "grpc 升到 1.62。", "requirements.txt", 3.0,
            (("依赖/镜像变化：grpcio 1.60 → 1.62", "Dependency/image changes: grpcio 1.60 → 1.62"),),
@@ -129,15 +131,19 @@ PRS: tuple[HandPR, ...] = (
     # configuration: keys added, a default changed, CLI options added, one worded freely (an LLM's)
     HandPR(905, at(4, 14), "支持连接池", "新增连接池，池大小可配置。", "anvil/pool.py", 6.0,
            (("新增配置项：pool.size、pool.idle_timeout", "New config keys: pool.size, pool.idle_timeout"),
-            ("连接复用", "Connections are reused"))),
+            ("连接复用", "Connections are reused")),
+           config=(ConfigFact("pool.size", "added", "", "8", "anvil/pool.py"),
+                   ConfigFact("pool.idle_timeout", "added", "", "30", "anvil/pool.py"))),
     HandPR(906, at(4, 17), "调整重试默认值", "默认重试次数改为 5。", "anvil/config/retry.py", 5.0,
            (("默认值变更：retry.max_attempts 从 3 改为 5（anvil/config/retry.py）",
              "Default changed: retry.max_attempts from 3 to 5 (anvil/config/retry.py)"),),
            (Said("config", "medium", "默认值被修改：retry.max_attempts 3 → 5，未显式设置的用户和调用方行为会改变",
-                 "defaults changed (retry.max_attempts 3 → 5); users and callers relying on them get new behaviour"),)),
+                 "defaults changed (retry.max_attempts 3 → 5); users and callers relying on them get new behaviour"),),
+           config=(ConfigFact("retry.max_attempts", "default_changed", "3", "5", "anvil/config/retry.py"),)),
     HandPR(907, at(4, 18), "命令行支持 dry run", "加了 --dry-run 和 --verbose。", "anvil/cli.py", 4.5,
            (("新增命令行参数：--dry-run、--verbose", "New command-line options: --dry-run, --verbose"),),
-           module="cli"),
+           module="cli", config=(ConfigFact("--dry-run", "flag_added", file="anvil/cli.py"),
+                                 ConfigFact("--verbose", "flag_added", file="anvil/cli.py"))),
     HandPR(908, at(4, 18), "日志格式可配置", "日志格式可以在配置文件里指定。", "anvil/log.py", 3.5,
            (("日志格式可配置", "Log format is configurable"),),
            (Said("config", "low", "新的 log.format 配置项没有文档", "the new log.format option is undocumented"),)),

@@ -138,7 +138,10 @@ def test_a_config_question_lists_the_prs_whose_analyses_record_a_config_change(
             "上周 anvil 改了哪些配置项？",
             ("新增配置项：pool.size、pool.idle_timeout", "timeout → request_timeout"),
         ),
-        ("which config options changed in anvil last week", ("New config keys: pool.size", "from 3 to 5")),
+        (
+            "which config options changed in anvil last week",
+            ("new config keys: pool.size", "retry.max_attempts 3 → 5"),
+        ),
         ("anvil 上周新增了哪些配置参数", ("pool.idle_timeout", "log.format")),
         ("any new CLI flags in anvil last week", ("--dry-run, --verbose",)),
     ],
