@@ -353,10 +353,6 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "qa.config.item.flag_added": ("`{key}`", "`{key}`"),
     "qa.config.flag_removed": ("删除命令行参数：{items}", "removed command-line options: {items}"),
     "qa.config.item.flag_removed": ("`{key}`", "`{key}`"),
-    "qa.config.env_added": ("新读取的环境变量：{items}", "new environment variables read: {items}"),
-    "qa.config.item.env_added": ("`{key}`", "`{key}`"),
-    "qa.config.env_removed": ("不再读取的环境变量：{items}", "environment variables no longer read: {items}"),
-    "qa.config.item.env_removed": ("`{key}`", "`{key}`"),
     "qa.config.more": ("等 {total} 项", " and {n} more"),
     # Who works on what a question names ("谁在维护 dataloader"), most PRs first.
     "qa.people.title": ("谁在改 {subject}（按 PR 数排序）", "Who works on {subject} (most PRs first)"),
@@ -428,8 +424,8 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "qa.understood.breaking": ("破坏性变更", "breaking changes"),
     # A question about configuration, answered from what the analyses recorded of each PR's diff.
     "qa.understood.config.all": (
-        "配置改动（按分析记录：配置项的增删、改名与默认值）",
-        "configuration changes (config keys added, removed, renamed or re-defaulted, as the analyses recorded them)",
+        "配置改动（按分析记录：配置项的增删、改名、默认值与引用）",
+        "configuration changes (config keys added, removed, renamed, re-defaulted or pointed at another setting, as the analyses recorded them)",
     ),
     "qa.understood.config.default": (
         "默认值改动（按分析记录）",

@@ -408,8 +408,8 @@ CONFIG_TOPICS: dict[str, tuple[ConfigKind, ...]] = {
     "defaults": ("default_changed", "required"),
     "cli": ("flag_added", "flag_removed"),
 }
-_ADDED_KINDS: tuple[ConfigKind, ...] = ("added", "flag_added", "env_added")
-_REMOVED_KINDS: tuple[ConfigKind, ...] = ("removed", "flag_removed", "env_removed")
+_ADDED_KINDS: tuple[ConfigKind, ...] = ("added", "flag_added")
+_REMOVED_KINDS: tuple[ConfigKind, ...] = ("removed", "flag_removed")
 # A question asking only for what was added ("新增了哪些配置参数", "any new CLI flags") or removed.
 _ASKS_ADDED = re.compile(r"新增|新加|加了|增加|添加|\bnew\b|\badd(?:s|ed|ing)?\b")
 _ASKS_REMOVED = re.compile(r"删除|删掉|移除|去掉|\bremov\w*|\bdrop\w*|\bdeleted?\b")

@@ -21,7 +21,7 @@ from chatbot.analysis.llm import (
     boundary_for,
     estimate_text_tokens,
 )
-from chatbot.models import Comment, PullRequest
+from chatbot.models import Comment, PRFile, PullRequest
 from chatbot.ports import LLMReply
 from tests.analysis.builders import changed, code, make_pr, review
 from tests.fakes.openai import FakeOpenAI, analysis_payload
@@ -87,6 +87,25 @@ def test_a_valid_answer_becomes_the_llm_analysis(fake: FakeOpenAI) -> None:
     assert analysis.risks[0].category == "concurrency"
     assert result.model == "gpt-4o-mini"
     assert result.requests == 1
+
+
+def test_the_llm_analysis_keeps_the_heuristic_config_facts_which_come_from_the_diff(fake: FakeOpenAI) -> None:
+    yaml = "@@ -1,2 +1,2 @@\n rollout:\n-  temperature: 1.0\n+  temperature: 0.7"
+    pr = make_pr(
+        "[rollout] feat: async worker scheduling",
+        body="Schedules rollout workers asynchronously.",
+        files=[code("verl/workers/rollout/async_scheduler.py", 40), changed_yaml(yaml)],
+    )
+    heuristic = HeuristicAnalyzer().analyze(pr)
+    assert heuristic.config
+    result = analyzer_for(fake).analyze(pr)
+    assert not result.fell_back
+    assert result.analysis.config == heuristic.config
+    assert '"config": [' not in user_message(fake.requests[0])  # the key points word them for the model
+
+
+def changed_yaml(patch: str) -> PRFile:
+    return PRFile("verl/trainer/config/rollout.yaml", "modified", 1, 1, patch)
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
