@@ -771,12 +771,11 @@ def _first_argument(text: str) -> str:
     return text.strip()
 
 
-def references(value: str) -> tuple[str, ...]:
-    """The keys and environment variables a value's interpolations read, in order:
-    `${oc.select:a.b, null}` -> (`a.b`,), `${oc.env:PORT,8000}` and `${PORT:-8000}` -> (`$PORT`,),
-    `"${data.dir}/train"` -> (`data.dir`,), `1e-6` -> ()."""
+def _interpolations(value: str) -> list[tuple[str, bool]]:
+    """Each key or environment variable a value's interpolations read, in order, and whether a fallback
+    is given for it (`${oc.select:a.b,1}`, `${oc.env:P,8000}`, `${P:-8000}`)."""
     text = value.strip().strip("\"'")
-    found: list[str] = []
+    found: list[tuple[str, bool]] = []
     position = 0
     while (start := text.find("${", position)) >= 0:
         end = _closing(text, start)
@@ -786,16 +785,37 @@ def references(value: str) -> tuple[str, ...]:
         shell = _SHELL_DEFAULT.match(body)
         resolver = _RESOLVER.match(body)
         if _KEY_REFERENCE.match(body):
-            found.append(body.strip())
+            found.append((body.strip(), False))
         elif shell:
-            found.append(f"${shell.group(1)}")
+            found.append((f"${shell.group(1)}", True))
         elif resolver and resolver.group(1) in _ENV_RESOLVERS | {"oc.select"}:
-            name = _first_argument(resolver.group(2))
-            found.append(f"${name}" if resolver.group(1) in _ENV_RESOLVERS else name)
+            arguments = resolver.group(2)
+            name = _first_argument(arguments)
+            fallback = len(arguments.strip()) > len(name)
+            found.append((f"${name}" if resolver.group(1) in _ENV_RESOLVERS else name, fallback))
         elif resolver:
-            found += references(resolver.group(2))  # `${oc.decode:${oc.env:X}}`: what its arguments read
+            found += _interpolations(resolver.group(2))  # `${oc.decode:${oc.env:X}}`: what its arguments read
         position = end + 1
-    return tuple(found)
+    return found
+
+
+def references(value: str) -> tuple[str, ...]:
+    """The keys and environment variables a value's interpolations read, in order:
+    `${oc.select:a.b, null}` -> (`a.b`,), `${oc.env:PORT,8000}` and `${PORT:-8000}` -> (`$PORT`,),
+    `"${data.dir}/train"` -> (`data.dir`,), `1e-6` -> ()."""
+    return tuple(name for name, _ in _interpolations(value))
+
+
+def only_fallback_given(old: str, new: str) -> bool:
+    """Whether a changed value reads the same keys as before and only gains or loses the fallback of one
+    (`${rollout.n}` -> `${oc.select:rollout.n,1}`): the value still comes from the key, which a composed
+    config has, so no default changed. A fallback that changes (`${oc.select:x,1}` -> `${oc.select:x,2}`)
+    is a new default, and so is one for an environment variable, which is often unset."""
+    before, after = _interpolations(old), _interpolations(new)
+    if not before or [name for name, _ in before] != [name for name, _ in after]:
+        return False
+    changed = [name for (name, had), (_, has) in zip(before, after, strict=True) if had != has]
+    return bool(changed) and not any(name.startswith("$") for name in changed)
 
 
 def source_moved(old: str, new: str) -> bool:
@@ -1817,6 +1837,8 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
     cli = [h for h in cli if h.line not in cli_removed_names]
     cli_removed = [h for h in cli_removed if h.line not in cli_added_names]
 
+    # a reference that only gains or loses its fallback still reads the same key: no change to a reader
+    config = [c for c in config if c.old is None or c.new is None or not only_fallback_given(c.old, c.new)]
     config, config_moved = _moved_keys(config)
     config, config_renamed = _renamed_keys(config, f"{pr.header.title}\n{pr.header.body or ''}")
     focus = _focus(code_patches)

@@ -156,6 +156,10 @@ TEXT: dict[str, dict[Language, str]] = {
         "en": "{key} has no default any more (was {old}) and must be set ({path})",
     },
     # an interpolation whose source changed (`${actor.x}` -> `${model.x}`): no default written here
+    "kp.config_unlinked": {
+        "zh": "{key} 不再引用 {old}，改为固定值 {new}（{path}）",
+        "en": "{key} no longer follows {old}; it is now set to {new} ({path})",
+    },
     "kp.config_follows": {
         "zh": "{key} 改为引用 {new}（原为 {old}），默认值随之而定（{path}）",
         "en": "{key} now refers to {new} (was {old}) and takes its value from there ({path})",
@@ -889,15 +893,20 @@ def _largest(files: Iterable[FileFacts]) -> FileFacts | None:
 def _default_text(c: ConfigChange, language: Language, kind: str) -> str:
     """A changed default as a key point (`kind` "kp"), a breaking change's part ("brk") or an item of the
     defaults risk ("short": `key old → new`): a default that became OmegaConf's `???` is said to be
-    required now, not to be "???"."""
+    required now, not to be "???"; one that followed another key and is now written here is said to
+    follow it no more (`${other.key}` for the old value, not the whole `${oc.select:other.key,false}`)."""
     if c.kind == "required":
         key = "kp.config_required" if kind == "kp" else "brk.required"
         return say(key, language, key=c.key, old=c.old, path=c.path)
+    followed = references(c.old or "")
+    old = "${" + ", ".join(followed) + "}" if followed and not references(c.new or "") else c.old
+    if kind == "kp" and old != c.old:
+        return say("kp.config_unlinked", language, key=c.key, old=", ".join(followed), new=c.new, path=c.path)
     if kind == "kp":
         return say("kp.config_default", language, key=c.key, old=c.old, new=c.new, path=c.path)
     if kind == "brk":
-        return say("brk.default", language, key=c.key, old=c.old, new=c.new)
-    return f"{c.key} {c.old} → {c.new}"
+        return say("brk.default", language, key=c.key, old=old, new=c.new)
+    return f"{c.key} {old} → {c.new}"
 
 
 def _dependency_text(d: DependencyChange, language: Language) -> str:

@@ -124,7 +124,7 @@ _FIGURE = re.compile(r"\d(?:[\d.,]*)\s*(?:%|x\b|×|倍|gib|gb|mb|ms|tokens?/s|it
 # CONFIG_SHOWN of each; values are cut to CONFIG_VALUE_CHARS.
 CONFIG_KINDS_SHOWN = 2
 CONFIG_SHOWN = 3
-CONFIG_VALUE_CHARS = 40
+CONFIG_VALUE_CHARS = 60
 
 
 def _config_value(value: str) -> str:

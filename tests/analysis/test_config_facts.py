@@ -12,7 +12,7 @@ import pytest
 
 from adapters.github.rest import pull_request_from_rest
 from chatbot.analysis import HeuristicAnalyzer
-from chatbot.analysis.features import references, source_moved
+from chatbot.analysis.features import only_fallback_given, references, source_moved
 from chatbot.analysis.types import Analysis, ConfigFact
 from chatbot.models import PRFile, PullRequest
 from tests.analysis.builders import make_pr
@@ -86,6 +86,23 @@ def test_a_value_follows_another_source_only_when_its_references_change(
     assert source_moved(old, new) is moved
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "only"),
+    [
+        ("${rollout.n}", "${oc.select:rollout.n,1}", True),
+        ("${oc.select:model.path,null}", "${model.path}", True),
+        ("${oc.select:x,1}", "${oc.select:x,2}", False),  # a new fallback value is a new default
+        ("${oc.env:PORT}", "${oc.env:PORT,8000}", False),  # a variable is often unset: a default now
+        ("${a}", "${oc.select:b,1}", False),
+        ("1", "2", False),
+    ],
+)
+def test_a_reference_that_only_gains_or_loses_its_fallback_changes_nothing(
+    old: str, new: str, only: bool
+) -> None:
+    assert only_fallback_given(old, new) is only
+
+
 # Per PR, on hand-built diffs of other shapes ---------------------------------------------------------
 
 
@@ -145,6 +162,26 @@ def test_an_oc_select_whose_source_moved_is_a_key_that_now_follows_another() -> 
 )  # fmt: skip
 def test_each_shape_of_setting_gives_its_fact(path: str, text: str, expected: ConfigFact) -> None:
     assert facts(one_file(path, text)) == (expected,)
+
+
+def test_a_fallback_added_to_the_same_reference_is_no_change() -> None:
+    text = patch(
+        "critic:", ("  rollout_n: ${actor.rollout.n}",), ("  rollout_n: ${oc.select:actor.rollout.n,1}",)
+    )
+    analysis = ANALYZER.analyze(one_file("conf/critic.yaml", text))
+    assert analysis.config == ()
+    assert not any("rollout_n" in point for point in analysis.localized("en").key_points)
+
+
+def test_a_key_that_stops_following_another_is_said_to_follow_it_no_more() -> None:
+    text = patch("profiler:", ("  enable: ${oc.select:actor.profiler.enable,false}",), ("  enable: False",))
+    analysis = ANALYZER.analyze(one_file("conf/ref.yaml", text))
+    assert [(f.kind, f.key) for f in analysis.config] == [("default_changed", "profiler.enable")]
+    for language, words in (
+        ("zh", "不再引用 actor.profiler.enable"),
+        ("en", "no longer follows actor.profiler.enable"),
+    ):
+        assert any(words in point for point in analysis.localized(language).key_points)
 
 
 def test_keys_options_and_variables_added_removed_and_renamed_are_facts_too() -> None:
