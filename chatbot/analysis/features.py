@@ -789,10 +789,11 @@ def _interpolations(value: str) -> list[tuple[str, bool]]:
         elif shell:
             found.append((f"${shell.group(1)}", True))
         elif resolver and resolver.group(1) in _ENV_RESOLVERS | {"oc.select"}:
-            arguments = resolver.group(2)
+            arguments = resolver.group(2).strip()
             name = _first_argument(arguments)
-            fallback = len(arguments.strip()) > len(name)
-            found.append((f"${name}" if resolver.group(1) in _ENV_RESOLVERS else name, fallback))
+            fallback = arguments[len(name) :]
+            found.append((f"${name}" if resolver.group(1) in _ENV_RESOLVERS else name, bool(fallback)))
+            found += _interpolations(fallback)  # a fallback that reads another key: `${oc.select:a,${b}}`
         elif resolver:
             found += _interpolations(resolver.group(2))  # `${oc.decode:${oc.env:X}}`: what its arguments read
         position = end + 1

@@ -437,6 +437,8 @@ def config_kinds(query: Query) -> tuple[ConfigKind, ...]:
         return ()
     if any(t not in CONFIG_TOPICS and t != "cleanup" for t in query.topics):
         return ()
+    if "defaults" in asked:
+        asked = ["defaults"]  # "哪些配置的默认值变了": the defaults of the config, not every config change
     kinds = list(dict.fromkeys(kind for topic in asked for kind in CONFIG_TOPICS[topic]))
     text = query.text.lower()
     added = bool(_ASKS_ADDED.search(text)) or "feat" in query.change_types

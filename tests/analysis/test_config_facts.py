@@ -56,6 +56,7 @@ def facts(pr: PullRequest) -> tuple[ConfigFact, ...]:
         ("${oc.decode:${oc.env:SIZES}}", ("$SIZES",)),
         ("${PORT:-8000}", ("$PORT",)),
         ("${div:${a.b},2}", ("a.b",)),
+        ("${oc.select:a.qat,${oc.select:b.qat,null}}", ("a.qat", "b.qat")),
         ("1e-6", ()),
         ("'plain text'", ()),
     ],
@@ -74,6 +75,7 @@ def test_a_value_reads_the_keys_and_variables_its_interpolations_name(
         ("${..data.len}", "${..tokenizer.len}", True),
         ("${OLD_HOST:-0.0.0.0}", "${HOST:-0.0.0.0}", True),
         ("${oc.env:A}", "${oc.env:B}", True),
+        ("${oc.select:a.qat,null}", "${oc.select:a.qat,${oc.select:b.qat,null}}", True),  # falls back to b
         ("1e-6", "${optim.lr}", True),  # a literal replaced by a reference
         ("${oc.env:PORT,8000}", "${oc.env:PORT,9000}", False),  # the same variable, a new fallback
         ("${optim.lr}", "1e-6", False),  # a value written here again

@@ -61,6 +61,8 @@ DEFAULT_QUESTIONS = [
     "上周 dials 哪些 PR 改了默认参数",
     "what defaults changed in dials last week?",
     "did dials change any default values last week?",
+    "上周 dials 哪些配置的默认值变了",
+    "which config defaults did dials change last week",
 ]
 
 
