@@ -1718,8 +1718,9 @@ def _sources(c: ConfigChange) -> tuple[str, str]:
     return ", ".join(references(old)) or old, ", ".join(references(new))
 
 
-# At most this many configuration facts are stored for a PR (a new config file adds hundreds of keys).
-CONFIG_FACTS_MAX = 40
+# At most this many configuration facts are stored for a PR (the busiest verl PR has 111; a generated
+# config file could add thousands of keys).
+CONFIG_FACTS_MAX = 200
 
 
 def config_facts(f: PRFeatures) -> tuple[ConfigFact, ...]:
