@@ -155,11 +155,12 @@ TEXT: dict[str, dict[Language, str]] = {
         "zh": "{key} 不再有默认值（原为 {old}），必须显式设置（{path}）",
         "en": "{key} has no default any more (was {old}) and must be set ({path})",
     },
-    # an interpolation whose source changed (`${actor.x}` -> `${model.x}`): no default written here
+    # a key that followed another (`${actor.x}`) and is now written here
     "kp.config_unlinked": {
         "zh": "{key} 不再引用 {old}，改为固定值 {new}（{path}）",
         "en": "{key} no longer follows {old}; it is now set to {new} ({path})",
     },
+    # an interpolation whose source changed (`${actor.x}` -> `${model.x}`): no default written here
     "kp.config_follows": {
         "zh": "{key} 改为引用 {new}（原为 {old}），默认值随之而定（{path}）",
         "en": "{key} now refers to {new} (was {old}) and takes its value from there ({path})",
