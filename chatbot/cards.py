@@ -22,7 +22,7 @@ from chatbot.models import (
     link,
     plain,
 )
-from chatbot.prose import prose
+from chatbot.prose import prose, readable_in
 from chatbot.reports.builder import names_someone
 from chatbot.weeks import local_time
 
@@ -64,7 +64,8 @@ def pr_card(
         blocks.append(Paragraph((bold(title),)))
     if texts.gist:
         blocks.append(Paragraph(prose(texts.gist, style="bold")))
-    summary = analysis.summary.strip()
+    # The summary quotes the description: an English reader of a Chinese one has the gist instead.
+    summary = analysis.summary.strip() if readable_in(analysis.summary, language) else ""
     if texts.gist.strip() and summary.startswith(texts.gist.strip()):
         summary = summary[len(texts.gist.strip()) :].strip()  # the gist is its first sentence: not twice
     if summary:

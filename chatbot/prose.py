@@ -32,6 +32,15 @@ _TOKEN = re.compile(
 )
 
 
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def readable_in(text: str, language: str) -> bool:
+    """Whether a reader of `language` reads a quote of a PR: an English reader gets no Chinese sentence
+    (a Chinese reader of an English repository reads its English, as its titles show)."""
+    return language == "zh" or not _HAN.search(text)
+
+
 def pr_url(repo: str, number: int) -> str:
     return f"https://github.com/{repo}/pull/{number}"
 

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from chatbot.analysis.types import Risk
+from chatbot.analysis.types import LocalizedAnalysis, Risk
 from chatbot.cards import pr_card
 from chatbot.messages import say
 from chatbot.models import BulletList, Context, Paragraph, Span, inline_text
@@ -87,3 +87,15 @@ def test_a_deleted_account_shows_the_display_name_the_export_kept() -> None:
     named = dataclasses.replace(gone, header=dataclasses.replace(gone.header, author_name="Hollow Man"))
     assert "by Hollow Man ·" in _meta(pr_card(named, analysis(("x",), 5.0), "en"))
     assert "by - ·" in _meta(pr_card(gone, analysis(("x",), 5.0), "en"))
+
+
+@pytest.mark.parametrize(("language", "shown"), [("zh", True), ("en", False)])
+def test_a_chinese_description_is_quoted_for_a_chinese_reader_only(language: str, shown: bool) -> None:
+    quote = "原来固定间隔 1s 重试，下游恢复时所有消息同时重试。现在改为指数退避。"
+    texts = {
+        lang: LocalizedAnalysis(gist="retry feature centred on Backoff", verdict_reason="x")
+        for lang in ("zh", "en")
+    }
+    a = dataclasses.replace(analysis(("x",), 5.0), summary=quote, texts=texts)
+    paragraphs = " ".join(_paragraphs(pr_card(pr(7, "feat: backoff", MERGED), a, language)))  # type: ignore[arg-type]
+    assert ("指数退避" in paragraphs) is shown

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from chatbot.models import inline_text
-from chatbot.prose import _leading_reference_end, pr_url, prose, without_references
+from chatbot.prose import _leading_reference_end, pr_url, prose, readable_in, without_references
 
 REPO = "acme/widgets"
 
@@ -151,3 +151,19 @@ def test_a_leading_reference_ends_where_the_pattern_of_the_rule_ends() -> None:
     for text in texts:
         match = _LEADING_REFERENCE.match(text)
         assert _leading_reference_end(text) == (match.end() if match else None), text
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "readable"),
+    [
+        ("Prompts are expanded lazily.", "en", True),
+        ("Prompts are expanded lazily.", "zh", True),
+        ("现在改为指数退避。", "zh", True),
+        ("现在改为指数退避。", "en", False),
+        ("`retry.max_backoff` 默认 30s", "en", False),
+    ],
+)
+def test_a_quote_is_readable_unless_it_is_chinese_for_an_english_reader(
+    text: str, language: str, readable: bool
+) -> None:
+    assert readable_in(text, language) is readable
