@@ -60,6 +60,7 @@ from chatbot.analysis.types import (
     Verdict,
 )
 from chatbot.models import PullRequest
+from chatbot.prose import readable_in
 
 Language = Literal["zh", "en"]
 LANGUAGES: tuple[Language, ...] = ("zh", "en")
@@ -1018,7 +1019,7 @@ def _breaking(f: PRFeatures, language: Language) -> tuple[str, str]:
     description's opening is quoted; only a PR with neither cites its title."""
     note = f.breaking_note if f.breaking_note != "BREAKING CHANGE" else None
     said = note or breaking_statement(f.body, tuple(x.path for x in f.files))
-    if said and (not _reads(said, language) or _restates(said, f)):
+    if said and (not readable_in(said, language) or _restates(said, f)):
         said = None
     changes, evidence = _breaking_changes(f, language)
     if said and changes:
@@ -1029,7 +1030,7 @@ def _breaking(f: PRFeatures, language: Language) -> tuple[str, str]:
         text = say("risk.breaking_diff", language, changes=changes)
     else:
         author = read_author_text(f.body, tuple(x.path for x in f.files), f.title.text)
-        opening = author.opening if author.opening and _reads(author.opening, language) else None
+        opening = author.opening if author.opening and readable_in(author.opening, language) else None
         if opening:
             return say("risk.breaking_unsaid", language, opening=_clip(opening, POINT_CHARS)), opening
         # Nothing but the tag says it breaks: the title is the only evidence there is.
@@ -1455,7 +1456,7 @@ def _caveats(f: PRFeatures, change_type: ChangeType, language: Language, out: _F
             continue
         category, severity = _CAVEAT_RISKS[c.harm]
         said = _clip(c.said, POINT_CHARS)
-        if not _reads(c.said, language):
+        if not readable_in(c.said, language):
             text = say("risk.caveat_unread", language, harm=say(f"harm.{c.harm}", language))
         elif c.reviewer:
             text = say("risk.caveat_review", language, said=said, reviewer=c.reviewer)
@@ -1911,7 +1912,7 @@ def _revert_reason(f: PRFeatures, language: Language) -> str | None:
             text = " ".join(REFERENCE.sub(" ", sentence).split()).strip(" -*:;,.()")
             # "Revert the actor changes that cause…" says what as much as why: a lead point, no reason.
             opens = _TYPE_ECHO["revert"].match(text)
-            if len(text) >= 12 and not opens and _REVERT_REASON.search(text) and _reads(text, language):
+            if len(text) >= 12 and not opens and _REVERT_REASON.search(text) and readable_in(text, language):
                 return _clip(text, POINT_CHARS)
     return None
 
@@ -1961,19 +1962,19 @@ def _key_points(
     # What breaks, when the author says it; a title tag alone ("[BREAKING]") would only restate the
     # title here, while the diff points below name what was removed or renamed.
     note = f.breaking_note
-    if note and note != "BREAKING CHANGE" and not _restates(note, f) and _reads(note, language):
+    if note and note != "BREAKING CHANGE" and not _restates(note, f) and readable_in(note, language):
         points.append(say("kp.breaking", language, note=_clip(note, POINT_CHARS)))
     gist = author.action if _action_is_gist(author.action, f, language) else None
     opening = author.opening if author.opening != gist else None
     action = author.action if author.action not in (gist, author.opening) else None
-    measured = [m if _reads(m, language) else "; ".join(measured_figures(m)) for m in author.measured]
+    measured = [m if readable_in(m, language) else "; ".join(measured_figures(m)) for m in author.measured]
     measured = [m for m in measured if m]
     lead = [
         t
         for t in (opening, action, *author.items)
         if t
         and not _restates(t, f)
-        and _reads(t, language)
+        and readable_in(t, language)
         and not (measured and _distinct([measured[0], t]) == [measured[0]])  # said as "Measured:" below
     ]
     points += [_clip(_unreferenced(t), POINT_CHARS) for t in lead[: w.MAX_LEAD_POINTS]]
@@ -1983,7 +1984,7 @@ def _key_points(
         f, language, reverting=undone is not None, hazards=hazards or Hazards(), led=bool(points)
     )
     diff = [d for d in diff if not _names_only_the_title(d, f) and not _names_only_the_reason(d, reason)]
-    reviews = [r for r in reviews if _reads(r, language)]
+    reviews = [r for r in reviews if readable_in(r, language)]
     room = max(w.MIN_DIFF_POINTS, w.MAX_KEY_POINTS - len(points) - (1 if reviews else 0))
     points += diff[:room]
     if reviews:
@@ -2050,12 +2051,6 @@ def _distinct(points: list[str]) -> list[str]:
             continue
         kept.append((point, words))
     return [point for point, _ in kept]
-
-
-def _reads(quote: str, language: Language) -> bool:
-    """Whether a reader of `language` can read a quote of the PR: an English reader gets no Chinese
-    sentence (a Chinese reader of an English repository reads its English, as its titles show)."""
-    return language == "zh" or not _HAN.search(quote)
 
 
 def _action_is_gist(action: str | None, f: PRFeatures, language: Language) -> bool:
@@ -2125,7 +2120,7 @@ def _gist(
     what = _clip(f.title.description, POINT_CHARS)
     kind = say(f"type.{change_type}", language)
     module = modules[0] if modules and modules[0] not in _TYPE_PLACES.get(change_type, ()) else None
-    if not _reads(what, language):
+    if not readable_in(what, language):
         return _diff_gist(f, kind, module, language)
     if _TYPE_ECHO[change_type].match(what):
         # The title's first word says the kind of change already.
@@ -2263,7 +2258,7 @@ def _verify(
         if (
             risk.category in ("breaking-change", "compatibility")
             and risk.evidence
-            and _reads(risk.evidence, language)
+            and readable_in(risk.evidence, language)
         ):
             return say("guide.verify.compatibility", language, evidence=_clip_evidence(risk.evidence, 80))
     symptom = _symptom(f, language) if change_type == "fix" else None
@@ -2271,7 +2266,7 @@ def _verify(
         if focus is None:
             return say("guide.verify.symptom_bare", language, symptom=symptom)
         return say("guide.verify.symptom", language, symptom=symptom, name=focus.line)
-    figures = [m if _reads(m, language) else "; ".join(measured_figures(m)) for m in author.measured]
+    figures = [m if readable_in(m, language) else "; ".join(measured_figures(m)) for m in author.measured]
     figures = [m for m in figures if m]
     if figures:
         return say("guide.verify.measured", language, figure=_clip(figures[0], 100))
@@ -2290,7 +2285,7 @@ def _verify(
     claims = [
         t
         for t in (author.action, *author.items, author.opening)
-        if t and _reads(t, language) and not leans_on_context(t)
+        if t and readable_in(t, language) and not leans_on_context(t)
     ]
     if claims:
         return say("guide.verify.claim", language, name=focus.line, claim=_clip(claims[0], 90).rstrip("。."))
@@ -2353,7 +2348,7 @@ def _reading_guide(
         guide.append(say("guide.start_file", language, path=largest.path))
     if (
         design
-        and _reads(design, language)
+        and readable_in(design, language)
         and design.rstrip("。.;；") != (author.action or "").rstrip("。.;；")
     ):
         guide.append(say("guide.design", language, text=design))  # not the gist again
