@@ -478,6 +478,8 @@ def compose_weekly_report(
     everything, ranked = ranked, kept or ranked
     groups = _groups(ranked)
     key = _key_prs(ranked)
+    # Counted over every PR of the week, reverted ones too, as the chat counts them.
+    reading = _reading_list(everything)
     risk_lines = _risk_lines(ranked, language, RISK_OBSERVATIONS)
     risks = [observation for observation, _ in risk_lines]
     theme_names = [g.label(language) for g in groups[:3]]
@@ -515,7 +517,7 @@ def compose_weekly_report(
         highlights=tuple(_highlight(g, language) for g in _highlighted(groups)),
         risks=tuple(risks[:RISK_OBSERVATIONS]),
         executive_summary=_executive_summary(
-            records, previous, everything, groups, avg_importance, avg_insight, language
+            records, previous, everything, groups, reading, (avg_importance, avg_insight), language
         )
         + _reverted_note(undone, language)
         + _reverted_earlier_note(records, undone, language),
@@ -558,6 +560,9 @@ def compose_weekly_report(
         trend_notes=(shift + _module_moves(module_trends, ranked, scale, language, named=example))
         or (_no_move(len(records), len(previous), language),),
         participants=_participants(records, language),
+        must_read=reading[0],
+        worth_reading=reading[1],
+        left_out=tuple(sorted({r.number for r in everything} - {r.number for r in ranked})),
     )
 
 
@@ -567,10 +572,18 @@ def _key_point(record: AnalyzedPR, language: Language) -> str:
     return point_of(record, language) or texts.verdict_reason or (texts.key_points or ("",))[0]
 
 
+def _reading_list(ranked: Sequence[AnalyzedPR]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The week's key PRs as the chat lists them: the must-reads, then the PRs worth reading, each most
+    important first (`ranked`'s order)."""
+    must = tuple(r.number for r in ranked if r.analysis.verdict == "must-read")
+    worth = tuple(r.number for r in ranked if r.analysis.verdict == "worth-reading")
+    return must, worth
+
+
 def _key_prs(ranked: list[AnalyzedPR]) -> list[AnalyzedPR]:
-    """PRs worth attention (must-read or worth-reading); at least the top three when the week has them."""
-    key = [r for r in ranked if r.analysis.verdict != "skim"]
-    return key if len(key) >= 3 else ranked[: max(3, len(key))]
+    """The rows of the key-PR table: the reading list (`_reading_list`), most important first; the three
+    most important PRs in a week with none worth reading, so the table is never empty."""
+    return [r for r in ranked if r.analysis.verdict != "skim"] or ranked[:3]
 
 
 def risk_evidence(evidence: str, sentence: str) -> str:
@@ -810,8 +823,8 @@ def _executive_summary(
     previous: Sequence[AnalyzedPR],
     ranked: list[AnalyzedPR],
     groups: list[_Group],
-    avg_importance: float,
-    avg_insight: float,
+    reading: tuple[tuple[int, ...], tuple[int, ...]],
+    averages: tuple[float, float],
     language: Language,
 ) -> str:
     delta = len(records) - len(previous)
@@ -822,8 +835,8 @@ def _executive_summary(
         if delta < 0
         else say("report.delta_same", language)
     )
-    must = [r.number for r in ranked if r.analysis.verdict == "must-read"]
-    worth = [r.number for r in ranked if r.analysis.verdict == "worth-reading"]
+    must, worth = reading
+    avg_importance, avg_insight = averages
     breaking = [r.number for r in ranked if r.analysis.breaking]
     # The headline names the weightiest themes; here the ones most PRs went to, so the two say different
     # things ("led by" one big change, while most of the week went to docs and CI).
@@ -841,7 +854,7 @@ def _executive_summary(
         must_read=say(
             "report.must_read",
             language,
-            total=len(must) + len(worth),
+            n=len(must) + len(worth),
             must=len(must),
             worth=len(worth),
             prs=pr_refs(must + worth, language),

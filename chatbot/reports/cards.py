@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
-from chatbot.messages import Language, say
+from chatbot.messages import Language, pr_refs, say
 from chatbot.models import (
     Actions,
     Block,
@@ -33,6 +33,8 @@ from chatbot.reports.model import KeyPR, ReportItem, Trend, WeeklyReport
 from chatbot.weeks import local_time
 
 CARD_KEY_PRS = 5
+# The full report names at most this many key PRs past its table's rows, the rest counted.
+KEY_PRS_NAMED = 30
 READING_GUIDES = 5
 
 
@@ -105,12 +107,26 @@ def _meta(report: WeeklyReport) -> Context:
                     repo=report.repo,
                     period=period,
                     count=report.pr_count,
-                    key=len(report.key_prs),
+                    key=_key_count(report),
                     generated=generated,
                 )
             ),
         )
     )
+
+
+def _key_count(report: WeeklyReport) -> str:
+    """How many key PRs the week has, of them must-read: the chat's counts."""
+    n = len(report.reading_list)
+    if not n:
+        return say("report.meta.key.none", report.language)
+    return say("report.meta.key", report.language, n=n, must=len(report.must_read))
+
+
+def _key_pr_heading(report: WeeklyReport, level: int) -> Heading:
+    """The key-PR table's heading: the reading list's, or in a week without one its most important PRs'."""
+    key = "report.section.key_prs" if report.reading_list else "report.section.key_prs.none"
+    return Heading(say(key, report.language), level)
 
 
 def _key_pr_table(prs: tuple[KeyPR, ...], report: WeeklyReport) -> Table:
@@ -153,7 +169,7 @@ def _buttons(report: WeeklyReport, links: ReportLinks | None) -> list[Block]:
 def _more_key_prs(report: WeeklyReport, links: ReportLinks | None) -> Context:
     """Where the rest of the key PRs are: the full report's page, or without a public URL the command
     that writes it (a sentence pointing at a page that cannot be opened would be a dead end)."""
-    language, n = report.language, len(report.key_prs)
+    language, n = report.language, len(report.reading_list)
     if links is not None:
         return Context(
             (
@@ -181,11 +197,8 @@ def report_card(report: WeeklyReport, links: ReportLinks | None = None) -> Reply
         blocks += [Heading(say("report.section.risks", language), 2), _risks(report)]
     blocks += follow_up_blocks(report) + reading_blocks(report)
     if report.key_prs:
-        blocks += [
-            Heading(say("report.section.key_prs", language), 2),
-            _key_pr_table(report.key_prs[:CARD_KEY_PRS], report),
-        ]
-        if len(report.key_prs) > CARD_KEY_PRS:
+        blocks += [_key_pr_heading(report, 2), _key_pr_table(report.key_prs[:CARD_KEY_PRS], report)]
+        if len(report.reading_list) > CARD_KEY_PRS:
             blocks.append(_more_key_prs(report, links))
     blocks += [Divider(), *_buttons(report, links)]
     return Reply(tuple(blocks), more_url=links.page if links else None)
@@ -252,7 +265,14 @@ def report_document(report: WeeklyReport, links: ReportLinks | None = None) -> R
     if report.risks:
         blocks += [Heading(say("report.section.risks", language), 3), _risks(report, severity=True)]
     blocks += follow_up_blocks(report, 3) + reading_blocks(report, 3)
-    blocks += [Heading(say("report.section.key_prs", language), 3), _key_pr_table(report.key_prs, report)]
+    blocks += [_key_pr_heading(report, 3), _key_pr_table(report.key_prs, report)]
+    shown = {pr.number for pr in report.key_prs} | set(report.left_out)
+    rest = [n for n in report.reading_list if n not in shown]
+    if rest:
+        more = say(
+            "report.key_prs.rest", language, n=len(rest), prs=pr_refs(rest, language, limit=KEY_PRS_NAMED)
+        )
+        blocks.append(Context(_prose(more, report)))
     guided = [p for p in report.key_prs if p.reading_guide][:READING_GUIDES]
     if guided:
         blocks.append(Heading(say("report.section.reading_guides", language), 3))

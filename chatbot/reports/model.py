@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-REPORT_FORMAT_VERSION = 6
+REPORT_FORMAT_VERSION = 7
 
 
 class _Frozen(BaseModel):
@@ -125,7 +125,7 @@ class WeeklyReport(_Frozen):
     themes: tuple[Theme, ...]
     module_trends: tuple[Trend, ...]
     theme_trends: tuple[Trend, ...]
-    key_prs: tuple[KeyPR, ...]
+    key_prs: tuple[KeyPR, ...]  # the top of the reading list; the most important PRs when it is empty
     follow_ups: tuple[str, ...]
     prs: tuple[int, ...]  # every PR merged in the week: what any mention is checked against
     trend_notes: tuple[str, ...] = ()  # what moved among the modules, in sentences
@@ -133,10 +133,21 @@ class WeeklyReport(_Frozen):
     prose_tokens: tuple[int, int] = (0, 0)  # prompt and completion tokens the LLM prose cost
     risk_follow_up: RiskFollowUp | None = None  # from the risk ledger; None for a report built without it
     reading: tuple[ReadingNote, ...] = ()  # reading claims finished in the week
+    # The week's key PRs, as the chat counts them: its must-reads (the chat's "本周必读") and the PRs worth
+    # reading, each most important first; together the reading list, of which `key_prs` shows the top.
+    must_read: tuple[int, ...] = ()
+    worth_reading: tuple[int, ...] = ()
+    # Changes reverted within the week and their reverts: counted above, left out of every section.
+    left_out: tuple[int, ...] = ()
 
     @property
     def label(self) -> str:
         return f"{self.year}-W{self.week:02d}"
+
+    @property
+    def reading_list(self) -> tuple[int, ...]:
+        """The key PRs: must-read, then worth-reading."""
+        return self.must_read + self.worth_reading
 
     @property
     def quiet(self) -> bool:

@@ -20,6 +20,7 @@ from chatbot.analysis.types import Risk
 from chatbot.messages import join_all, pr_refs, say
 from chatbot.models import PRFile, PullRequest
 from chatbot.reports.builder import AnalyzedPR, clean_title, compose_weekly_report, point_of
+from chatbot.reports.cards import report_document
 from chatbot.reports.model import WeeklyReport
 from chatbot.reports.themes import concern_of
 from chatbot.weeks import Week
@@ -802,7 +803,7 @@ def test_a_revert_of_an_earlier_week_stays_and_owes_no_tests() -> None:
     report = compose(records, "en")
     untested = [risk for risk in report.risks if risk.category == "missing-tests"]
     assert [risk.prs for risk in untested] == [(8,)]
-    assert 7 in {k.number for k in report.key_prs}
+    assert 7 in {n for theme in report.themes for item in theme.items for n in item.prs}
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
@@ -906,3 +907,18 @@ def test_the_headline_watches_no_low_risk() -> None:
     assert report.risks and report.headline.endswith(say("report.no_attention", "en"))
     tuned = AnalyzedPR(make_pr("Tune steps", number=2), fixture_analysis(("rollout",), 4.0, risks=(medium,)))
     assert "num_steps" in compose([*only_low, tuned], "en").headline
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_week_with_nothing_worth_reading_says_so_and_shows_its_most_important_prs(language: str) -> None:
+    """No key PR: the meta line says there is none (the chat says the same) rather than counting the
+    table's rows, and the table is headed as the week's most important PRs."""
+    records = [
+        AnalyzedPR(r.pr, replace(r.analysis, verdict="skim")) for r in trl_like_week() if r.number != 15
+    ]
+    report = compose(records, language)
+    assert not report.reading_list and len(report.key_prs) == 3
+    document = report_document(report).plain_text()
+    assert say("report.meta.key.none", language) in document
+    assert say("report.section.key_prs.none", language) in document
+    assert say("report.section.key_prs", language) + "\n" not in document

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from html.parser import HTMLParser
 from zoneinfo import ZoneInfo
@@ -10,14 +11,26 @@ import pytest
 from markdown_it import MarkdownIt
 
 from chatbot.analysis.heuristic import HeuristicAnalyzer
+from chatbot.bot import BotConfig, ChatBot
 from chatbot.clock import FixedClock
-from chatbot.messages import say
-from chatbot.reports.cards import ReportLinks, report_card, report_document
+from chatbot.messages import pr_refs, say
+from chatbot.models import Message
+from chatbot.reports.cards import CARD_KEY_PRS, KEY_PRS_NAMED, ReportLinks, report_card, report_document
 from chatbot.reports.html import render_html
 from chatbot.reports.markdown import render_markdown
 from chatbot.reports.weekly import UnknownRepo, build_weekly_report
 from chatbot.weeks import parse_week
-from tests.reports.fixtures import INJECTION, REPO, SHANGHAI, WEEK_START, analysis, seed
+from tests.reports.fixtures import (
+    INJECTION,
+    NEXT_WEEK,
+    PREVIOUS_WEEK,
+    REPO,
+    SHANGHAI,
+    WEEK,
+    WEEK_START,
+    analysis,
+    seed,
+)
 
 CLOCK = FixedClock(WEEK_START + timedelta(days=8))
 FALLBACK = HeuristicAnalyzer().analyze
@@ -242,3 +255,61 @@ def test_window_records_read_analysed_prs_without_their_diff_and_analyse_the_res
     assert by_number[101].pr.header.title and by_number[101].pr.header.html_url.endswith("/101")
     assert [p.split(":")[0] for p in parts] == [str(r.number) for r in records]
     assert parts[[r.number for r in records].index(103)].endswith(":-")
+
+
+def _busy_reading_week() -> list:  # type: ignore[type-arg]
+    """The written week and nine more PRs worth reading (14 key PRs: more than the card's five rows and
+    the document's ten), one of them reverted within the week."""
+    extra = [
+        (
+            120 + i,
+            f"[trainer] feat: option {i}",
+            WEEK_START + timedelta(days=3, hours=i),
+            analysis(("trainer",), 4.0 + i / 10, verdict="worth-reading"),
+        )
+        for i in range(9)
+    ]
+    revert = (
+        130,
+        'Revert "[trainer] feat: option 0"',
+        WEEK_START + timedelta(days=5),
+        analysis(("trainer",), 2.0),
+    )
+    return WEEK + extra + [revert] + NEXT_WEEK + PREVIOUS_WEEK
+
+
+def _ask(db, text: str) -> str:  # type: ignore[no-untyped-def]
+    bot = ChatBot(db, BotConfig(SHANGHAI, "https://prhub.example.com"), CLOCK, FALLBACK)
+    return bot.handle(Message(text)).reply.plain_text()
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_the_card_the_document_and_the_chat_count_the_same_key_prs_and_must_reads(db, language):
+    """Key PRs are the reading list, as the chat lists it ("值得精读"), and its must-reads are the chat's
+    "必读": the meta line, the summary, the card's "N key PRs in all" and the document's rest say so."""
+    seed(db, rows=_busy_reading_week())
+    report = build(db, language=language).report
+    must, key = 2, 14
+    assert (len(report.must_read), len(report.reading_list)) == (must, key)
+    meta = say("report.meta.key", language, n=key, must=must)
+    links = ReportLinks.for_report("https://prhub.example.com", report)
+    card, document = report_card(report, links).plain_text(), report_document(report).plain_text()
+    assert meta in card and meta in document
+    assert len(report.key_prs) > CARD_KEY_PRS and say("report.more_prs", language, n=key) in card
+    reading = pr_refs(report.reading_list, language)
+    summary = say("report.must_read", language, n=key, must=must, worth=key - must, prs=reading)
+    assert summary.strip() in report.executive_summary
+    # the document's table and the line after it name every key PR but the reverted one
+    named = [pr.number for pr in report.key_prs]
+    rest = [n for n in report.reading_list if n not in named and n not in report.left_out]
+    assert report.left_out == (120, 130) and len(named) + len(rest) == key - 1
+    assert (
+        say("report.key_prs.rest", language, n=len(rest), prs=pr_refs(rest, language, limit=KEY_PRS_NAMED))
+        in document
+    )
+    # the chat, asked about the same week
+    assert say("qa.must_read.only_title", "zh", n=must) in _ask(db, "上周 acme/widgets 必读的 PR 有哪些")
+    listed = _ask(db, "上周 acme/widgets 有哪些值得精读的 PR")
+    shown = len(re.findall(r"^• #\d+", listed, re.M))
+    more = re.search(r"及其他 (\d+) 个", listed)
+    assert shown + (int(more.group(1)) if more else 0) == key, listed
