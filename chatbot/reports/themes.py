@@ -3,10 +3,13 @@ report's highlights and "key changes" gather PRs by.
 
 Concerns are subjects, never kinds of change: a fix belongs to what it fixes. They are data: each names
 the words of titles and gists, the modules, the change types and the risk categories that claim a PR,
-tried in order, so docs and CI changes are never "memory" because they mention OOM, and a memory fix is
-memory whichever backend it touches. A PR no concern claims belongs to its main module (a subject the
-repository itself names), else to "other". Words are generic ML-systems and engineering vocabulary, not
-one repository's: module names come from each repository's module map."""
+tried in order, so docs and CI changes are never "memory" because they mention OOM, and a PR whose title
+says it fixes an OOM is memory whichever backend it touches. What places a PR, in order: the words of its
+own title, its kind (type, modules, risks), then the words of its gist, which may only name what the
+change touches ("a novel policy optimization algorithm" is no performance work). A PR no concern claims
+belongs to its main module (a subject the repository itself names), else to "other". Words are generic
+ML-systems and engineering vocabulary, not one repository's: module names come from each repository's
+module map."""
 
 from __future__ import annotations
 
@@ -102,11 +105,13 @@ CONCERNS: tuple[Concern, ...] = (
         ),
         modules=_DEPENDENCY_MODULES,
     ),
-    # Logging or reporting memory is about what gets logged, not about using less of it.
+    # Logging or reporting memory is about what gets logged, not about using less of it; metrics of
+    # something ("overlap metrics", "performance metrics") are about what gets measured.
     Concern(
         "observability",
         words=_words(
-            r"(?:log|logs|logging|print|report|record|track|show|monitor)\w* (?:the )?(?:gpu |peak )?memory"
+            r"(?:log|logs|logging|print|report|record|track|show|monitor)\w* (?:the )?(?:gpu |peak )?memory|"
+            r"(?!(?:and|or|the|of|with)\b)[\w-]+ metrics"
         ),
     ),
     # "Shared memory" is a way to pass tensors between processes (IPC), not memory use.
@@ -130,15 +135,18 @@ CONCERNS: tuple[Concern, ...] = (
         "algorithm",
         words=_words(
             r"loss|advantages?|kl|entropy|rewards?|off-?policy|on-?policy|importance sampling|baseline|"
-            r"estimator|critic|value model|curriculum|objective",
-            r"算法|奖励|损失|优势",
+            r"estimator|critic|value model|curriculum|objective|algorithms?|reinforcement learning|"
+            r"(?:policy|preference) optimi[sz]ation",
+            r"算法|奖励|损失|优势|策略优化|强化学习",
         ),
         modules=frozenset({"algo", "algorithm", "reward", "reward_model"}),
     ),
     Concern(
         "performance",
         words=_words(
-            r"speed ?up|faster|throughput|latency|overlap\w*|perf\w*|optimi[sz](?:e[sd]?|ing|ations?)\b",
+            r"speed ?up|faster|throughput|latency|overlap\w*|perf\w*|"
+            # an algorithm's name ("Group Relative Policy Optimization") is no speed-up
+            r"(?<!policy )(?<!preference )optimi[sz](?:e[sd]?|ing|ations?)\b",
             r"加速|吞吐",
         ),
         modules=frozenset({"perf"}),
@@ -157,7 +165,7 @@ CONCERNS: tuple[Concern, ...] = (
     Concern(
         "observability",
         words=_words(
-            r"logg\w*|loggers?|metrics?|profil\w*|tracing|tracer|wandb|tensorboard|mlflow|swanlab|"
+            r"logg\w*|loggers?|metrics?|profil\w*|trac(?:e|es|ed|ing|er|ers)|wandb|tensorboard|mlflow|swanlab|"
             r"monitor\w*|telemetry|debugger|timeline",
             r"日志|监控|指标|性能分析",
         ),
@@ -235,8 +243,9 @@ _SIDE_MODULES = frozenset(m for c in CONCERNS if c.sole for m in c.modules)
 
 
 def concern_of(title: str, analysis: Analysis, gist: str = "") -> str:
-    """The first concern that claims the PR (by its title and gist, modules, type and risks), else its
-    main module as a subject (`module:data`), else "other"."""
+    """The concern that claims the PR: by its title's words, else its modules, type and risks, else its
+    gist's words (each tried in `CONCERNS` order); else its main module as a subject (`module:data`),
+    else "other"."""
     modules = frozenset(analysis.modules)
     risks = frozenset(r.category for r in analysis.risks)
     change_type = analysis.change_type
@@ -245,13 +254,20 @@ def concern_of(title: str, analysis: Analysis, gist: str = "") -> str:
     first = next(
         (i for i, c in enumerate(CONCERNS) if c.claims_by_kind(change_type, modules, risks)), len(CONCERNS)
     )
-    # A name in code (`Dispatcher.preprocess`, `a.b.c`) says what the change touches, not its subject.
-    text = _DOTTED.sub(" ", f"{title}\n{gist}").lower()
+    # What the PR is about, in order: the words of its own title, then its kind (type, modules, risks),
+    # and only then the words of its gist, which may name what the change merely touches ("a novel policy
+    # optimization algorithm" is no performance work). A name in code (`Dispatcher.preprocess`, `a.b.c`)
+    # says what the change touches, not its subject.
+    heading = _DOTTED.sub(" ", title).lower()
     for concern in CONCERNS[:first]:
-        if concern.claims_by_words(text, change_type):
+        if concern.claims_by_words(heading, change_type):
             return concern.key
     if first < len(CONCERNS):
         return CONCERNS[first].key
+    text = _DOTTED.sub(" ", gist).lower()
+    for concern in CONCERNS:
+        if concern.claims_by_words(text, change_type):
+            return concern.key
     named = [m for m in analysis.modules if m.lower() not in GENERIC_MODULES]
     # Its docs or CI module names the PR's subject only when it touches nothing else.
     module = next((m for m in named if m.lower() not in _SIDE_MODULES), named[0] if named else None)

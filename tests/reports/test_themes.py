@@ -251,3 +251,70 @@ def test_logging_memory_is_about_what_gets_logged(title: str) -> None:
 )
 def test_shared_memory_is_a_way_to_pass_tensors_not_memory_use(title: str, subject: str) -> None:
     assert concern(title, "pkg/rollout/weights.py") == subject
+
+
+@pytest.mark.parametrize(
+    ("title", "body", "path"),
+    [
+        (
+            "[recipe] feat: add FlowRL recipe",
+            "Implements FlowRL (Flow-based Reinforcement Learning), a novel policy optimization algorithm "
+            "for LLM reasoning.",
+            "recipe/flowrl/flowrl_actor.py",
+        ),
+        ("Add GSPO", "This PR adds Group Sequence Policy Optimization to the trainer.", "src/rl/gspo.py"),
+        (
+            "Add a preference tuning recipe",
+            "Implements Direct Preference Optimization for chat models.",
+            "x/y.py",
+        ),
+        ("新增 FlowRL：基于流的策略优化", "本 PR 实现 FlowRL，用于大模型推理。", "recipe/flowrl/main.py"),
+    ],
+)
+def test_a_new_rl_algorithm_is_an_algorithm_not_performance(title: str, body: str, path: str) -> None:
+    """An RL algorithm named by what it is ("a policy optimization algorithm": PPO, GRPO, GSPO, DPO…)
+    is an algorithm, never a speed-up."""
+    assert concern(title, path, body=body) == "algorithm"
+
+
+@pytest.mark.parametrize(
+    ("title", "body", "subject"),
+    [
+        (
+            "Support Megatron-FSDP mode for the Megatron backend",
+            "Adds Megatron-FSDP for SFT and RL, so users can compare its throughput with full Megatron.",
+            "training",
+        ),
+        (
+            "Fix the tool parser dropping the last argument",
+            "Fixes a bug found while profiling memory use: the parser dropped the last argument of each call.",
+            "rollout",
+        ),
+        (
+            "修复数据集加载时的编码错误",
+            "## 这个 PR 做了什么\n\n修复读取 UTF-16 数据集时的报错，问题是在分析吞吐时发现的。",
+            "data",
+        ),
+        ("fix: yaml option ignored on the command line", "Found while profiling the loader.", "config"),
+    ],
+)
+def test_the_title_names_the_subject_before_words_its_description_merely_uses(
+    title: str, body: str, subject: str
+) -> None:
+    """A PR is about what its title says (then its kind of change and its modules); a word of its
+    description's opening (a side effect, where the bug was found) places it only when nothing else
+    does."""
+    assert concern(title, body=body) == subject
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "feat: add top-k distillation overlap metrics",
+        "Support AgentLoop performance metrics",
+        "Add rollout longtail observation metrics",
+        "支持 AgentLoop 性能指标",
+    ],
+)
+def test_metrics_of_something_are_about_what_gets_measured(title: str) -> None:
+    assert concern(title, "pkg/trainer/metrics.py") == "observability"
