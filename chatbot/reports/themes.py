@@ -68,6 +68,10 @@ def _words(latin: str, chinese: str = "") -> re.Pattern[str]:
 
 
 _DEPENDENCY_MODULES = frozenset({"deps", "docker", "build", "release"})
+# Names of RL post-training algorithms (lowercase), as titles write them.
+_RL_ALGORITHMS = (
+    r"(?:ppo|grpo|dapo|gspo|gdpo|gmpo|cispo|vapo|remax|rloo|reinforce|dpo|kto|orpo|simpo|opo|sppo)\b"
+)
 
 CONCERNS: tuple[Concern, ...] = (
     # Instructions for AI coding assistants (AGENTS.md, CLAUDE.md, Copilot instructions) are docs, never
@@ -131,13 +135,17 @@ CONCERNS: tuple[Concern, ...] = (
         ),
         modules=frozenset({"hardware", "npu", "ascend", "rocm", "amd", "xpu"}),
     ),
+    # An RL algorithm's name alone is as often what a script, an example or a CI job trains with ("add
+    # GRPO training scripts", "LoRA support for PPO"): a PR is about the algorithm when it adds, supports or
+    # implements the algorithm itself ("support ReMax in the trainer", "add GDPO (…) algorithm").
     Concern(
         "algorithm",
         words=_words(
             r"loss|advantages?|kl|entropy|rewards?|off-?policy|on-?policy|importance sampling|baseline|"
             r"estimator|critic|value model|curriculum|objective|algorithms?|reinforcement learning|"
-            r"(?:policy|preference) optimi[sz]ation",
-            r"算法|奖励|损失|优势|策略优化|强化学习",
+            rf"(?:policy|preference) optimi[sz]ation|(?:support\w*|add\w*|implement\w*|enabl\w*) (?:the |a )?"
+            rf"(?:(?!for |of |with )[\w-]+ )?{_RL_ALGORITHMS}(?: algorithm)?(?= in | for | to | into |\s*[(,]|$)",
+            rf"算法|奖励|损失|优势|策略优化|强化学习|(?:支持|新增|实现|添加) ?{_RL_ALGORITHMS}(?= ?算法|$|[，。（(])",
         ),
         modules=frozenset({"algo", "algorithm", "reward", "reward_model"}),
     ),

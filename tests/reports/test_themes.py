@@ -318,3 +318,31 @@ def test_the_title_names_the_subject_before_words_its_description_merely_uses(
 )
 def test_metrics_of_something_are_about_what_gets_measured(title: str) -> None:
     assert concern(title, "pkg/trainer/metrics.py") == "observability"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[trainer] feat: support ReMax in synchronous TransferQueue trainer",
+        "Add GDPO (Group reward-Decoupled Normalization Policy Optimization) algorithm",
+        "Implement RLOO for the online trainer",
+        "支持 DAPO 算法",
+    ],
+)
+def test_a_pr_adding_an_rl_algorithm_is_about_the_algorithm(title: str) -> None:
+    assert concern(title, "pkg/trainer/x.py") == "algorithm"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Add GRPO training scripts for Qwen3-VL-30B",
+        "LoRA support for PPO",
+        "[ci] chore: add grpo ci",
+        "新增 GRPO 训练脚本",
+        "add qwen3 grpo example",
+    ],
+)
+def test_a_pr_training_with_an_rl_algorithm_is_not_about_the_algorithm(title: str) -> None:
+    """A script, a CI job or a feature that trains with an algorithm is about those."""
+    assert concern(title, "pkg/trainer/x.py") != "algorithm"
