@@ -137,11 +137,13 @@ CONCERNS: tuple[Concern, ...] = (
     ),
     # An RL algorithm's name alone is as often what a script, an example or a CI job trains with ("add
     # GRPO training scripts", "LoRA support for PPO"): a PR is about the algorithm when it adds, supports or
-    # implements the algorithm itself ("support ReMax in the trainer", "add GDPO (…) algorithm").
+    # implements the algorithm itself ("support ReMax in the trainer", "add GDPO (…) algorithm"). A name
+    # in code holding "reward" (`load_reward_manager`, `reward_extra_info`) is reward code, as one holding
+    # "metric" (`compute_data_metrics`) is metrics code.
     Concern(
         "algorithm",
         words=_words(
-            r"loss|advantages?|kl|entropy|rewards?|off-?policy|on-?policy|importance sampling|baseline|"
+            r"loss|advantages?|kl|entropy|\w*reward\w*|off-?policy|on-?policy|importance sampling|baseline|"
             r"estimator|critic|value model|curriculum|objective|algorithms?|reinforcement learning|"
             rf"(?:policy|preference) optimi[sz]ation|(?:support\w*|add\w*|implement\w*|enabl\w*) (?:the |a )?"
             rf"(?:(?!for |of |with )[\w-]+ )?{_RL_ALGORITHMS}(?: algorithm)?(?= in | for | to | into |\s*[(,]|$)",
@@ -173,7 +175,7 @@ CONCERNS: tuple[Concern, ...] = (
     Concern(
         "observability",
         words=_words(
-            r"logg\w*|loggers?|metrics?|profil\w*|trac(?:e|es|ed|ing|er|ers)|wandb|tensorboard|mlflow|swanlab|"
+            r"logg\w*|loggers?|\w*metrics?|profil\w*|trac(?:e|es|ed|ing|er|ers)|wandb|tensorboard|mlflow|swanlab|"
             r"monitor\w*|telemetry|debugger|timeline",
             r"日志|监控|指标|性能分析",
         ),

@@ -346,3 +346,16 @@ def test_a_pr_adding_an_rl_algorithm_is_about_the_algorithm(title: str) -> None:
 def test_a_pr_training_with_an_rl_algorithm_is_not_about_the_algorithm(title: str) -> None:
     """A script, a CI job or a feature that trains with an algorithm is about those."""
     assert concern(title, "pkg/trainer/x.py") != "algorithm"
+
+
+@pytest.mark.parametrize(
+    ("title", "subject"),
+    [
+        ("[trainer] fix: Handle None sandbox_config in load_reward_manager", "algorithm"),
+        ("[trainer] fix: make `reward_extra_info` optional in `reward_result`", "algorithm"),
+        ("修复 reward_fn 在多进程下的序列化错误", "algorithm"),
+        ("fix: return NaN for empty tensors in compute_data_metrics", "observability"),
+    ],
+)
+def test_a_name_in_code_holding_a_subjects_noun_is_that_subjects_code(title: str, subject: str) -> None:
+    assert concern(title, "pkg/trainer/x.py") == subject
