@@ -254,10 +254,26 @@ def _words_of(text: str) -> set[str]:
     return set(_WORD.findall(text.lower()))
 
 
+def _stem(word: str) -> str:
+    """A word without its inflection ("threads" → "thread", "adds" → "add", "decorated" → "decorat"):
+    a sentence that retypes its title in another number or tense says nothing new."""
+    for suffix in _INFLECTIONS:
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+_INFLECTIONS = ("ing", "ed", "es", "s")
+# A reference to a PR or an issue ("#7157"), or a citation marker ("[web:69]"): no word of what it says.
+_REFERENCE = re.compile(r"#\d+|\[\w+:\d+\]")
+
+
 def _adds_to(text: str, title: str, known: frozenset[str] = frozenset()) -> bool:
-    """Whether `text` says something `title` does not: enough words of its own beyond the title's, links,
-    fillers and the `known` words (the PR's modules, the names of change types) left out."""
-    own = _words_of(_URL.sub(" ", text)) - _words_of(title) - _FILLER - known
+    """Whether `text` says something `title` does not: enough words of its own beyond the title's (in any
+    inflection), links, references, fillers and the `known` words (the PR's modules, the names of change
+    types) left out."""
+    said = {_stem(w) for w in _words_of(title) | _FILLER | known}
+    own = {_stem(w) for w in _words_of(_REFERENCE.sub(" ", _URL.sub(" ", text)))} - said
     return len(own) >= NEW_WORDS
 
 

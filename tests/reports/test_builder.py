@@ -604,8 +604,8 @@ def test_of_one_severity_a_fact_of_the_diff_comes_before_a_risk_inferred_from_wh
     [
         (
             "Follow up the work from https://github.com/acme/x/pull/5297 This PR streams the weights "
-            "bucket by bucket",
-            "This PR streams the weights bucket by bucket",
+            "bucket by bucket, so host memory peaks at one bucket",
+            "This PR streams the weights bucket by bucket, so host memory peaks at one bucket",
         ),
         ("Related to #12: weights now move in buckets of 512 MB", "weights now move in buckets of 512 MB"),
         (
@@ -922,3 +922,25 @@ def test_a_week_with_nothing_worth_reading_says_so_and_shows_its_most_important_
     assert say("report.meta.key.none", language) in document
     assert say("report.section.key_prs.none", language) in document
     assert say("report.section.key_prs", language) + "\n" not in document
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+@pytest.mark.parametrize(
+    ("title", "lead"),
+    [
+        (
+            "[perf] fix: Prevent creating new threads/event loop for each `tqbridge` call",
+            "Prevent creating new thread & event loop for each tqbridge decorated call #7157",
+        ),
+        ("[ray] feat: add support for ray init kwargs", "Adds support for passing parameters to ray init"),
+        ("Add PokeeResearch to README resources", "Added PokeeResearch project to the list of resources"),
+        ("修复 NPU 上的精度问题", "修复了 NPU 上的精度问题 #12"),
+    ],
+)
+def test_a_lead_that_retypes_its_title_is_no_point(language: str, title: str, lead: str) -> None:
+    """The title again in another number or tense, with a reference or a filler word or two, tells a
+    reader nothing: the highlight and the key-PR table show no point for it."""
+    pr = make_pr(title, files=[code("pkg/core/x.py", 80)], number=31)
+    analysis = ANALYZER.analyze(pr)
+    texts = {k: replace(v, gist="", key_points=(lead,)) for k, v in analysis.texts.items()}
+    assert point_of(AnalyzedPR(pr, replace(analysis, texts=texts)), language) is None
