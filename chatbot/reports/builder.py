@@ -329,9 +329,10 @@ def _change(record: AnalyzedPR, language: Language) -> str:
     if point and title.lower() in point.lower():
         return _capitalized(point, record, language)  # a sentence naming a short title says it and more
     if point and point != _clip(gist, POINT_CHARS) and not _says_more(gist, record):
+        # Two English sentences join with ". " in a Chinese report too ("…backend。Support…" reads as a typo).
         gist = say(
             "report.change.point",
-            language,
+            language if _HAN.search(gist) else "en",
             change=_capitalized(gist.rstrip("。."), record, language),
             point=_capitalized(point, record, language),
         )

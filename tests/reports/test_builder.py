@@ -944,3 +944,14 @@ def test_a_lead_that_retypes_its_title_is_no_point(language: str, title: str, le
     analysis = ANALYZER.analyze(pr)
     texts = {k: replace(v, gist="", key_points=(lead,)) for k, v in analysis.texts.items()}
     assert point_of(AnalyzedPR(pr, replace(analysis, texts=texts)), language) is None
+
+
+@pytest.mark.parametrize("records", weeks())
+def test_english_sentences_of_a_key_change_join_as_english_in_a_chinese_report(
+    records: list[AnalyzedPR],
+) -> None:
+    """A key change of an English PR is its title and its point, two English sentences: a Chinese
+    report joins them with ". ", not "。" ("…Megatron backend。Support using…")."""
+    report = compose(records, "zh")
+    items = [item.text for theme in report.themes for item in theme.items]
+    assert items and not [t for t in items if re.search(r"[A-Za-z0-9)`]。[A-Za-z`]", t)]
