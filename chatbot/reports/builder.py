@@ -1053,8 +1053,9 @@ def _participants(records: Sequence[AnalyzedPR], language: Language) -> str:
 
 def _follow_ups(ranked: list[AnalyzedPR], groups: list[_Group], language: Language) -> list[str]:
     """Breaking changes to check, the must-reads to read, then one suggestion per concern (its most
-    important PR that has one), each of a kind no line before it has (one "add a test", one "write
-    migration notes"), so neither one PR nor one kind of suggestion fills the list."""
+    important PR that has one and no line names yet, else one named once), each of a kind no line before
+    it has (one "add a test", one "write migration notes"), so neither one PR nor one kind of suggestion
+    fills the list."""
     follow_ups: list[str] = []
     kinds: set[str] = set()
     breaking = [r.number for r in ranked if r.analysis.breaking]
@@ -1068,25 +1069,31 @@ def _follow_ups(ranked: list[AnalyzedPR], groups: list[_Group], language: Langua
     if must_read:
         follow_ups.append(say("report.follow_up.read", language, prs=pr_refs(must_read, language)))
     named = Counter([*breaking, *must_read])
+    # A line per concern about a PR no line names yet; then, while there is room, the concerns left may
+    # name a PR once more: the list is about the week, not about its biggest PRs.
+    picked: dict[str, tuple[AnalyzedPR, str]] = {}
+    for fresh in (True, False):
+        for group in groups:
+            if group.concern in picked or len(follow_ups) + len(picked) >= FOLLOW_UPS:
+                continue
+            pick = next(
+                (
+                    (record, suggestion, kind)
+                    for record in group.records
+                    if (not named[record.number] if fresh else named[record.number] < 2)
+                    for suggestion, kind in _suggestions(record, language)
+                    if kind not in kinds
+                ),
+                None,
+            )
+            if pick is not None:
+                record, suggestion, kind = pick
+                kinds.add(kind)
+                named[record.number] += 1
+                picked[group.concern] = (record, suggestion)
     for group in groups:
-        candidates = (
-            (record, suggestion, kind)
-            for record in group.records
-            if named[record.number] < 2
-            for suggestion, kind in _suggestions(record, language)
-            if kind not in kinds
-        )
-        # A PR not yet named anywhere first: the list is about the week, not about its biggest PR.
-        first = None
-        for candidate in candidates:
-            if not named[candidate[0].number]:
-                first = candidate
-                break
-            first = first or candidate
-        if first is not None:
-            record, suggestion, kind = first
-            kinds.add(kind)
-            named[record.number] += 1
+        if group.concern in picked:
+            record, suggestion = picked[group.concern]
             line = say(
                 "report.follow_up.theme",
                 language,
@@ -1095,8 +1102,6 @@ def _follow_ups(ranked: list[AnalyzedPR], groups: list[_Group], language: Langua
                 text=suggestion,
             )
             follow_ups.append(sentence_start(line, language))
-        if len(follow_ups) >= FOLLOW_UPS:
-            break
     return follow_ups[:FOLLOW_UPS]
 
 

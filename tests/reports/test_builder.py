@@ -955,3 +955,17 @@ def test_english_sentences_of_a_key_change_join_as_english_in_a_chinese_report(
     report = compose(records, "zh")
     items = [item.text for theme in report.themes for item in theme.items]
     assert items and not [t for t in items if re.search(r"[A-Za-z0-9)`]。[A-Za-z`]", t)]
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_follow_up_goes_to_a_pr_no_line_names_before_one_named_again(language: str) -> None:
+    """The must-read is named by the line asking to read it: its concern's only suggestion ("add a
+    regression test") does not take the one "add a test" line from a PR no line names yet (#15, the
+    vision-language feature without tests), so the list is about more of the week."""
+    records = [
+        AnalyzedPR(r.pr, replace(r.analysis, verdict="must-read" if r.number == 11 else r.analysis.verdict))
+        for r in trl_like_week()
+    ]
+    report = compose(records, language)
+    mentions = Counter(int(n) for f in report.follow_ups for n in set(PR_MENTION.findall(f)))
+    assert mentions[11] == 1 and mentions[15] == 1, report.follow_ups
