@@ -332,7 +332,7 @@ def _change(record: AnalyzedPR, language: Language) -> str:
         # Two English sentences join with ". " in a Chinese report too ("…backend。Support…" reads as a typo).
         gist = say(
             "report.change.point",
-            language if _HAN.search(gist) else "en",
+            language if _HAN.search(gist + point) else "en",
             change=_capitalized(gist.rstrip("。."), record, language),
             point=_capitalized(point, record, language),
         )

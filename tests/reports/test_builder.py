@@ -951,10 +951,12 @@ def test_english_sentences_of_a_key_change_join_as_english_in_a_chinese_report(
     records: list[AnalyzedPR],
 ) -> None:
     """A key change of an English PR is its title and its point, two English sentences: a Chinese
-    report joins them with ". ", not "。" ("…Megatron backend。Support using…")."""
+    report joins them with ". ", not "。" ("…Megatron backend。Support using…"); a Chinese point after
+    an English title still follows a "。"."""
     report = compose(records, "zh")
     items = [item.text for theme in report.themes for item in theme.items]
     assert items and not [t for t in items if re.search(r"[A-Za-z0-9)`]。[A-Za-z`]", t)]
+    assert not [t for t in items if re.search(r"[A-Za-z0-9)`]\. [\u4e00-\u9fff]", t)]  # nor a Chinese point
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
