@@ -50,6 +50,15 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "",
         " The reading list has 1 key PR: {must} must-read and {worth} worth reading ({prs}).",
     ),
+    # A week without a must-read: its key PRs are all worth reading, not "0 must-read and 21 worth reading".
+    "report.must_read.worth_only": (
+        "重点 PR（阅读清单）{n} 个，均为值得一读，没有必读（{prs}）。",
+        " The reading list has {n} key PRs, all worth reading and none must-read ({prs}).",
+    ),
+    "report.must_read.worth_only.one": (
+        "",
+        " The reading list has 1 key PR, worth reading and not must-read ({prs}).",
+    ),
     "report.breaking": (
         "{n} 个包含破坏性变更（{prs}），升级前请核对。",
         " {n} contain breaking changes ({prs}); check them before upgrading.",

@@ -869,7 +869,7 @@ def _executive_summary(
         insight=f"{avg_insight:.1f}",
         themes=join_all(themes, language),
         must_read=say(
-            "report.must_read",
+            "report.must_read" if must else "report.must_read.worth_only",
             language,
             n=len(must) + len(worth),
             must=len(must),

@@ -141,10 +141,29 @@ def test_risks_are_mechanisms_naming_at_most_two_prs_except_the_missing_tests_li
 
 @pytest.mark.parametrize("records", weeks())
 def test_the_reading_list_in_the_summary_is_the_chats(records: list[AnalyzedPR]) -> None:
+    """Its key PRs and must-reads, as the chat counts them ("值得精读", "必读"); a week without a
+    must-read says so rather than "0 must-read"."""
     report = compose(records, "en")
     listed = [r for r in records if r.analysis.verdict != "skim"]
+    must = [r for r in listed if r.analysis.verdict == "must-read"]
+    assert (len(report.reading_list), len(report.must_read)) == (len(listed), len(must))
     if listed:
-        assert f"reading list has {len(listed)}" in report.executive_summary
+        assert f"reading list has {len(listed)} key PR" in report.executive_summary
+        assert (f"{len(must)} must-read" if must else "none must-read") in report.executive_summary
+    if listed and not must:
+        assert "0 must-read" not in report.executive_summary
+
+
+def test_a_week_without_a_must_read_says_its_key_prs_are_all_worth_reading() -> None:
+    records = [
+        AnalyzedPR(r.pr, replace(r.analysis, verdict="worth-reading" if r.number in (11, 15) else "skim"))
+        for r in trl_like_week()
+    ]
+    for language in ("zh", "en"):
+        report = compose(records, language)
+        assert sorted(report.reading_list) == [11, 15] and not report.must_read
+        prs = pr_refs(report.reading_list, language)
+        assert say("report.must_read.worth_only", language, n=2, prs=prs).strip() in report.executive_summary
 
 
 @pytest.mark.parametrize("records", weeks())
