@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from chatbot.analysis.features import ships
 from chatbot.analysis.types import Analysis
 from chatbot.messages import Language, say
 
@@ -73,7 +74,14 @@ _RL_ALGORITHMS = (
     r"(?:ppo|grpo|dapo|gspo|gdpo|gmpo|cispo|vapo|remax|rloo|reinforce|dpo|kto|orpo|simpo|opo|sppo)\b"
 )
 
+# The risk category of a dependency change in what the project ships (a Dockerfile, requirements,
+# setup.py), as `concern_of` tells it from the risk's evidence: a pin in a docs page or a CI workflow is not.
+SHIPPED_DEPENDENCY = "dependency:shipped"
+
 CONCERNS: tuple[Concern, ...] = (
+    # A PR filed as docs whose diff moves what gets installed ("[doc] chore: update vllm to v0.18.0 in docs
+    # and dockerfile") is about dependencies, as its title says.
+    Concern("dependencies", risks=frozenset({SHIPPED_DEPENDENCY}), skip_types=frozenset({"feat", "perf"})),
     # Instructions for AI coding assistants (AGENTS.md, CLAUDE.md, Copilot instructions) are docs, never
     # the agent loop of a model: only an agent loop, tool calling or multi-turn rollout is "rollout".
     Concern(
@@ -257,7 +265,11 @@ def concern_of(title: str, analysis: Analysis, gist: str = "") -> str:
     gist's words (each tried in `CONCERNS` order); else its main module as a subject (`module:data`),
     else "other"."""
     modules = frozenset(analysis.modules)
-    risks = frozenset(r.category for r in analysis.risks)
+    risks = frozenset(r.category for r in analysis.risks) | {
+        SHIPPED_DEPENDENCY
+        for r in analysis.risks
+        if r.category == "dependency" and ships(r.evidence.split(": ", 1)[0].strip())
+    }
     change_type = analysis.change_type
     # The set lookups first: only the concerns before the first one they claim need a pattern search
     # (the searches are most of the time a 300-PR report spends placing its PRs).

@@ -89,6 +89,36 @@ def test_a_pin_change_filed_under_ci_is_about_dependencies() -> None:
     assert concern_of(title, ANALYZER.analyze(pr)) == "dependencies"
 
 
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[doc] chore: update vllm from v0.13.0 to v0.18.0 in docs and dockerfile",
+        "docs: move the install guide to the new base image",
+        "更新文档与镜像中的 vllm 版本",
+    ],
+)
+def test_a_docs_pr_that_moves_what_gets_installed_is_about_dependencies(title: str) -> None:
+    pr = make_pr(
+        title,
+        files=[
+            changed(
+                "docker/Dockerfile.npu", ["RUN pip install vllm==0.18.0"], ["RUN pip install vllm==0.13.0"]
+            ),
+            changed("docs/start/install.rst", ["pip install vllm==0.18.0"], ["pip install vllm==0.13.0"]),
+        ],
+    )
+    assert concern_of(title, ANALYZER.analyze(pr)) == "dependencies"
+
+
+def test_a_docs_pr_with_a_pin_only_in_its_pages_stays_docs() -> None:
+    title = "docs: refresh the install guide"
+    pr = make_pr(
+        title,
+        files=[changed("docs/start/install.rst", ["pip install vllm==0.18.0"], ["pip install vllm==0.13.0"])],
+    )
+    assert concern_of(title, ANALYZER.analyze(pr)) == "docs"
+
+
 def test_a_feature_that_adds_a_requirement_is_about_the_feature() -> None:
     title = "Add the mooncake checkpoint engine backend"
     pr = make_pr(
