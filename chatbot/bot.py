@@ -73,6 +73,7 @@ from chatbot.qa.retrieve import (
     known_repos,
     mentioned_in,
     partial_applies,
+    reviewed_anything,
     title_words,
     top_directory,
 )
@@ -200,6 +201,7 @@ class ChatBot:
         self._in_titles: _Expiring[str, bool] = _Expiring(IN_TITLES_CACHED)
         self._mentions: _Expiring[str, bool] = _Expiring(IN_TITLES_CACHED)
         self._directories: _Expiring[str, bool] = _Expiring(IN_TITLES_CACHED)
+        self._reviewers: _Expiring[str, bool] = _Expiring(IN_TITLES_CACHED)
 
     def handle(
         self, message: Message, progress: Progress | None = None, stream: AnswerStream | None = None
@@ -241,6 +243,7 @@ class ChatBot:
             mentioned,
             lambda word: any(self._top_directory(name, word) for name in names),
             lambda word: any(closest_word(word, self._title_vocabulary(name)) for name in names),
+            self._reviewed,
         )
 
     def _title_vocabulary(self, repo: str) -> Counter[str]:
@@ -271,6 +274,16 @@ class ChatBot:
                 return mentioned_in(session, repo, word)
 
         return self._mentions.get(f"{repo} {word}", load)
+
+    def _reviewed(self, login: str) -> bool:
+        """Whether `login` reviewed some indexed PR, cached like `_in_a_title`: asked of a name a question
+        asks about as a person when no indexed PR's author has it."""
+
+        def load() -> bool:
+            with self.db.session() as session:
+                return reviewed_anything(session, login)
+
+        return self._reviewers.get(login, load)
 
     def _in_a_title(self, word: str) -> bool:
         """Whether some indexed PR's title uses `word`, cached for VOCABULARY_TTL seconds: asked of the

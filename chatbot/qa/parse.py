@@ -116,6 +116,9 @@ class ParseContext:
     # Whether a word no PR uses is a typo of a word of the PR titles ("tokenzier"): a question of such
     # words is about the repo all the same, and its words are respelled when they find nothing.
     title_typo: Callable[[str], bool] | None = None
+    # Whether a login (lower-case) reviewed some indexed PR: a person who wrote none of them may still be
+    # asked about ("what did erin review", "erin 最近在干什么").
+    reviewer: Callable[[str], bool] | None = None
 
 
 # Control characters and lone surrogates (a broken client's JSON) mean nothing in a question, and no
@@ -671,6 +674,84 @@ _WINDOW_PATTERNS: tuple[re.Pattern[str], ...] = (
 )
 
 
+# Window words people mistype ("lsat week", "this weel", "yesterdy", "last mnoth"), by the part they play:
+# a modifier counts only before a unit and a unit only after a modifier or a count (or before "ago"),
+# where a near miss can mean nothing else; a long word alone ("yesterdy", "wendesday", "setpember").
+# Singular "day" is no unit here: "this way" is one edit from "this day".
+_WINDOW_MODIFIERS = ("last", "this", "past", "previous", "next", "recent")
+_WINDOW_UNITS = ("week", "weeks", "month", "months", "year", "years", "days", "quarter", "weekend")
+_WINDOW_WORDS_ALONE = (
+    "yesterday",
+    "today",
+    "recently",
+    "weekend",
+    *(d.lower() for d in calendar.day_name),
+    *(m for m in _MONTHS_EN if len(m) >= 6),
+)
+_WINDOW_COUNTS = frozenset(("a", "few", "couple", "of", *_EN_NUMBERS))
+# A word or number standing alone, not a piece of a path, URL, login or identifier.
+_ASCII_WORD = re.compile(r"(?<![a-z0-9_./@#-])(?:[a-z]+(?:'s)?|\d+)(?![a-z0-9_/@-]|\.[a-z0-9])")
+
+
+def _window_typo(word: str, vocabulary: Sequence[str]) -> str | None:
+    """The word of `vocabulary` that `word` is a near miss of: one edit for words of up to six letters
+    (two neighbouring letters swapped counting as one, a letter dropped: "lsat", "las", "weel"), two from
+    seven; the first of equally close ones."""
+    limit = 1 if len(word) <= 6 else 2
+    close = [(edit_distance(word, known, limit), known) for known in vocabulary]
+    best = min(close)
+    return best[1] if best[0] <= limit else None
+
+
+def _respell_window_words(text: str, context: ParseContext) -> str:
+    """`text` with its mistyped window words respelt (`_WINDOW_MODIFIERS`, `_WINDOW_UNITS`,
+    `_WINDOW_WORDS_ALONE`). A word is never respelt when it is a word already (a window word, a stop
+    word, the glossary's), nor when the index knows it (a repo, module or author name, a word of some PR's
+    title): "lost" or a login "weel" stay as they are."""
+    tokens = list(_ASCII_WORD.finditer(text))
+    known = {*_WINDOW_MODIFIERS, *_WINDOW_UNITS, *_WINDOW_WORDS_ALONE, *_MONTHS_EN, "day", "ago"}
+    names = {n.lower() for r in context.repos for n in r.names} | context.modules | context.authors
+
+    def typo(word: str, vocabulary: Sequence[str], shortest: int) -> str | None:
+        if len(word) < shortest or word in known or word in _CONTENT_STOP or word in names:
+            return None
+        if word in _glossary_words() or not word.isalpha():
+            return None
+        meant = _window_typo(word, vocabulary)
+        if meant is None or (context.title_word is not None and context.title_word(word)):
+            return None
+        return meant
+
+    words = [t.group(0) for t in tokens]
+    respelt: dict[int, str] = {}
+    for i, word in enumerate(words):
+        if word in known or word.isdigit():
+            continue
+        # a unit after a modifier or a count, or before "ago": "last weel", "past 3 dyas", "2 weks ago"
+        before = next((w for w in reversed(words[:i]) if not (w.isdigit() or w in _WINDOW_COUNTS)), "")
+        counted = i > 0 and (words[i - 1].isdigit() or words[i - 1] in _WINDOW_COUNTS)
+        modified = before in _WINDOW_MODIFIERS or _window_typo(before, _WINDOW_MODIFIERS) is not None
+        if modified or counted or (i + 1 < len(words) and words[i + 1] == "ago"):
+            unit = typo(word, _WINDOW_UNITS, 3)
+            if unit is not None:
+                respelt[i] = unit
+                continue
+        # a modifier before a unit: "lsat week", "las month", "tihs weel"
+        after = next((w for w in words[i + 1 :] if not (w.isdigit() or w in _WINDOW_COUNTS)), "")
+        if after in _WINDOW_UNITS or _window_typo(after, _WINDOW_UNITS) is not None:
+            modifier = typo(word, _WINDOW_MODIFIERS, 3)
+            if modifier is not None:
+                respelt[i] = modifier
+                continue
+        alone = typo(word, _WINDOW_WORDS_ALONE, 5)
+        if alone is not None:
+            respelt[i] = alone
+    for i in sorted(respelt, reverse=True):
+        start, end = tokens[i].span()
+        text = text[:start] + respelt[i] + text[end:]
+    return text
+
+
 def _year_of(word: str | None, number: str | None, today: date) -> int | None:
     if number:
         return int(number)
@@ -747,27 +828,53 @@ def _month_only(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
     if first is None:
         return None
     window, end = first
-    second = _one_month(text[end:], now, tz, start_of=True)
-    if second is None or not _MONTHS_JOINED.match(text[end : end + second[1]]):
+    second = _one_month(text, now, tz, pos=end, start_of=True)
+    if second is None or not _MONTHS_JOINED.match(text[end : second[1]]):
         return window
     return Window(min(window.start, second[0].start), max(window.end, second[0].end))
 
 
+# Month names that are also words or names ("what may break", "mar the API", "jan's PRs"): months only
+# where the question reads them as one (`_reads_as_month`).
+_AMBIGUOUS_MONTHS = frozenset(("may", "mar", "jun", "jan", "dec"))
+# Another month beside one ("may or may not break" pairs no months).
+_A_MONTH = rf"(?:\b(?:{'|'.join(n for n in _MONTH_NAME.split('|') if n not in _AMBIGUOUS_MONTHS)})\b|(?:\d{{1,2}}|{_CN})\s*月|(?:last|this|previous) month|上个?月|本月|这个?月)"
+_MONTH_LINK = r"(?:and|or|vs\.?|versus|to|through|till|until|with|against|than|compared (?:to|with)|和|跟|与|及|到|至|比|相比|对比|,|，|、|-|~)"
+# A month another month or a comparison's verb stands beside: "compare may with april", "april vs may",
+# "may and june", "between march and may", "how did may compare".
+_MONTH_BEFORE = re.compile(
+    rf"(?:{_A_MONTH}\s*{_MONTH_LINK}|\b(?:compare|comparing|compared|vs\.?|versus|than|between))\s*$"
+)
+_MONTH_AFTER = re.compile(rf"^\s*(?:{_MONTH_LINK}\s*{_A_MONTH}|(?:'s|compar(?:e|ed|es|ing)\b|vs\b|versus\b))")
+
+
+def _reads_as_month(text: str, m: re.Match[str]) -> bool:
+    """Whether an ambiguous month name (`_AMBIGUOUS_MONTHS`) names the month: after a window word or
+    before a year ("in may", "may 2026"), beside another month or in a comparison ("compare may with
+    april", "may vs june"), or in a Chinese question ("may 的 PR"), where it is no English verb."""
+    _, _, _, prefix, _, en_year, _, _ = m.groups()
+    return bool(
+        prefix
+        or en_year
+        or _HAN.search(text)
+        or _MONTH_BEFORE.search(text, 0, m.start())
+        or _MONTH_AFTER.match(text[m.end() :])
+    )
+
+
 def _one_month(
-    text: str, now: datetime, tz: ZoneInfo, *, start_of: bool = False
+    text: str, now: datetime, tz: ZoneInfo, *, pos: int = 0, start_of: bool = False
 ) -> tuple[Window, int] | None:
-    """The first month `_month_only` reads in the text, and where its words end (where they start, with
-    `start_of`)."""
+    """The first month `_month_only` reads in the text from `pos`, and where its words end (where they
+    start, with `start_of`)."""
     today = now.date()
-    for m in _MONTH_ONLY.finditer(text):
+    for m in _MONTH_ONLY.finditer(text, pos):
         year_number, year_word, month_text, prefix, name, en_year, iso_year, iso_month = m.groups()
         year: int | None
         if iso_month:
             month, year = int(iso_month), int(iso_year)
         elif name:
-            if name == "may" and not (prefix or en_year):
-                continue  # "may" is a verb more often than a month
-            if name in ("mar", "jun", "jan", "dec") and not (prefix or en_year):
+            if name in _AMBIGUOUS_MONTHS and not _reads_as_month(text, m):
                 continue
             month = _MONTHS_EN[name]
             year = int(en_year) if en_year else None
@@ -798,7 +905,7 @@ def _two_months(text: str, now: datetime, tz: ZoneInfo) -> tuple[Window, Window]
     first = _one_month(text, now, tz)
     if first is None:
         return None
-    second = _one_month(text[first[1] :], now, tz)
+    second = _one_month(text, now, tz, pos=first[1])
     if second is None:
         return None
     months = sorted((first[0], second[0]), key=lambda w: w.start)
@@ -2287,7 +2394,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
     intent — and each found slot is blanked out of the text; the content words that remain are search
     terms, never dropped."""
     raw = text[:2000]
-    norm = normalize(raw)
+    norm = _respell_window_words(normalize(raw), context)
     language = language_of(raw)
     subscribed = names_subscribed_repos(norm)
     norm = _SUBSCRIBED.sub(_spaces, norm)
@@ -2391,6 +2498,11 @@ def parse_query(text: str, context: ParseContext) -> Query:
     if _bare_improvement(rest, phrases, module_words):
         change_types = tuple(dict.fromkeys((*change_types, *_IMPROVEMENT_TYPES)))
     author = _author(rest, context, repo_words, module_words)
+    if author is None and review is None:
+        # "what did erin do this week" of someone who only reviewed: the PRs they reviewed
+        reviewed = _reviewer_only(rest, context, repo_words | module_words | set(context.modules))
+        if reviewed is not None:
+            (review, reviewer), rest = ("by", reviewed[0]), _blank(rest, (reviewed[1],))
     people = _people(rest, context, repo_words | module_words | set(context.modules))
     if people:
         author = people[0]
@@ -2854,7 +2966,7 @@ _REVIEWERS = re.compile(
 # reviews", "alice review 了哪些 PR", "carol 审过的 PR", "被 dave 评审过的".
 _REVIEWED_BY = (
     re.compile(r"\b(?:reviewed|approved|reviews?|approvals?) (?:by|from|of) @?" + _LOGIN),
-    re.compile(r"\b(?:did|has|have|had|does) @?" + _LOGIN + r" (?:\w+ )?(?:review|approve)"),
+    re.compile(r"\b(?:did|has|have|had|does) @?" + _LOGIN + r" (?:\w+ )?(?:review|approv)\w*"),
     re.compile(_LOGIN + r"'s (?:code )?(?:reviews|approvals)\b"),
     re.compile(r"@?" + _LOGIN + r" (?:has |had |have )?(?:reviewed|approved)\b"),
     re.compile(
@@ -2872,6 +2984,12 @@ _REVIEWED_BY = (
         + _REVIEW_WORD
     ),
     re.compile(r"@?" + _LOGIN + r"\s*(?:review|评审|审查|审核|审阅)\s*(?:哪些|什么|啥|了什么)"),
+)
+# Phrasings that fit a topic as well as a person ("erin 的 review", "erin 本周的评审", "erin's review"): one
+# person's reviews only when the index knows the login, as an author or a reviewer.
+_REVIEWS_OF = (
+    re.compile(r"@?" + _LOGIN + r"\s*[^，。？?！!a-z]{0,10}?的\s*(?:code\s*)?" + _REVIEW_WORD),
+    re.compile(_LOGIN + r"'s (?:code )?(?:review|approval)\b"),
 )
 _NOT_A_REVIEWER = frozenset(
     ("who", "which", "what", "pr", "prs", "the", "a", "any", "anyone", "someone", "it")
@@ -2899,6 +3017,13 @@ def _review_question(text: str, context: ParseContext) -> tuple[ReviewQuestion |
                 continue
             blanked = _blank(text, (m.span(),))
             return "by", name, re.sub(_REVIEW_WORD, _spaces, blanked)
+    for pattern in _REVIEWS_OF:
+        for m in pattern.finditer(text):
+            name = m.group(1)
+            if name in _NOT_A_REVIEWER or name in context.modules or not _known_person(name, context):
+                continue
+            blanked = _blank(text, (m.span(),))
+            return "by", name, re.sub(_REVIEW_WORD, _spaces, blanked)
     if _REVIEWERS.search(text):
         asked = re.sub(_REVIEW_WORD + r"(?:人|者|员)?", _spaces, text)
         return (
@@ -2907,3 +3032,41 @@ def _review_question(text: str, context: ParseContext) -> tuple[ReviewQuestion |
             re.sub(r"\b(?:gave|give|gives|giving|left|leaves|did|does|do|done|made)\b", _spaces, asked),
         )
     return None, None, text
+
+
+def _known_person(login: str, context: ParseContext) -> bool:
+    """Whether the index knows `login` as a PR's author or as someone's reviewer."""
+    return login in context.authors or (context.reviewer is not None and context.reviewer(login))
+
+
+def _reviewer_only(
+    text: str, context: ParseContext, excluded: set[str]
+) -> tuple[str, tuple[int, int]] | None:
+    """A person the question asks about ("what did erin do this week", "erin 最近在干什么", "erin 本周看了哪些
+    PR") who wrote no indexed PR but reviewed some, and where the name stands: their reviews are what they
+    did. A name standing alone counts when it is no word of any PR's title, as for authors' logins."""
+    if context.reviewer is None or not context.authors:
+        return None
+    for pattern in (*_AUTHOR_OR_TOPIC_PATTERNS, _STANDALONE_LOGIN):
+        for m in pattern.finditer(text):
+            name = m.group(1)
+            alone = pattern is _STANDALONE_LOGIN
+            if alone and (
+                len(name) < MIN_STANDALONE_LOGIN
+                or context.title_word is None
+                or context.title_word(name)
+                or name in _CONTENT_STOP
+            ):
+                continue
+            if (
+                name in context.authors
+                or name in excluded
+                or name in _STOP
+                or name in _NOT_A_REVIEWER
+                or _NOT_A_LOGIN.fullmatch(name)
+                or default_glossary().find(name)
+            ):
+                continue
+            if context.reviewer(name):
+                return name, m.span(1)
+    return None

@@ -182,6 +182,28 @@ def window_reviews(session: Session, repo: RepoRow, start: datetime, end: dateti
     return WindowReviews(reviewers, recorded)
 
 
+# How many PRs whose stored reviews hold a login's text `reviewed_anything` reads to find one it reviewed.
+REVIEWS_CHECKED = 20
+
+
+def reviewed_anything(session: Session, login: str) -> bool:
+    """Whether `login` (lower-case) reviewed some indexed PR, a bot's or the author's own review aside: a
+    person a question names may have written no PR ("what did erin review", "erin 最近在干什么")."""
+    # The login quoted in the JSON text narrows the rows (a login's "_" matching any letter there only
+    # lets more through); the reviews' authors then decide.
+    rows = session.execute(
+        select(PullRequestRow.author, PullRequestRow.reviews)
+        .where(cast(PullRequestRow.reviews, Text).ilike(f'%"{login}"%'))
+        .limit(REVIEWS_CHECKED)
+    )
+    return any(
+        str(r.get("author") or "").lower() == login and counts_as_review(str(r.get("author")), author)
+        for author, reviews in rows
+        for r in reviews or ()
+        if isinstance(r, dict)
+    )
+
+
 def open_days(record: AnalyzedPR) -> float:
     """How long the PR was open before it merged, in days (0 when either time is unknown)."""
     header = record.pr.header
