@@ -28,7 +28,7 @@ from chatbot.ports import LLM, AnswerStream, LLMError, TextStreamLLM
 from chatbot.qa.compose import Answer
 from chatbot.qa.glossary import default_glossary
 from chatbot.qa.parse import ParseContext
-from chatbot.qa.query import INTENTS, Intent, Query, Window
+from chatbot.qa.query import INTENTS, Busiest, Intent, Query, ReviewQuestion, Window
 from chatbot.qa.streaming import UncitedPR, check_cites, checked_units
 from chatbot.weeks import Week
 
@@ -43,8 +43,18 @@ PARSE_SYSTEM = (
     "to today, or null. modules are only names from the known list. author is a GitHub login or null. "
     "search_text is what the PRs must be about (topic words, space-separated, English or Chinese) or null. "
     "pr_number is a PR number or null. paths are file or directory paths the PRs must touch. limit is how "
-    "many PRs the user wants at most, or null. breaking is true when only breaking changes are asked for."
+    "many PRs the user wants at most, or null. breaking is true when only breaking changes are asked for. "
+    "review is about reviews rather than authorship: 'reviewers' for who reviewed the most, 'by' for the PRs "
+    "one person reviewed (their GitHub login in reviewer), 'none' for PRs merged without any review; else "
+    "null. busiest is 'module' or 'author' when a comparison asks which module or author had the most, "
+    "else null. asks_risks is true when the question asks whether one PR (pr_number) is risky."
 )
+# A GitHub login: letters, digits and single hyphens, at most 39 characters; an app's ends in "[bot]".
+_LOGIN = re.compile(r"[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,38}(?:\[bot\])?")
+# Intents a question about reviews is no part of, and those it turns into a list of the reviewed PRs
+# (as the rules read "what did bob review": `parse_query`).
+_NO_REVIEWS: frozenset[Intent] = frozenset(("pr", "help", "report"))
+_REVIEW_LISTED: frozenset[Intent] = frozenset(("topic", "highlights", "search", "author", "unknown"))
 _PATH_SEGMENT = re.compile(r"[\w.-]+")
 
 
@@ -96,6 +106,10 @@ class ParsedQuestion(BaseModel):
     paths: list[str] = Field(default_factory=list)
     limit: int | None = Field(default=None, ge=1, le=50)
     breaking: bool = False
+    review: ReviewQuestion | None = None
+    reviewer: str | None = Field(default=None, description="GitHub login, when review is 'by'")
+    busiest: Busiest | None = None
+    asks_risks: bool = False
 
 
 class Phrase(BaseModel):
@@ -145,11 +159,23 @@ class LLMQueryParser:
             week = Week.containing(first, context.tz)
             window = Window(first, after, week if (week.start, week.end) == (first, after) else None)
         intent: Intent = parsed.intent
+        review, reviewer = _review(parsed, guess)
+        author = parsed.author or guess.author
+        if review is not None and intent in _NO_REVIEWS:
+            review = reviewer = None
+        if review == "by" and author is not None and author.lower() == reviewer:
+            author = None  # the model named the reviewer as the author too
         # The model's search words go through the glossary like the rules' ("显存" finds "OOM" too).
         words = (parsed.search_text or "").lower()
         concepts = default_glossary().find(words, repo)
         taken = {words[start:end] for _, spans in concepts for start, end in spans}
+        # The model's search words replace the rules' leftovers, which are what the rules could not place.
         terms = tuple(w for w in dict.fromkeys(words.split()) if w not in taken)
+        topics = tuple(dict.fromkeys((*guess.topics, *(name for name, _ in concepts))))
+        paths = tuple(p.strip("/") for p in parsed.paths if _is_path(p)) or guess.paths
+        modules = tuple(m for m in parsed.modules if m in context.modules)
+        if review is not None and intent in _REVIEW_LISTED:
+            intent = "topic" if modules or topics or terms or paths else "highlights"
         return Query(
             text=guess.text,
             language=guess.language,
@@ -159,19 +185,36 @@ class LLMQueryParser:
             window=window,
             window_named=window is not None,
             pr_number=parsed.pr_number if intent == "pr" else None,
-            modules=tuple(m for m in parsed.modules if m in context.modules),
+            modules=modules,
             change_types=guess.change_types,
-            author=parsed.author or guess.author,
-            search_text=parsed.search_text or guess.search_text,
-            topics=tuple(dict.fromkeys((*guess.topics, *(name for name, _ in concepts)))),
-            terms=terms if parsed.search_text else guess.terms,
-            understood=tuple(parsed.search_text.split()) if parsed.search_text else guess.understood,
-            paths=tuple(p.strip("/") for p in parsed.paths if _is_path(p)) or guess.paths,
+            author=author,
+            search_text=parsed.search_text,
+            topics=topics,
+            terms=terms,
+            understood=tuple(parsed.search_text.split()) if parsed.search_text else (),
+            paths=paths,
             limit=parsed.limit or guess.limit,
             breaking=parsed.breaking or guess.breaking,
+            review=review,
+            reviewer=reviewer,
+            # who reviewed the most is answered with the people, as the rules read it
+            maintainers=review == "reviewers",
+            asks_who=review == "reviewers",
+            busiest=parsed.busiest if intent == "compare" else None,
+            asks_risks=parsed.asks_risks and intent == "pr",
             parser="llm",
             confidence=0.9,
         )
+
+
+def _review(parsed: ParsedQuestion, guess: Query) -> tuple[ReviewQuestion | None, str | None]:
+    """The model's review question and reviewer, when its reviewer is a login; else the rules'."""
+    if parsed.review != "by":
+        return parsed.review, None
+    login = (parsed.reviewer or "").strip().removeprefix("@").lower()
+    if _LOGIN.fullmatch(login):
+        return "by", login
+    return guess.review, guess.reviewer
 
 
 class LLMAnswerPhraser:
