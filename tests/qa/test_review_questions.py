@@ -221,6 +221,33 @@ def test_a_persons_reviews_are_the_prs_they_reviewed_not_the_ones_they_wrote(
     assert say("qa.reviewed_by.title", answer.query.language, reviewer=reviewer) in text
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what did erin do this week?",
+        "erin 本周在干什么",
+        "erin 本周看了哪些 PR",
+        "erin 的 review",
+        "erin 本周的 review",
+        "what has erin been reviewing this week?",
+        "has erin reviewed anything?",
+        "anything erin approved this week",
+    ],
+)
+def test_someone_who_only_reviewed_is_asked_about_through_their_reviews(bot: ChatBot, question: str) -> None:
+    # erin wrote no PR of the index and reviewed #109
+    answer = ask(bot, question)
+    assert (answer.query.review, answer.query.reviewer, answer.query.terms) == ("by", "erin", ()), (
+        answer.query
+    )
+    assert answer.cited == (109,), answer.reply.plain_text()
+
+
+@pytest.mark.parametrize("question", ["what did zed do this week?", "zed 的 review", "zed 本周在干什么"])
+def test_a_name_nobody_wrote_or_reviewed_with_is_no_reviewer(bot: ChatBot, question: str) -> None:
+    assert ask(bot, question).query.reviewer is None
+
+
 def test_someone_who_reviewed_nothing_in_the_window_is_told_so(bot: ChatBot) -> None:
     answer = ask(bot, "what did erin review last week?")
     assert answer.cited == ()

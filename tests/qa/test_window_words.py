@@ -1,0 +1,161 @@
+"""Window words as people really type them, over a small repo shaped unlike verl (plain English titles,
+no `[module]` tags, a Chinese description), on SQLite and PostgreSQL: misspelt window words ("lsat week",
+"this weel", "yesterdy") read as the window they misspell, but never a word the index knows (a login, a
+title's word); month names that are also words ("may", "mar") are months in a comparison, beside another
+month or in a Chinese question, and words elsewhere ("what may break"). The clock is Wednesday
+2026-06-24 10:00 in Asia/Shanghai (2026-W26)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from chatbot.analysis import HeuristicAnalyzer
+from chatbot.bot import BotConfig, ChatBot
+from chatbot.models import Message
+from chatbot.qa.compose import Answer
+from chatbot.store.db import Database
+from tests.conftest import POSTGRES_URL
+from tests.qa.other_repos import NOW, SHANGHAI, Written, at, clock, store_written
+from tests.scratch_db import seeded_database
+
+TRAINER = "acme/trainer"
+
+
+def pr(number: int, merged: datetime, author: str, title: str, body: str, *files: str) -> Written:
+    return Written(TRAINER, number, merged, author, title, body, files)
+
+
+PRS = (
+    pr(10, at(4, 8), "lin", "Add a cosine learning-rate schedule", "Warmup then cosine decay.", "trainer/sched.py"),
+    pr(11, at(4, 21), "mondy", "Fix the eval loop on empty batches", "Skips empty batches.", "trainer/eval.py"),
+    pr(20, at(5, 6), "lin", "Support LoRA adapters in the trainer", "LoRA via peft.", "trainer/peft.py"),
+    pr(21, at(5, 13), "mondy", "Fix a weak reference leak in the callback registry", "Callbacks held weakly were kept.",
+       "trainer/callbacks.py"),
+    pr(22, at(5, 27), "ivy", "Speed up data collation", "数据整理提速约 20%。", "trainer/collate.py"),
+    pr(30, at(6, 15), "lin", "Add gradient checkpointing", "Saves memory on long sequences.", "trainer/model.py"),
+    pr(31, at(6, 17), "ivy", "Fix the checkpoint resume path", "Resumes from the last step.", "trainer/ckpt.py"),
+    pr(32, at(6, 20), "mondy", "Document the config options", "New docs page.", "docs/config.md"),
+    pr(40, at(6, 22), "lin", "Log the throughput per step", "tokens/s in the logs.", "trainer/log.py"),
+    pr(41, at(6, 23), "ivy", "Fix a crash when the dataset is empty", "Raises a clear error.", "trainer/data.py"),
+)  # fmt: skip
+
+
+def seed(db: Database) -> None:
+    store_written(db, PRS, NOW)
+
+
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def trainer_db(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Database]:
+    directory = tmp_path_factory.mktemp("windows")
+    with seeded_database(request.param, POSTGRES_URL, directory, seed, "prhub_window_words") as database:
+        yield database
+
+
+@pytest.fixture(scope="module")
+def bot(trainer_db: Database) -> ChatBot:
+    return ChatBot(
+        trainer_db, BotConfig(SHANGHAI), clock(), HeuristicAnalyzer().analyze, channel_repo=lambda m: TRAINER
+    )
+
+
+def ask(bot: ChatBot, question: str) -> Answer:
+    return bot.handle(Message(question, platform="slack", channel="trainer", user="U1"))
+
+
+def span(answer: Answer) -> tuple[datetime, datetime] | None:
+    return (answer.window.start, answer.window.end) if answer.window else None
+
+
+@pytest.mark.parametrize(
+    ("mistyped", "meant"),
+    [
+        ("what did trainer merge lsat week?", "what did trainer merge last week?"),
+        ("las week's changes", "last week's changes"),
+        ("trainer PRs tihs week", "trainer PRs this week"),
+        ("anything merged this weel?", "anything merged this week?"),
+        ("what was merged yesterdy", "what was merged yesterday"),
+        ("what was merged yestreday", "what was merged yesterday"),
+        ("how many PRs last mnoth", "how many PRs last month"),
+        ("how many PRs prevoius month", "how many PRs previous month"),
+        ("fixes in the past 3 dyas", "fixes in the past 3 days"),
+        ("what landed 2 weks ago", "what landed 2 weeks ago"),
+        ("trainer lsat week 有哪些改动", "trainer last week 有哪些改动"),
+        ("what merged on wendesday", "what merged on wednesday"),
+    ],
+)
+def test_a_misspelt_window_word_reads_as_the_window_it_misspells(
+    bot: ChatBot, mistyped: str, meant: str
+) -> None:
+    typed, spelt = ask(bot, mistyped), ask(bot, meant)
+    assert typed.query.window_named and span(typed) == span(spelt), (typed.query, spelt.query)
+    assert typed.cited == spelt.cited
+    assert not set(typed.query.terms) - set(spelt.query.terms), typed.query.terms
+
+
+def test_a_login_that_looks_like_a_window_word_stays_the_person(bot: ChatBot) -> None:
+    # "mondy" is one edit from "monday", and a login of the index
+    answer = ask(bot, "what did mondy merge in may?")
+    assert answer.query.author == "mondy"
+    assert span(answer) == (datetime(2026, 5, 1, tzinfo=SHANGHAI), datetime(2026, 6, 1, tzinfo=SHANGHAI))
+    assert set(answer.cited) == {21}
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["which PRs fixed a weak reference?", "anything about this weak reference leak"],
+)
+def test_a_title_word_one_edit_from_a_window_word_stays_a_search_word(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, question)
+    assert "weak" in answer.query.terms, answer.query
+    assert 21 in answer.cited, answer.reply.plain_text()
+
+
+@pytest.mark.parametrize("question", ["is it done this way in trainer?", "list the PRs about the eval loop"])
+def test_plain_words_near_window_words_name_no_window(bot: ChatBot, question: str) -> None:
+    assert not ask(bot, question).query.window_named
+
+
+MAY = (datetime(2026, 5, 1, tzinfo=SHANGHAI), datetime(2026, 6, 1, tzinfo=SHANGHAI))
+APRIL = (datetime(2026, 4, 1, tzinfo=SHANGHAI), datetime(2026, 5, 1, tzinfo=SHANGHAI))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "compare may with april",
+        "compare april with may",
+        "may vs april",
+        "how did may compare with april?",
+        "april and may compared",
+        "may 和 april 比怎么样",
+    ],
+)
+def test_may_beside_another_month_in_a_comparison_is_the_month(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, question)
+    assert answer.query.intent == "compare", answer.query
+    baseline = answer.query.baseline
+    assert span(answer) == MAY and baseline is not None and (baseline.start, baseline.end) == APRIL
+
+
+@pytest.mark.parametrize("question", ["trainer may 的 PR", "what merged in may?", "may 2026 的改动"])
+def test_may_as_a_window_is_the_month(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, question)
+    assert span(answer) == MAY, answer.query
+    assert set(answer.cited) <= {20, 21, 22}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what may break this week?",
+        "which PRs may or may not break things?",
+        "what may fail after the upgrade",
+    ],
+)
+def test_may_as_a_verb_names_no_month(bot: ChatBot, question: str) -> None:
+    assert span(ask(bot, question)) != MAY
