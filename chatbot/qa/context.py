@@ -390,6 +390,9 @@ def follow_up(
         repo_candidates=() if repo else current.repo_candidates,
         window=window,
         window_named=window_named,
+        # a comparison of another window ("compare may with april" then "and march?") is with the window
+        # before it, unless the follow-up names what to compare it with
+        baseline=current.baseline or (previous.baseline if window == previous.window else None),
         pr_number=None,
         breaking=current.breaking or previous.breaking,
         untested=current.untested or previous.untested,

@@ -1397,6 +1397,8 @@ _BREAKING = re.compile(
     r"破坏性|不兼容|不再兼容|不向后兼容|向后不兼容|breaking|backwards?[- ]?incompatible|incompatible|api 变更|接口变更"
     r"|\bbreak(?:s|ing)? (?:the )?(?:backwards? )?compat(?:ibility)?\b|兼容性破坏|破坏(?:了)?兼容"
     r"|\b(?:could|would|will|might|may) break\b|\bbreaks? (?:us|our|downstream|existing|user)\b"
+    # "可能会 break 的", "会不会搞坏现有代码", "哪些改动会破坏现有用法"
+    r"|(?:会|可能|可能会|会不会|是否会|能不能)\s*(?:break|搞坏|弄坏|破坏)"
     # what makes users change their code: "需要我们改代码吗", "do we need to change our code"
     r"|(?:需要|要|得|必须)(?:我们|用户|下游|大家)?(?:跟着|相应地?|同步)?(?:改|修改|调整|迁移)(?:我们的|自己的)?(?:代码|调用|用法|脚本)"
     r"|\b(?:(?:do|would|will|that|which) |means? |forces? )?(?:we|i|users|you|us) (?:need|have|must|(?:will|'ll) (?:need|have)|to)"
@@ -1452,7 +1454,7 @@ _LIMIT = re.compile(
     rf"(?:top|first|前|最\S{{0,6}}?的?)[\s-]*{_NUM}\s*(?:个|条|项|篇|prs?\b|pull requests?\b|changes?\b)?"
     r"|\btop\s+(one|two|three|four|five|six|seven|eight|nine|ten)\b"
     r"|(?<![\d.])(\d{1,2}|[一二两三四五六七八九十百]+)\s*(?:个|条|项|篇)(?!月)"
-    rf"|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:most|top|key|biggest|important|prs?\b|pull requests?\b|changes?\b)"
+    rf"|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:merged\s+)?(?:most|top|key|biggest|important|prs?\b|pull requests?\b|changes?\b)"
     r"|\b(?:just|only|at most|no more than|max)\s+(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\b(?!\s*(?:days?|weeks?|months?))"
     # the answer's shape: "in 3 bullets", "用三句话总结", "列 5 点"
     r"|\bin\s+(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:bullets?|bullet points|points|sentences|lines|items)\b"
@@ -1767,6 +1769,18 @@ _MODULE_MOST = re.compile(
 
 # "比较" before an adjective is "rather" ("先读哪个比较好", "比较重要的 PR"), no comparison.
 _RATHER = r"\s*(?:好|重要|大|多|少|值得|合适|靠谱|关键|有用|推荐|常见|新|快|慢|稳|简单|复杂|难|容易|适合|有意思|有趣|明显|严重)"
+# A comparison of two spans ("本周和上周比", "compare may with april", "3月和4月哪个月合并的多").
+_COMPARE = re.compile(
+    r"对比|比较(?!"
+    + _RATHER
+    + r")|相比|比上上?周|比上个?月|(?<![对无好])比\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*月份?(?=\s*\S{0,4}?(?:多|少|增|减|快|慢|活跃|忙))|环比|同比|比起来|相较|(?:和|跟|与|同)\s*(?:上上?|这|本|前一|上一)个?(?:周|星期|礼拜|月)\S{0,4}?比|(?:和|跟|与|同)[^，。？?！!]{1,24}?(?:相比|比较|对比|比起来|比一下|比怎么样|比如何|比呢|比是?(?:多|少|增|减|涨|降|快|慢))|(?:和|跟|与|同)\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*月份?\s*比(?![如较方])|多了还是少了|变多了?还是变少|增加还是减少|涨了还是跌了|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)|week over week|month over month"
+    # which of two spans saw more: "3月和4月哪个月合并的多", "which month had more PRs, april or may",
+    # "did verl merge more in april than in march"
+    r"|哪(?:个|一)?\s*(?:月|周|星期|礼拜|季度|年)[^，。？?！!]{0,10}?(?:多|少|活跃|忙)"
+    r"|\bwhich (?:month|week|quarter|year)\b[^?.!]{0,30}?\b(?:more|most|fewer|busier|quieter)\b"
+    r"|\b(?:more|fewer|less|busier|quieter)\b[^?.!]{0,40}?\bthan\s+(?:in\s+|during\s+|the\s+)?"
+    rf"(?:this|(?:{_MONTH_NAME})\b|w(?:eek\s*)?\d|\d{{4}}|\d{{1,2}}\s*/)"
+)
 _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "help",
@@ -1775,14 +1789,7 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
         ),
     ),
     ("report", re.compile(r"周报|月报|weekly report|monthly report|\breport\b|报告")),
-    (
-        "compare",
-        re.compile(
-            r"对比|比较(?!"
-            + _RATHER
-            + r")|相比|比上上?周|比上个?月|(?<![对无好])比\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*月份?(?=\s*\S{0,4}?(?:多|少|增|减|快|慢|活跃|忙))|环比|同比|比起来|相较|(?:和|跟|与|同)\s*(?:上上?|这|本|前一|上一)个?(?:周|星期|礼拜|月)\S{0,4}?比|(?:和|跟|与|同)[^，。？?！!]{1,24}?(?:相比|比较|对比|比起来|比一下|比怎么样|比如何|比呢|比是?(?:多|少|增|减|涨|降|快|慢))|(?:和|跟|与|同)\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*月份?\s*比(?![如较方])|多了还是少了|变多了?还是变少|增加还是减少|涨了还是跌了|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)|week over week|month over month"
-        ),
-    ),
+    ("compare", _COMPARE),
     (
         "stats",
         re.compile(
@@ -1854,7 +1861,7 @@ _ENGLISH_STOP = frozenset(
     should now could would shall may might must also yet still ever even
     summarize summarise summary recap overview happened happen happening ship ships shipped shipping
     done made make added improvement improvements improve improved half around regarding concerning
-    related relating touching touched involving mention mentions mentioned mentioning talk talks talking
+    related relating touching touched involving affect affects affected affecting mention mentions mentioned mentioning talk talks talking
     say says said interesting noteworthy exciting cool notable worth knowing fun neat support supports supported""".split()  # noqa: SIM905
 )
 _CONTENT_STOP = (
@@ -2323,7 +2330,9 @@ _FEW = re.compile(
 # recently"): listed newest first; asked in the singular, the one.
 _LATEST = re.compile(
     r"最新(?:合并|合入|提交)?的|最后(?:一个|一次)?(?:合并|合入)的|刚刚?(?:合并|合入)的|(?:最近|最新|最后)的?几(?:个|条)"
-    r"|\b(?:latest|newest|most recent)\s+(?:merged\s+)?(?:prs?|pull requests?|merges?|changes?)\b"
+    r"|\b(?:latest|newest|most recent)\s+(?:\d{1,2}\s+|(?:one|two|three|four|five|six|seven|eight|nine|ten)\s+)?(?:merged\s+)?(?:prs?|pull requests?|merges?|changes?)\b"
+    r"|\blast\s+(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:merged\s+)?(?:prs?|pull requests?|merges?)\b"
+    r"|(?:最近|最新|最后)的?\s*(?:\d{1,2}|[一二两三四五六七八九十]+)\s*(?:个|条)\s*(?:合并的?|合入的?)?\s*(?:pr|改动|提交|合并)"
     r"|\blast\s+(?:merged\s+)?(?:prs?|pull requests?)\b|\bmerged\s+most\s+recently\b|\blast (?:one|pr) merged\b"
 )
 _LATEST_ONE = re.compile(
@@ -2513,6 +2522,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
         "size" if _BY_SIZE.search(ordered) else "open" if _LONGEST_OPEN.search(ordered) else None
     )
     rest = _LONGEST_OPEN.sub(_spaces, _BY_SIZE.sub(_spaces, ordered) if order else rest)
+    # "which month had more PRs, april or may": two spans compared, words the versus reading blanks
+    spans_compared = bool(_COMPARE.search(rest))
     versus = bool(_WHICH_MORE.search(rest))
     if versus:
         rest = _WHICH_MORE.sub(_spaces, rest)
@@ -2524,6 +2535,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
     matched = {name for name, pattern in _INTENT_RULES if pattern.search(asked)} | (
         {"risks"} if upgrade else set()
     )
+    if spans_compared:
+        matched.add("compare")
     if "help" in matched and len(norm) <= 40:
         intent = "help"
     elif pr_number is not None:

@@ -1,9 +1,16 @@
-"""Window words as people really type them, over a small repo shaped unlike verl (plain English titles,
-no `[module]` tags, a Chinese description), on SQLite and PostgreSQL: misspelt window words ("lsat week",
-"this weel", "yesterdy") read as the window they misspell, but never a word the index knows (a login, a
-title's word); month names that are also words ("may", "mar") are months in a comparison, beside another
-month or in a Chinese question, and words elsewhere ("what may break"). The clock is Wednesday
-2026-06-24 10:00 in Asia/Shanghai (2026-W26)."""
+"""Phrasings a battery of unseen questions found misread, by class, over a small repo shaped unlike verl
+(plain English titles, no `[module]` tags, a Chinese description), on SQLite and PostgreSQL:
+
+- misspelt window words ("lsat week", "this weel", "yesterdy") read as the window they misspell, never
+  a word the index knows (a login, a title's word);
+- month names that are also words ("may", "mar") are months in a comparison, beside another month or in
+  a Chinese question, and words elsewhere ("what may break");
+- two spans compared by which saw more ("3月和4月哪个月合并的多", "more in may than in april");
+- the latest N PRs ("latest 3 merged PRs", "最近 2 个 PR"), newest first, at most N;
+- "可能会 break" asks for breaking changes;
+- a comparison's follow-up naming another window compares it with the window before it.
+
+The clock is Wednesday 2026-06-24 10:00 in Asia/Shanghai (2026-W26)."""
 
 from __future__ import annotations
 
@@ -52,7 +59,7 @@ def trainer_db(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Database]:
     directory = tmp_path_factory.mktemp("windows")
-    with seeded_database(request.param, POSTGRES_URL, directory, seed, "prhub_window_words") as database:
+    with seeded_database(request.param, POSTGRES_URL, directory, seed, "prhub_unseen_phrasings") as database:
         yield database
 
 
@@ -159,3 +166,57 @@ def test_may_as_a_window_is_the_month(bot: ChatBot, question: str) -> None:
 )
 def test_may_as_a_verb_names_no_month(bot: ChatBot, question: str) -> None:
     assert span(ask(bot, question)) != MAY
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "did trainer merge more in may than in april?",
+        "were there more fixes in may than in april?",
+        "which month had more PRs, april or may?",
+        "4月和5月哪个月合并的多",
+        "五月和四月哪个月 PR 多",
+    ],
+)
+def test_which_of_two_months_saw_more_compares_them(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, question)
+    baseline = answer.query.baseline
+    assert answer.query.intent == "compare", answer.query
+    assert span(answer) == MAY and baseline is not None and (baseline.start, baseline.end) == APRIL
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("latest 3 merged PRs", (41, 40, 32)),
+        ("the last 2 PRs merged", (41, 40)),
+        ("trainer 最近 2 个 PR", (41, 40)),
+        ("最新的 3 个 PR 是哪些", (41, 40, 32)),
+    ],
+)
+def test_the_latest_n_prs_are_the_newest_merges(
+    bot: ChatBot, question: str, expected: tuple[int, ...]
+) -> None:
+    answer = ask(bot, question)
+    assert answer.query.order == "newest" and answer.query.limit == len(expected), answer.query
+    assert answer.cited == expected, answer.reply.plain_text()
+
+
+@pytest.mark.parametrize(
+    "question", ["本周有哪些可能会 break 的改动", "上周哪些改动会破坏兼容", "上个月会不会 break 现有的代码"]
+)
+def test_asking_what_may_break_asks_for_breaking_changes(bot: ChatBot, question: str) -> None:
+    query = ask(bot, question).query
+    assert query.breaking and "break" not in query.terms, query
+
+
+def test_a_comparisons_follow_up_with_another_month_compares_it_with_the_month_before(bot: ChatBot) -> None:
+    first = bot.handle(
+        Message("compare may with april", platform="slack", channel="trainer", user="U1", thread="t1")
+    )
+    assert first.query.baseline is not None
+    then = bot.handle(Message("and june?", platform="slack", channel="trainer", user="U1", thread="t1"))
+    baseline = then.query.baseline
+    assert then.query.intent == "compare" and then.window is not None and then.window.start.month == 6
+    assert baseline is None or (baseline.start, baseline.end) == MAY, then.query
+    assert "2026-05-01" in then.reply.plain_text(), then.reply.plain_text()
