@@ -515,6 +515,16 @@ _MONTH_NAME = "|".join(sorted(_MONTHS_EN, key=len, reverse=True))
 _CN = r"[零〇一二两三四五六七八九十百千]+"
 # A year stands alone ("hjh0119 三月" names March, not the year 119).
 _YEAR_WORD = r"(?:(?<![\w-])((?:19|20)\d{2})\s*年?|(去年|今年|前年|last year|this year))"
+# The words "the 10th" follows when it names a day ("on the 10th", "since the 3rd"), not a position ("the
+# 2nd one").
+_DAY_ALONE_AFTER = (
+    "(?:"
+    + "|".join(
+        rf"(?<=\b{word} )"
+        for word in ("on", "since", "from", "to", "and", "after", "until", "till", "before", "between")
+    )
+    + ")"
+)
 # One calendar day, in every form people write: 2026-06-08, 2026/6/8, 6/8, 09-01 (a dashed day only with a
 # two-digit month, as "3-5 个" is no date), 6月8日, 六月八号, june 8(th), 8 june, june 8, 2026.
 _DATE = re.compile(
@@ -523,7 +533,10 @@ _DATE = re.compile(
     r"|(?<![\d/.:])(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?!\d|[/.:]\d)"
     r"|(?<![0-9A-Za-z_/.:-])(?P<dm>0[1-9]|1[0-2])-(?P<dd>[0-3]\d)(?![0-9A-Za-z_/.:-])"
     rf"|\b(?P<em>{_MONTH_NAME})\.?\s+(?P<ed>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s*(?P<ey>\d{{4}}))?"
-    rf"|\b(?P<fd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<fm>{_MONTH_NAME})\b(?:,?\s*(?P<fy>\d{{4}}))?"
+    rf"|\b(?P<fd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<fm>{_MONTH_NAME})\b(?:,?\s*(?P<fy>\d{{4}}))?"
+    # a day of the month alone: "on the 10th", "since the 3rd", "from the 10th to the 14th", "10号"
+    rf"|{_DAY_ALONE_AFTER}the\s+(?P<od>\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{_MONTH_NAME})\b)"
+    rf"|(?<![\d/.#-])(?<![\d零〇一二两三四五六七八九十]月)(?P<zod>\d{{1,2}}|{_CN})\s*号(?!\s*(?:pr|prs)\b)"
 )
 _RANGE_JOIN = re.compile(r"\s*(?:到|至|~|～|–|—|-|\.\.|to|until|till|through|and)\s*")
 _RANGE_START = re.compile(r"(?:between|from|从|自)\s*$")
@@ -618,16 +631,16 @@ _RECENTLY = re.compile(
     r"最近|近期|近来|近日|这阵子|这一阵子?|这段时间|这些日子|recently|lately|recent|these days|of late"
 )
 # A part of a month: 上旬 / 月初 / early (days 1-10), 中旬 / mid (11-20), 下旬 / 月底 / late (21 to the end).
-# English words count only before a month ("early June", "mid-March", "end of last month"): "early
-# stopping" names no window.
+# English words count only before a month ("early June", "mid-March", "end of last month", "the start of
+# the month": this one): "early stopping" names no window.
 _MONTH_PART = re.compile(
     r"(上旬|月初|初)|(中旬)|(下旬|月底|月末|底)"
-    rf"|\b(?:(early|beginning of|start of)|(mid|middle of)|(late|end of))[- ]+(?:the\s+)?(?=(?:this|last|previous)\s+month|(?:{_MONTH_NAME})\b)"
+    rf"|\b(?:(early|beginning of|start of)|(mid|middle of)|(late|end of))[- ]+(?:the\s+)?(?=(?:this|last|previous)\s+month|month\b|(?:{_MONTH_NAME})\b)"
 )
 # Half a month: 上半月 / first half of (days 1-15), 下半月 / second half of (16 to the end).
 _MONTH_HALF = re.compile(
     r"(上半月|前半月|上半个月|前半个月)|(下半月|后半月|下半个月|后半个月)"
-    rf"|\b(?:the\s+)?(?:(first half of)|(second half of))\s+(?:the\s+)?(?=(?:this|last|previous)\s+month|(?:{_MONTH_NAME})\b)"
+    rf"|\b(?:the\s+)?(?:(first half of)|(second half of))\s+(?:the\s+)?(?=(?:this|last|previous)\s+month|month\b|(?:{_MONTH_NAME})\b)"
 )
 _MONTH_HALF_DAYS = ((1, 16), (16, 32))
 _MONTH_PART_ZH_AFTER = re.compile(rf"(?:\d{{1,2}}|{_CN}|上个?|本|这个?)\s*月(?:份)?\s*$")
@@ -646,8 +659,10 @@ _WINDOW_PATTERNS: tuple[re.Pattern[str], ...] = (
     _WEEK_OF_PERIOD,  # first: "第一周" after a month is no week number
     _MONTH_HALF,  # first: it looks ahead at the month ("the second half of last month")
     # Before the month names, which would take the "of" of "the end of June" with them.
+    # ("early stopping" is no part of a month: the words count before a month only, as `_MONTH_PART` reads)
     re.compile(
-        r"上旬|中旬|下旬|月初|月底|月末|\b(?:early|mid|middle of|late|beginning of|start of|end of)\b"
+        r"上旬|中旬|下旬|月初|月底|月末|\b(?:early|mid|middle of|late|beginning of|start of|end of)[- ]+(?:the\s+)?"
+        rf"(?=(?:this|last|previous)\s+month|month\b|(?:{_MONTH_NAME})\b)"
     ),
     _DATE,
     _QUARTER,
@@ -775,7 +790,12 @@ def _date_of(match: re.Match[str], today: date) -> tuple[date | None, bool]:
         return _date(today.year, int(g["sm"] or g["dm"]), int(g["sd"] or g["dd"])), False
     if g["em"]:
         return _date(int(g["ey"] or today.year), _MONTHS_EN[g["em"]], int(g["ed"])), bool(g["ey"])
-    return _date(int(g["fy"] or today.year), _MONTHS_EN[g["fm"]], int(g["fd"])), bool(g["fy"])
+    if g["fm"]:
+        return _date(int(g["fy"] or today.year), _MONTHS_EN[g["fm"]], int(g["fd"])), bool(g["fy"])
+    # A day of the month alone is this month's, or last month's when this month's is yet to come.
+    number = int(g["od"]) if g["od"] else cn_number(g["zod"]) or 0
+    month_index = today.year * 12 + today.month - 1 - (number > today.day)
+    return _date(month_index // 12, month_index % 12 + 1, number), True
 
 
 def _not_after(day: date | None, explicit_year: bool, today: date) -> date | None:

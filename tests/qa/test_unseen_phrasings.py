@@ -8,7 +8,9 @@
 - two spans compared by which saw more ("3月和4月哪个月合并的多", "more in may than in april");
 - the latest N PRs ("latest 3 merged PRs", "最近 2 个 PR"), newest first, at most N;
 - "可能会 break" asks for breaking changes;
-- a comparison's follow-up naming another window compares it with the window before it.
+- a comparison's follow-up naming another window compares it with the window before it;
+- a day of the month alone ("on the 20th", "since the 3rd", "22号") and "the start of the month";
+  "early" before no month ("early stopping") names no window.
 
 The clock is Wednesday 2026-06-24 10:00 in Asia/Shanghai (2026-W26)."""
 
@@ -220,3 +222,35 @@ def test_a_comparisons_follow_up_with_another_month_compares_it_with_the_month_b
     assert then.query.intent == "compare" and then.window is not None and then.window.start.month == 6
     assert baseline is None or (baseline.start, baseline.end) == MAY, then.query
     assert "2026-05-01" in then.reply.plain_text(), then.reply.plain_text()
+
+
+def day(month: int, day_: int) -> datetime:
+    return datetime(2026, month, day_, tzinfo=SHANGHAI)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("what merged on the 20th?", (day(6, 20), day(6, 21))),
+        ("PRs merged on the 22nd", (day(6, 22), day(6, 23))),
+        ("fixes since the 15th", (day(6, 15), NOW)),
+        ("from the 15th to the 17th", (day(6, 15), day(6, 18))),
+        # the 27th of this month is yet to come: last month's
+        ("what merged on the 27th?", (day(5, 27), day(5, 28))),
+        ("22号合并的 PR", (day(6, 22), day(6, 23))),
+        ("17号以来有哪些修复", (day(6, 17), NOW)),
+        ("what merged on the 13th of may", (day(5, 13), day(5, 14))),
+        ("trainer PRs since the beginning of the month", (day(6, 1), NOW)),
+        ("since the start of the month", (day(6, 1), NOW)),
+    ],
+)
+def test_a_day_of_the_month_alone_is_this_months_or_the_last_one_begun(
+    bot: ChatBot, question: str, expected: tuple[datetime, datetime]
+) -> None:
+    answer = ask(bot, question)
+    assert span(answer) == expected, answer.query
+    assert not answer.query.terms, answer.query.terms
+
+
+def test_early_before_no_month_is_a_search_word(bot: ChatBot) -> None:
+    assert "early" in ask(bot, "any early stopping fixes?").query.terms
