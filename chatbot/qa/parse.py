@@ -703,6 +703,7 @@ _WINDOW_WORDS_ALONE = (
     *(d.lower() for d in calendar.day_name),
     *(m for m in _MONTHS_EN if len(m) >= 6),
 )
+_JOINED_WINDOWS = {m + u: f"{m} {u}" for m in _WINDOW_MODIFIERS for u in _WINDOW_UNITS}
 _WINDOW_COUNTS = frozenset(("a", "few", "couple", "of", *_EN_NUMBERS))
 # A word or number standing alone, not a piece of a path, URL, login or identifier.
 _ASCII_WORD = re.compile(r"(?<![a-z0-9_./@#-])(?:[a-z]+(?:'s)?|\d+)(?![a-z0-9_/@-]|\.[a-z0-9])")
@@ -720,9 +721,9 @@ def _window_typo(word: str, vocabulary: Sequence[str]) -> str | None:
 
 def _respell_window_words(text: str, context: ParseContext) -> str:
     """`text` with its mistyped window words respelt (`_WINDOW_MODIFIERS`, `_WINDOW_UNITS`,
-    `_WINDOW_WORDS_ALONE`). A word is never respelt when it is a word already (a window word, a stop
-    word, the glossary's), nor when the index knows it (a repo, module or author name, a word of some PR's
-    title): "lost" or a login "weel" stay as they are."""
+    `_WINDOW_WORDS_ALONE`, a modifier and a unit written as one: "lastweek"). A word is never respelt when
+    it is a word already (a window word, a stop word, the glossary's), nor when the index knows it (a repo,
+    module or author name, a word of some PR's title): "lost" or a login "weel" stay as they are."""
     tokens = list(_ASCII_WORD.finditer(text))
     known = {*_WINDOW_MODIFIERS, *_WINDOW_UNITS, *_WINDOW_WORDS_ALONE, *_MONTHS_EN, "day", "ago"}
     names = {n.lower() for r in context.repos for n in r.names} | context.modules | context.authors
@@ -741,6 +742,9 @@ def _respell_window_words(text: str, context: ParseContext) -> str:
     respelt: dict[int, str] = {}
     for i, word in enumerate(words):
         if word in known or word.isdigit():
+            continue
+        if word in _JOINED_WINDOWS and word not in names:  # "lastweek", "thismonth"
+            respelt[i] = _JOINED_WINDOWS[word]
             continue
         # a unit after a modifier or a count, or before "ago": "last weel", "past 3 dyas", "2 weks ago"
         before = next((w for w in reversed(words[:i]) if not (w.isdigit() or w in _WINDOW_COUNTS)), "")

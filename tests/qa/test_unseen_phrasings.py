@@ -95,6 +95,8 @@ def span(answer: Answer) -> tuple[datetime, datetime] | None:
         ("what landed 2 weks ago", "what landed 2 weeks ago"),
         ("trainer lsat week 有哪些改动", "trainer last week 有哪些改动"),
         ("what merged on wendesday", "what merged on wednesday"),
+        ("trainer lastweek risks", "trainer last week risks"),
+        ("stats for thismonth", "stats for this month"),
     ],
 )
 def test_a_misspelt_window_word_reads_as_the_window_it_misspells(
