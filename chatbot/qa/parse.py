@@ -726,10 +726,13 @@ def _respell_window_words(text: str, context: ParseContext) -> str:
     module or author name, a word of some PR's title): "lost" or a login "weel" stay as they are."""
     tokens = list(_ASCII_WORD.finditer(text))
     known = {*_WINDOW_MODIFIERS, *_WINDOW_UNITS, *_WINDOW_WORDS_ALONE, *_MONTHS_EN, "day", "ago"}
-    names = {n.lower() for r in context.repos for n in r.names} | context.modules | context.authors
+    repo_names = {n.lower() for r in context.repos for n in r.names}
+
+    def named(word: str) -> bool:
+        return word in repo_names or word in context.modules or word in context.authors
 
     def typo(word: str, vocabulary: Sequence[str], shortest: int) -> str | None:
-        if len(word) < shortest or word in known or word in _CONTENT_STOP or word in names:
+        if len(word) < shortest or word in known or word in _CONTENT_STOP or named(word):
             return None
         if word in _glossary_words() or not word.isalpha():
             return None
@@ -743,7 +746,7 @@ def _respell_window_words(text: str, context: ParseContext) -> str:
     for i, word in enumerate(words):
         if word in known or word.isdigit():
             continue
-        if word in _JOINED_WINDOWS and word not in names:  # "lastweek", "thismonth"
+        if word in _JOINED_WINDOWS and not named(word):  # "lastweek", "thismonth"
             respelt[i] = _JOINED_WINDOWS[word]
             continue
         # a unit after a modifier or a count, or before "ago": "last weel", "past 3 dyas", "2 weks ago"
@@ -1885,7 +1888,8 @@ _ENGLISH_STOP = frozenset(
     should now could would shall may might must also yet still ever even
     summarize summarise summary recap overview happened happen happening ship ships shipped shipping
     done made make added improvement improvements improve improved half around regarding concerning
-    related relating touching touched involving affect affects affected affecting mention mentions mentioned mentioning talk talks talking
+    related relating touching touched involving affect affects affected affecting mention mentions
+    mentioned mentioning talk talks talking
     say says said interesting noteworthy exciting cool notable worth knowing fun neat support supports supported""".split()  # noqa: SIM905
 )
 _CONTENT_STOP = (
@@ -3081,9 +3085,38 @@ def _reviewer_only(
 ) -> tuple[str, tuple[int, int]] | None:
     """A person the question asks about ("what did erin do this week", "erin 最近在干什么", "erin 本周看了哪些
     PR") who wrote no indexed PR but reviewed some, and where the name stands: their reviews are what they
-    did. A name standing alone counts when it is no word of any PR's title, as for authors' logins."""
+    did. A name standing alone counts when it is the question's one word that no PR title uses, as for
+    authors' logins (the index is asked about one word, not each word of "what's the weather in
+    shanghai")."""
     if context.reviewer is None or not context.authors:
         return None
+
+    def candidate(name: str) -> bool:
+        return not (
+            name in context.authors
+            or name in excluded
+            or name in _STOP
+            or name in _CONTENT_STOP
+            or name in _NOT_A_REVIEWER
+            or _NOT_A_LOGIN.fullmatch(name)
+            or default_glossary().find(name)
+        )
+
+    shaped = [
+        m for pattern in _AUTHOR_OR_TOPIC_PATTERNS for m in pattern.finditer(text) if candidate(m.group(1))
+    ]
+    alone = [
+        m
+        for m in _STANDALONE_LOGIN.finditer(text)
+        if len(m.group(1)) >= MIN_STANDALONE_LOGIN
+        and candidate(m.group(1))
+        and context.title_word is not None
+        and not context.title_word(m.group(1))
+    ]
+    for m in (*shaped, *(alone if len({m.group(1) for m in alone}) == 1 else ())):
+        if context.reviewer(m.group(1)):
+            return m.group(1), m.span(1)
+    return None
     for pattern in (*_AUTHOR_OR_TOPIC_PATTERNS, _STANDALONE_LOGIN):
         for m in pattern.finditer(text):
             name = m.group(1)
