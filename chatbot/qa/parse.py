@@ -1126,9 +1126,13 @@ def _window(text: str, context: ParseContext) -> Window | None:
     return _up_to_now(window, text, context.now)
 
 
-# "in the last month", "over the last week": the past month or week up to now, as "past month" is; bare
-# "last month" is the calendar month before this one ("the last week of May" is that week).
-_THE_LAST = re.compile(r"\b(?:in|over|during|within|for|throughout) the last (week|month)\b(?!\s+of\b)")
+# "in the last month", "over the last week", "in the last year": the past month, week or year up to now, as
+# "past month" is; bare "last month" is the calendar month before this one ("the last week of May" is that
+# week).
+_THE_LAST = re.compile(r"\b(?:in|over|during|within|for|throughout) the last (week|month|year)\b(?!\s+of\b)")
+# "last year" is the calendar year before this one, as 去年 is ("in the last year" is the past year).
+_LAST_YEAR = re.compile(r"\b(?:last|previous) year\b|去年")
+_THIS_YEAR = re.compile(r"\bthis year\b|今年")
 
 
 def _named_window(text: str, context: ParseContext) -> Window | None:
@@ -1182,6 +1186,14 @@ def _named_window(text: str, context: ParseContext) -> Window | None:
     if this_month_named:
         return _month_window(today.year, today.month, tz)
 
+    if _LAST_YEAR.search(text):
+        if _THIS_YEAR.search(text):  # "去年和今年比", "this year vs last year": this one, compared with it
+            return Window(_day_start(date(today.year, 1, 1), tz), _day_start(date(today.year + 1, 1, 1), tz))
+        # "december last year", "去年 12 月", "last year's march": that month of it
+        month = _one_month(text, now, tz)
+        if month is not None:
+            return _month_window(today.year - 1, month[0].start.month, tz)
+        return Window(_day_start(date(today.year - 1, 1, 1), tz), _day_start(date(today.year, 1, 1), tz))
     m = _LAST_N.search(text)
     if m:
         parts = {k: v or "" for k, v in m.groupdict().items()}
@@ -1801,6 +1813,8 @@ _COMPARE = re.compile(
     r"对比|比较(?!"
     + _RATHER
     + r")|相比|比上上?周|比上个?月|(?<![对无好])比\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*月份?(?=\s*\S{0,4}?(?:多|少|增|减|快|慢|活跃|忙))|环比|同比|比起来|相较|(?:和|跟|与|同)\s*(?:上上?|这|本|前一|上一)个?(?:周|星期|礼拜|月)\S{0,4}?比|(?:和|跟|与|同)[^，。？?！!]{1,24}?(?:相比|比较|对比|比起来|比一下|比怎么样|比如何|比呢|比是?(?:多|少|增|减|涨|降|快|慢))|(?:和|跟|与|同)\s*(?:\d{1,2}|[一二三四五六七八九十]{1,2})\s*月份?\s*比(?![如较方])|多了还是少了|变多了?还是变少|增加还是减少|涨了还是跌了|compare|\bvs\.?\b|versus|than (?:the )?(?:last|previous)|week over week|month over month"
+    # "今年和去年比", "这周跟上周比？": the comparison's verb ends the question
+    r"|(?:和|跟|与|同)[^，。？?！!]{1,24}?比\s*[?？。!！]*\s*$"
     # which of two spans saw more: "3月和4月哪个月合并的多", "which month had more PRs, april or may",
     # "did verl merge more in april than in march"
     r"|哪(?:个|一)?\s*(?:月|周|星期|礼拜|季度|年)[^，。？?！!]{0,10}?(?:多|少|活跃|忙)"

@@ -34,6 +34,13 @@ def _month_after(start: datetime) -> datetime | None:
     return (start.replace(day=28) + timedelta(days=4)).replace(day=1)
 
 
+def _year_after(start: datetime) -> datetime | None:
+    """The start of the year after `start`, when `start` is a year's first midnight (with a zone)."""
+    if (start.month, start.day) != (1, 1) or start.time() != time() or start.tzinfo is None:
+        return None
+    return start.replace(year=start.year + 1)
+
+
 def is_calendar_month(start: datetime, end: datetime) -> bool:
     """Whether [start, end) is one whole calendar month, midnight to midnight in start's timezone."""
     following = _month_after(start)
@@ -56,32 +63,38 @@ class Window:
 
     def previous(self) -> Window:
         """The window just before this one: the previous ISO week for a week, the previous calendar
-        month for a calendar month, else the span of the same length."""
+        month for a calendar month, the previous year for a calendar year, else the span of the same
+        length."""
         if self.week is not None:
             week = Week.containing(self.week.start - timedelta(days=1), self.week.tz)
             return Window(week.start, week.end, week)
         if is_calendar_month(self.start, self.end):
             last_day = self.start - timedelta(days=1)
             return Window(self.start.replace(year=last_day.year, month=last_day.month), self.start)
+        if _year_after(self.start) == self.end:
+            return Window(self.start.replace(year=self.start.year - 1), self.start)
         length = self.end - self.start
         return Window(self.start - length, self.start)
 
     def following(self) -> Window:
         """The window just after this one: the next ISO week for a week, the next calendar month for a
-        calendar month, else the span of the same length."""
+        calendar month, the next year for a calendar year, else the span of the same length."""
         if self.week is not None:
             week = Week.containing(self.week.end, self.week.tz)
             return Window(week.start, week.end, week)
         month_end = _month_after(self.start)
         if month_end is not None and is_calendar_month(self.start, self.end):
             return Window(month_end, _month_after(month_end) or month_end)
+        if _year_after(self.start) == self.end:
+            return Window(self.end, self.end.replace(year=self.end.year + 1))
         return Window(self.end, self.end + (self.end - self.start))
 
     def comparable_previous(self) -> Window:
         """The window to compare this one with: `previous()`, cut to this one's length when this one is a
         week cut short at now (Monday to Tuesday 10:36 is compared with the same days and hours of the
         week before, not with all of it); a month cut short at now likewise with the same part of the
-        month before (October 1 to the 29th 10:00 with September 1 to the 29th 10:00)."""
+        month before (October 1 to the 29th 10:00 with September 1 to the 29th 10:00), a year cut short
+        with as long a span from the start of the year before."""
         before = self.previous()
         if self.week is not None and self.end < self.week.end:
             return Window(before.start, before.start + (self.end - self.start))
@@ -89,6 +102,10 @@ class Window:
         if month_end is not None and self.end < month_end:
             last_day = self.start - timedelta(days=1)
             start = self.start.replace(year=last_day.year, month=last_day.month)
+            return Window(start, min(start + (self.end - self.start), self.start))
+        year_end = _year_after(self.start)
+        if year_end is not None and self.end < year_end:
+            start = self.start.replace(year=self.start.year - 1)
             return Window(start, min(start + (self.end - self.start), self.start))
         return before
 

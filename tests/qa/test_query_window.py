@@ -61,3 +61,21 @@ def test_the_window_before_any_other_span_has_its_length() -> None:
 )
 def test_chinese_numerals_read_with_their_units(token: str, value: int | None) -> None:
     assert cn_number(token) == value
+
+
+def test_the_windows_beside_a_calendar_year_are_the_years_beside_it() -> None:
+    tz = ZoneInfo("Asia/Shanghai")
+    year = Window(datetime(2024, 1, 1, tzinfo=tz), datetime(2025, 1, 1, tzinfo=tz))  # a leap year
+    before, after = year.previous(), year.following()
+    assert (before.start, before.end) == (datetime(2023, 1, 1, tzinfo=tz), year.start)
+    assert (after.start, after.end) == (year.end, datetime(2026, 1, 1, tzinfo=tz))
+
+
+def test_a_year_cut_short_at_now_is_compared_with_the_same_days_of_the_year_before() -> None:
+    tz = ZoneInfo("Asia/Shanghai")
+    start = datetime(2026, 1, 1, tzinfo=tz)
+    before = Window(start, datetime(2026, 5, 20, 10, tzinfo=tz)).comparable_previous()
+    assert (before.start, before.end) == (
+        datetime(2025, 1, 1, tzinfo=tz),
+        datetime(2025, 5, 20, 10, tzinfo=tz),
+    )

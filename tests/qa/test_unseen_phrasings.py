@@ -10,7 +10,8 @@
 - "可能会 break" asks for breaking changes;
 - a comparison's follow-up naming another window compares it with the window before it;
 - a day of the month alone ("on the 20th", "since the 3rd", "22号") and "the start of the month";
-  "early" before no month ("early stopping") names no window.
+  "early" before no month ("early stopping") names no window;
+- "last year" is the calendar year before, as 去年 is, and "this year vs last year" compares this one.
 
 The clock is Wednesday 2026-06-24 10:00 in Asia/Shanghai (2026-W26)."""
 
@@ -256,3 +257,32 @@ def test_a_day_of_the_month_alone_is_this_months_or_the_last_one_begun(
 
 def test_early_before_no_month_is_a_search_word(bot: ChatBot) -> None:
     assert "early" in ask(bot, "any early stopping fixes?").query.terms
+
+
+YEAR_2025 = (day(1, 1).replace(year=2025), day(1, 1))
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("trainer PRs last year", YEAR_2025),
+        ("trainer PRs last yaer", YEAR_2025),
+        ("去年的 PR", YEAR_2025),
+        ("PRs in the last year", (NOW.replace(year=2025), NOW)),
+        ("december last year", (datetime(2025, 12, 1, tzinfo=SHANGHAI), day(1, 1))),
+    ],
+)
+def test_last_year_is_the_calendar_year_before(
+    bot: ChatBot, question: str, expected: tuple[datetime, datetime]
+) -> None:
+    assert span(ask(bot, question)) == expected
+
+
+@pytest.mark.parametrize(
+    "question", ["compare this year with last year", "今年和去年比", "去年和今年比怎么样"]
+)
+def test_this_year_against_last_year_compares_the_same_days(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, question)
+    assert answer.query.intent == "compare" and answer.window is not None, answer.query
+    assert answer.window.start == day(1, 1)
+    assert "2025-01-01" in answer.reply.plain_text(), answer.reply.plain_text()
