@@ -875,15 +875,19 @@ _MONTH_BEFORE = re.compile(
 _MONTH_AFTER = re.compile(rf"^\s*(?:{_MONTH_LINK}\s*{_A_MONTH}|(?:'s|compar(?:e|ed|es|ing)\b|vs\b|versus\b))")
 
 
+_ENGLISH_WORD_NEXT = re.compile(r"\s+[a-z]")
+
+
 def _reads_as_month(text: str, m: re.Match[str]) -> bool:
     """Whether an ambiguous month name (`_AMBIGUOUS_MONTHS`) names the month: after a window word or
     before a year ("in may", "may 2026"), beside another month or in a comparison ("compare may with
-    april", "may vs june"), or in a Chinese question ("may 的 PR"), where it is no English verb."""
+    april", "may vs june"), or in a Chinese question ("may 的 PR"), where it is no English verb unless an
+    English word follows ("哪些 PR may break 现有代码")."""
     _, _, _, prefix, _, en_year, _, _ = m.groups()
     return bool(
         prefix
         or en_year
-        or _HAN.search(text)
+        or (_HAN.search(text) and not _ENGLISH_WORD_NEXT.match(text, m.end()))
         or _MONTH_BEFORE.search(text, 0, m.start())
         or _MONTH_AFTER.match(text[m.end() :])
     )
@@ -2610,11 +2614,12 @@ def parse_query(text: str, context: ParseContext) -> Query:
         if r.full_name == repo or r in compared
         for n in (*r.names, r.full_name)
     }
-    slots = _blank_windows(_blank(rest, limit_spans))
+    # breaking words before the windows' ("may break": its "may" is no month, but the window words blank it)
+    slots = _blank_windows(_blank_pattern(_blank(rest, limit_spans), _BREAKING))
     slots = _blank(slots, (span for _, spans in concepts for span in spans))
     for person in people or ((author,) if author else ()):
         slots = _blank_pattern(slots, re.compile(rf"(?<![a-z0-9_-]){re.escape(person)}"))
-    for pattern in (_PR_REFERENCES, _BREAKING, _CHANGE_TYPE_WORDS, *(p for _, p in _INTENT_RULES)):
+    for pattern in (_PR_REFERENCES, _CHANGE_TYPE_WORDS, *(p for _, p in _INTENT_RULES)):
         slots = _blank_pattern(slots, pattern)
     skip = own_repo | module_words | set(modules) | {author or ""} | _INTENT_WORDS
     content = [

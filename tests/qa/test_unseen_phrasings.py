@@ -173,6 +173,13 @@ def test_may_as_a_verb_names_no_month(bot: ChatBot, question: str) -> None:
     assert span(ask(bot, question)) != MAY
 
 
+@pytest.mark.parametrize("question", ["哪些 PR may break 现有代码", "which PRs may break my scripts?"])
+def test_what_may_break_asks_for_breaking_changes_and_names_no_month(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, question)
+    assert answer.query.breaking and span(answer) != MAY, answer.query
+    assert not {"may", "break"} & set(answer.query.terms), answer.query.terms
+
+
 @pytest.mark.parametrize(
     "question",
     [
