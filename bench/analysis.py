@@ -3,8 +3,9 @@
 
 Run: .venv/bin/python bench/analysis.py [--data PATH] [--markdown OUT.md] [--end-to-end]
 
-`--end-to-end` also imports the PRs into a fresh SQLite index and times `analyze_stored` (what
-`prhub analyze` runs): loading PRs, analysing them and storing analyses and search documents."""
+`--end-to-end` also imports the PRs into a SQLite index and times `analyze_stored` (what `prhub analyze`
+runs: loading PRs, analysing them and storing analyses and search documents) over a fresh copy of it,
+best of `--rounds` runs like the analyzer alone."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import gzip
 import json
 import os
 import platform
+import shutil
 import statistics
 import sys
 import tempfile
@@ -74,16 +76,28 @@ def measure(
     return best_wall, best_cpu, analyses
 
 
-def end_to_end(data: Path, repo: str) -> tuple[int, float, float]:
-    """PRs analysed, wall and CPU seconds of `analyze_stored` over a fresh SQLite index of the data."""
+def end_to_end(data: Path, repo: str, rounds: int) -> tuple[int, float, float]:
+    """PRs analysed, and the best wall and CPU seconds over `rounds` runs of `analyze_stored`, each over a
+    fresh copy of a SQLite index of the data (imported once)."""
+    best_wall = best_cpu = float("inf")
+    analysed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        db = open_database(f"sqlite:///{tmp}/bench.db")
+        imported = Path(tmp, "imported.db")
+        db = open_database(f"sqlite:///{imported}")
         import_pull_requests(db, repo, read_pull_requests(data, repo), clock=SystemClock())
+        db.dispose()
         analyzer = HeuristicAnalyzer()
         batch = OfflineBatch(analyzer.analyze, analyzer.name, analyzer.version)
-        wall, cpu = time.perf_counter(), time.process_time()
-        result = analyze_stored(db, batch, language="zh", clock=SystemClock(), repo=repo)
-        return result.analyzed, time.perf_counter() - wall, time.process_time() - cpu
+        for n in range(rounds):
+            fresh = Path(tmp, f"run{n}.db")
+            shutil.copy(imported, fresh)
+            db = open_database(f"sqlite:///{fresh}")
+            wall, cpu = time.perf_counter(), time.process_time()
+            analysed = analyze_stored(db, batch, language="zh", clock=SystemClock(), repo=repo).analyzed
+            best_wall = min(best_wall, time.perf_counter() - wall)
+            best_cpu = min(best_cpu, time.process_time() - cpu)
+            db.dispose()
+    return analysed, best_wall, best_cpu
 
 
 def quantile(values: Sequence[float], q: float) -> float:
@@ -239,9 +253,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{len(prs):,} PRs in {wall:.2f} s wall / {cpu:.2f} s CPU: {len(prs) / wall:,.0f} PRs/s ({pinning})"
     )
     if args.end_to_end:
-        analysed, e2e_wall, e2e_cpu = end_to_end(args.data, args.repo)
+        analysed, e2e_wall, e2e_cpu = end_to_end(args.data, args.repo, max(1, args.rounds))
         print(
-            f"end to end (analyze_stored, SQLite): {analysed:,} PRs in {e2e_wall:.2f} s wall / "
+            f"end to end (analyze_stored, SQLite, best of {max(1, args.rounds)}): {analysed:,} PRs in {e2e_wall:.2f} s wall / "
             f"{e2e_cpu:.2f} s CPU: {analysed / e2e_wall:,.0f} PRs/s wall, {analysed / e2e_cpu:,.0f} PRs/s CPU"
         )
     print_histograms(analyses)

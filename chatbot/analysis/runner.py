@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from chatbot.analysis.types import Analysis
 from chatbot.models import PullRequest
@@ -71,6 +71,15 @@ class HeuristicOutcome:
     completion_tokens: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class StoredPR:
+    """A PR loaded to be analysed, with the ids its analysis is stored under."""
+
+    pr_id: int
+    repo_id: int
+    pr: PullRequest
+
+
 class OfflineBatch:
     """Drives a plain analyzer (`analyze(pr) -> Analysis`, e.g. the heuristic one) as a BatchAnalyzer;
     a PR that makes it raise becomes a failed outcome instead of ending the run."""
@@ -120,30 +129,33 @@ def analyze_stored(
     todo = _pending(db, analyzer, language, repo, since, reanalyze, report)
     report.to_analyze = len(todo)
     done = 0
+    repos: dict[int, RepoRow] = {}
     for start in range(0, len(todo), CHUNK):
         chunk = todo[start : start + CHUNK]
         if estimate is not None:
-            report.estimated_tokens += sum(estimate(pr) for pr in _load(db, chunk))
+            report.estimated_tokens += sum(estimate(s.pr) for s in _load(db, chunk, repos))
             done += len(chunk)
             if on_progress:
                 on_progress(done, len(todo))
             continue
         leases = _claim(db, analyzer, language, chunk, clock.now(), reanalyze, report)
         try:
-            prs = _load(db, [item for item in chunk if lease_key(analyzer, language, item) in leases])
-            done += len(chunk) - len(prs)
+            loaded = _load(
+                db, [item for item in chunk if lease_key(analyzer, language, item) in leases], repos
+            )
+            done += len(chunk) - len(loaded)
             batch: list[Outcome] = []
             started = time.monotonic()
-            for outcome in analyzer.analyze_many(prs, concurrency):
+            for outcome in analyzer.analyze_many([s.pr for s in loaded], concurrency):
                 batch.append(outcome)
                 if len(batch) >= STORE_BATCH or time.monotonic() - started >= STORE_SECONDS:
-                    _store(db, analyzer, language, batch, clock.now(), report)
+                    _store(db, analyzer, language, batch, loaded, clock.now(), report)
                     done += len(batch)
                     batch, started = [], time.monotonic()
                     if on_progress:
                         on_progress(done, len(todo))
             if batch:
-                _store(db, analyzer, language, batch, clock.now(), report)
+                _store(db, analyzer, language, batch, loaded, clock.now(), report)
                 done += len(batch)
                 if on_progress:
                     on_progress(done, len(todo))
@@ -175,11 +187,7 @@ def _claim(
     if not reanalyze:
         with db.session() as session:
             analysed = session.execute(
-                select(AnalysisRow.pr_id, AnalysisRow.input_hash).where(
-                    AnalysisRow.pr_id.in_([pr_id for pr_id, _ in chunk]),
-                    AnalysisRow.analyzer == analyzer.name,
-                    AnalysisRow.fallback_reason.is_(None),
-                )
+                _ANALYSED, {"ids": [pr_id for pr_id, _ in chunk], "analyzer": analyzer.name}
             ).all()
         fresh = keys.keys() & {f"{pr_id}:{key}" for pr_id, key in analysed}
         report.cached += len(fresh)
@@ -230,23 +238,16 @@ def _pending(
     return todo
 
 
-def _load(db: Database, chunk: Sequence[tuple[int, str]]) -> list[PullRequest]:
-    """The chunk's PRs, whole. Read as plain rows through the connection (ORM objects of 100 PRs with
-    their files cost a third more to build and are thrown away at once), by position."""
+def _load(db: Database, chunk: Sequence[tuple[int, str]], repos: dict[int, RepoRow]) -> list[StoredPR]:
+    """The chunk's PRs, whole, with their ids. Read as plain rows through the connection (ORM objects of
+    100 PRs with their files cost a third more to build and are thrown away at once), by position; the
+    repos read once a run (`repos`, by id)."""
     with db.session() as session:
-        rows = (
-            session.connection()
-            .execute(
-                select(*WHOLE_COLUMNS, PullRequestRow.repo_id).where(
-                    PullRequestRow.id.in_([i for i, _ in chunk])
-                )
-            )
-            .all()
-        )
-        repos = {
-            r.id: r for r in session.scalars(select(RepoRow).where(RepoRow.id.in_({row[-1] for row in rows})))
-        }
-        by_id = {row[0]: to_pull_request(repos[row[-1]], row) for row in rows}
+        rows = session.connection().execute(_WHOLE_PRS, {"ids": [i for i, _ in chunk]}).all()
+        missing = {row[-1] for row in rows} - repos.keys()
+        if missing:
+            repos.update((r.id, r) for r in session.scalars(select(RepoRow).where(RepoRow.id.in_(missing))))
+        by_id = {row[0]: StoredPR(row[0], row[-1], to_pull_request(repos[row[-1]], row)) for row in rows}
     return [by_id[i] for i, _ in chunk if i in by_id]
 
 
@@ -255,75 +256,67 @@ def _store(
     analyzer: BatchAnalyzer,
     language: str,
     outcomes: Sequence[Outcome],
+    loaded: Sequence[StoredPR],
     now: datetime,
     report: AnalyzeReport,
 ) -> None:
-    """Store a batch of outcomes in one transaction: the PRs' ids and content hashes read in one query per
-    repo (not the whole rows again), then `save_analyses`."""
-    stored: list[tuple[Outcome, Analysis]] = []
+    """Store a batch of outcomes in one transaction (`save_analyses`), with the ids of the PRs as loaded;
+    an analysis of a PR that changed while it was analysed is left out (the next run takes the new one)."""
+    ids = {(s.pr.repo, s.pr.number): s for s in loaded}
+    items: list[NewAnalysis] = []
     for outcome in outcomes:
         report.prompt_tokens += outcome.prompt_tokens
         report.completion_tokens += outcome.completion_tokens
-        if outcome.analysis is None:
+        pr, analysis = outcome.pr, outcome.analysis
+        if analysis is None:
             report.failed += 1
-            report.errors.append(
-                (outcome.pr.repo, outcome.pr.number, outcome.fallback_reason or "unknown error")
+            report.errors.append((pr.repo, pr.number, outcome.fallback_reason or "unknown error"))
+            continue
+        # The PR as analysed is the stored one if its content hash still is: its search document is built
+        # from it, not from the row read again.
+        document = search_document(
+            pr.title,
+            analysis,
+            body=pr.header.body,
+            paths=[f.filename for f in pr.files],
+            discussion=[r.body or "" for r in pr.reviews] + [c.body or "" for c in pr.comments],
+        )
+        stored = ids[(pr.repo, pr.number)]
+        items.append(
+            NewAnalysis(
+                stored.pr_id,
+                stored.repo_id,
+                pr.content_hash,
+                analysis,
+                document,
+                outcome.fallback_reason,
+                outcome.prompt_tokens,
+                outcome.completion_tokens,
             )
-        else:
-            stored.append((outcome, outcome.analysis))
-    if not stored:
+        )
+    if not items:
         return
     with db.session() as session:
-        index = PRIndex(session)
-        rows: dict[tuple[str, int], tuple[int, int, str]] = {}
-        for repo in {o.pr.repo for o, _ in stored}:
-            repo_row = index.repo(repo)
-            if repo_row is None:
-                continue
-            numbers = [o.pr.number for o, _ in stored if o.pr.repo == repo]
-            found = session.execute(
-                select(
-                    PullRequestRow.number,
-                    PullRequestRow.id,
-                    PullRequestRow.repo_id,
-                    PullRequestRow.content_hash,
-                ).where(PullRequestRow.repo_id == repo_row.id, PullRequestRow.number.in_(numbers))
-            )
-            rows.update(
-                {(repo, number): (pr_id, repo_id, content) for number, pr_id, repo_id, content in found}
-            )
-        items: list[NewAnalysis] = []
-        for outcome, analysis in stored:
-            pr = outcome.pr
-            row = rows.get((pr.repo, pr.number))
-            if row is None or row[2] != pr.content_hash:
-                continue  # the PR changed (or went away) while it was analysed: the next run takes the new one
-            # The PR as analysed is the stored one (same content hash): its search document is built from
-            # it, not from the row read again.
-            document = search_document(
-                pr.title,
-                analysis,
-                body=pr.header.body,
-                paths=[f.filename for f in pr.files],
-                discussion=[r.body or "" for r in pr.reviews] + [c.body or "" for c in pr.comments],
-            )
-            items.append(
-                NewAnalysis(
-                    row[0],
-                    row[1],
-                    pr.content_hash,
-                    analysis,
-                    document,
-                    outcome.fallback_reason,
-                    outcome.prompt_tokens,
-                    outcome.completion_tokens,
-                )
-            )
-            if outcome.fallback_reason is not None:
-                report.fell_back += 1
-                report.errors.append((pr.repo, pr.number, outcome.fallback_reason))
-            else:
-                report.analyzed += 1
-        save_analyses(
+        saved = save_analyses(
             session, items, analyzer=analyzer.name, version=analyzer.version, language=language, now=now
         )
+    numbers = {s.pr_id: s.pr for s in loaded}
+    for item in saved:
+        if item.fallback_reason is not None:
+            report.fell_back += 1
+            pr = numbers[item.pr_id]
+            report.errors.append((pr.repo, pr.number, item.fallback_reason))
+        else:
+            report.analyzed += 1
+
+
+# Statements built once, their id lists one expanding parameter each (not a bound literal per id, built
+# and compiled again at every chunk).
+_ANALYSED = select(AnalysisRow.pr_id, AnalysisRow.input_hash).where(
+    AnalysisRow.pr_id.in_(bindparam("ids", expanding=True)),
+    AnalysisRow.analyzer == bindparam("analyzer"),
+    AnalysisRow.fallback_reason.is_(None),
+)
+_WHOLE_PRS = select(*WHOLE_COLUMNS, PullRequestRow.repo_id).where(
+    PullRequestRow.id.in_(bindparam("ids", expanding=True))
+)

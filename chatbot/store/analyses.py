@@ -107,41 +107,41 @@ def save_analyses(
     version: str,
     language: str,
     now: datetime,
-) -> None:
+) -> list[NewAnalysis]:
     """Store a batch of analyses and refresh their search documents in a few statements whatever the
-    batch size (one multi-row insert of analyses, one read of the current documents, one insert of the
-    new ones and one update of the changed ones), not an ORM object and a flush per PR."""
+    batch size (one read of the PRs and their current documents, one multi-row insert of analyses, one
+    insert of the new documents and one update of the changed ones), not an ORM object and a flush per
+    PR. An item whose PR has changed (another content hash) or gone since it was analysed is not stored:
+    the next run analyses the new content. Returns the items stored."""
     if not items:
-        return
+        return []
+    # Documents are stored lower-case (PostgreSQL matches them with LIKE), with the PR's merge time.
+    current: dict[int, tuple[str, datetime | None, str | None, datetime | None]] = {
+        pr_id: (content_hash, merged_at, document, stored_merged_at)
+        for pr_id, content_hash, merged_at, document, stored_merged_at in session.execute(
+            _CURRENT_DOCUMENTS, {"ids": list({i.pr_id for i in items})}
+        )
+    }
+    stored = [i for i in items if i.pr_id in current and current[i.pr_id][0] == i.content_hash]
+    if not stored:
+        return []
     # Core inserts on the tables: the ORM's bulk path prepares every row again (a sixth of storing).
     session.execute(
-        insert(_table(AnalysisRow)), [analysis_row_values(i, analyzer, version, language, now) for i in items]
+        insert(_table(AnalysisRow)),
+        [analysis_row_values(i, analyzer, version, language, now) for i in stored],
     )
-    latest = {i.pr_id: i for i in items}  # the same PR twice in a batch: its last analysis wins
-    # Documents are stored lower-case (PostgreSQL matches them with LIKE), with the PR's merge time.
-    wanted: dict[int, dict[str, Any]] = {}
-    stored: dict[int, tuple[str, datetime | None]] = {}
-    for pr_id, merged_at, document, stored_merged_at in session.execute(
-        select(
-            PullRequestRow.id,
-            PullRequestRow.merged_at,
-            SearchDocumentRow.document,
-            SearchDocumentRow.merged_at,
-        )
-        .outerjoin(SearchDocumentRow, SearchDocumentRow.pr_id == PullRequestRow.id)
-        .where(PullRequestRow.id.in_(list(latest)))
-    ):
-        wanted[pr_id] = {"pr_id": pr_id, "document": latest[pr_id].document.lower(), "merged_at": merged_at}
-        if document is not None:
-            stored[pr_id] = (document, stored_merged_at)
-    added = [
-        {**row, "repo_id": latest[pr_id].repo_id} for pr_id, row in wanted.items() if pr_id not in stored
-    ]
-    changed = [
-        row
-        for pr_id, row in wanted.items()
-        if pr_id in stored and stored[pr_id] != (row["document"], row["merged_at"])
-    ]
+    latest = {i.pr_id: i for i in stored}  # the same PR twice in a batch: its last analysis wins
+    added: list[dict[str, Any]] = []
+    changed: list[dict[str, Any]] = []
+    # In PR id order: SQLite's FTS5 also flushes its pending index (as after every statement, below)
+    # whenever a rowid is not above the last one it wrote.
+    for pr_id, item in sorted(latest.items()):
+        _, merged_at, document, stored_merged_at = current[pr_id]
+        row = {"pr_id": pr_id, "document": item.document.lower(), "merged_at": merged_at}
+        if document is None:
+            added.append({**row, "repo_id": item.repo_id})
+        elif (document, stored_merged_at) != (row["document"], merged_at):
+            changed.append(row)
     # A multi-row INSERT per hundred documents, not one execution per row: SQLite's FTS5 trigger flushes
     # its pending index at every statement, and row by row took 1.9x the CPU (2,745 verl documents:
     # 2.65 s against 1.43 s, load 9).
@@ -153,6 +153,22 @@ def save_analyses(
         )
     if changed:
         session.execute(update(SearchDocumentRow), changed)
+    return stored
+
+
+# The PRs of a batch with their content hash and merge time, and their search documents if stored. The
+# ids are one expanding parameter: a statement built once, not a bound literal per id at every batch.
+_CURRENT_DOCUMENTS = (
+    select(
+        PullRequestRow.id,
+        PullRequestRow.content_hash,
+        PullRequestRow.merged_at,
+        SearchDocumentRow.document,
+        SearchDocumentRow.merged_at,
+    )
+    .outerjoin(SearchDocumentRow, SearchDocumentRow.pr_id == PullRequestRow.id)
+    .where(PullRequestRow.id.in_(bindparam("ids", expanding=True)))
+)
 
 
 # Rows of one search-document INSERT (the runner stores a hundred PRs at a time).

@@ -60,6 +60,25 @@ def test_a_changed_pr_is_analysed_again_and_its_search_document_follows(db):
         assert search_any(session, ["vllm"], repo_id=row.repo_id) == []
 
 
+def test_a_pr_that_changes_while_it_is_analysed_is_analysed_again_next_run(db):
+    store(db, "[rollout] fix: OOM in vLLM", "[doc] chore: typo")
+
+    def resynced_meanwhile(p: PullRequest) -> Analysis:
+        if p.number == 1:
+            store(db, "[trainer] feat: checkpoint resharding")  # a sync stores new content of #1
+        return HEURISTIC.analyze(p)
+
+    report = run(db, OfflineBatch(resynced_meanwhile, "heuristic", HEURISTIC.version))
+    assert (report.analyzed, report.failed) == (1, 0)  # #1's analysis was of the old content
+    with db.session() as session:
+        index = PRIndex(session)
+        row = index.pull_request_row(index.repo(REPO), 1)
+        assert current_analysis(session, row) is None
+        assert search_any(session, ["vllm"], repo_id=row.repo_id) == []
+    again = run(db)
+    assert (again.analyzed, again.cached) == (1, 1)
+
+
 def test_an_analyzer_that_raises_on_one_pr_fails_only_that_pr(db):
     store(db, "fine", "explodes", "also fine")
 
