@@ -262,7 +262,7 @@ def _store(
 ) -> None:
     """Store a batch of outcomes in one transaction (`save_analyses`), with the ids of the PRs as loaded;
     an analysis of a PR that changed while it was analysed is left out (the next run takes the new one)."""
-    ids = {(s.pr.repo, s.pr.number): s for s in loaded}
+    by_number = {(s.pr.repo, s.pr.number): s for s in loaded}
     items: list[NewAnalysis] = []
     for outcome in outcomes:
         report.prompt_tokens += outcome.prompt_tokens
@@ -281,11 +281,11 @@ def _store(
             paths=[f.filename for f in pr.files],
             discussion=[r.body or "" for r in pr.reviews] + [c.body or "" for c in pr.comments],
         )
-        stored = ids[(pr.repo, pr.number)]
+        loaded_pr = by_number[(pr.repo, pr.number)]
         items.append(
             NewAnalysis(
-                stored.pr_id,
-                stored.repo_id,
+                loaded_pr.pr_id,
+                loaded_pr.repo_id,
                 pr.content_hash,
                 analysis,
                 document,
@@ -300,11 +300,11 @@ def _store(
         saved = save_analyses(
             session, items, analyzer=analyzer.name, version=analyzer.version, language=language, now=now
         )
-    numbers = {s.pr_id: s.pr for s in loaded}
+    by_id = {s.pr_id: s.pr for s in loaded}
     for item in saved:
         if item.fallback_reason is not None:
             report.fell_back += 1
-            pr = numbers[item.pr_id]
+            pr = by_id[item.pr_id]
             report.errors.append((pr.repo, pr.number, item.fallback_reason))
         else:
             report.analyzed += 1
