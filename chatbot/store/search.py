@@ -13,7 +13,19 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Float, Integer, column, func, or_, select, text, union_all
+from sqlalchemy import (
+    ColumnElement,
+    Float,
+    Integer,
+    Select,
+    column,
+    func,
+    or_,
+    select,
+    text,
+    union,
+    union_all,
+)
 from sqlalchemy.orm import Session
 
 from chatbot.store.schema import PullRequestRow, SearchDocumentRow
@@ -70,17 +82,9 @@ def search_all(
     if not groups:
         return []
     merged_at = SearchDocumentRow.merged_at
-    conditions = [SearchDocumentRow.repo_id == repo_id]
-    if start is not None:
-        conditions.append(merged_at >= start)
-    if end is not None:
-        conditions.append(merged_at < end)
+    conditions = _in_repo(repo_id, start, end)
     base = select(SearchDocumentRow.pr_id)
-    document = SearchDocumentRow.document
-    matches = [
-        or_(*(document.like(f"%{_escape_like(p)}%", escape="\\") for p in phrases)) for phrases in groups
-    ]
-    newest_first = base.where(*matches, *conditions).order_by(merged_at.desc())
+    newest_first = base.where(*_contains(groups), *conditions).order_by(merged_at.desc())
     dialect = session.get_bind().dialect.name
     if dialect == "sqlite" and all(len(p) >= MIN_TRIGRAM_TERM for phrases in groups for p in phrases):
         if start is not None or end is not None:
@@ -122,10 +126,7 @@ def search_all(
         # every phrase (470 ms against 170 ms for the nine synonyms of "memory" on the benchmark's
         # biggest repo). Each phrase's newest `limit` suffice for the newest `limit` of them all.
         newest = [
-            base.add_columns(merged_at)
-            .where(document.like(f"%{_escape_like(p)}%", escape="\\"), *conditions)
-            .order_by(merged_at.desc())
-            .limit(limit)
+            base.add_columns(merged_at).where(_like(p), *conditions).order_by(merged_at.desc()).limit(limit)
             for p in groups[0]
         ]
         found = union_all(*newest).subquery("found")
@@ -137,3 +138,54 @@ def search_all(
         )
         return list(session.scalars(merged))
     return list(session.scalars(newest_first.limit(limit)))
+
+
+def window_matches(
+    session: Session,
+    groups: list[list[str]],
+    *,
+    repo_id: int,
+    start: datetime,
+    end: datetime,
+    limit: int,
+) -> Select[tuple[int]] | None:
+    """A query of the ids of every PR of one repo merged in [start, end) that `search_all` finds when at
+    most `limit` match (it then finds them all), at most `limit` + 1 of them, in no order: a caller reads
+    what it needs of them in the same statement, and more than `limit` rows mean `search_all` would
+    rank them. None when no group has a phrase."""
+    groups = [phrases for phrases in map(_searchable, groups) if phrases]
+    if not groups:
+        return None
+    conditions = _in_repo(repo_id, start, end)
+    base = select(SearchDocumentRow.pr_id)
+    dialect = session.get_bind().dialect.name
+    if (
+        dialect == "postgresql"
+        and len(groups) == 1
+        and len(groups[0]) > 1
+        and all(len(p) >= MIN_TRIGRAM_TERM for p in groups[0])
+    ):
+        # One indexed query per phrase, as `search_all`: each finds at most `limit` + 1, so more than
+        # `limit` in all means one of them did.
+        found = union(*(base.where(_like(p), *conditions).limit(limit + 1) for p in groups[0])).subquery()
+        return select(found.c.pr_id).limit(limit + 1)
+    return base.where(*_contains(groups), *conditions).limit(limit + 1)
+
+
+def _in_repo(repo_id: int, start: datetime | None, end: datetime | None) -> list[ColumnElement[bool]]:
+    merged_at = SearchDocumentRow.merged_at
+    conditions = [SearchDocumentRow.repo_id == repo_id]
+    if start is not None:
+        conditions.append(merged_at >= start)
+    if end is not None:
+        conditions.append(merged_at < end)
+    return conditions
+
+
+def _like(phrase: str) -> ColumnElement[bool]:
+    return SearchDocumentRow.document.like(f"%{_escape_like(phrase)}%", escape="\\")
+
+
+def _contains(groups: list[list[str]]) -> list[ColumnElement[bool]]:
+    """For every group, that the document contains one of its phrases."""
+    return [or_(*map(_like, phrases)) for phrases in groups]
