@@ -80,8 +80,9 @@ class Evidence:
     # The window `previous` was read from (a week not over yet is compared with the same part of the last).
     previous_window: Window | None = None
     pr: AnalyzedPR | None = None
-    # How well each PR matches the question's words (BM25), and how many of them (and of the modules it
-    # names, by the analysis' tags) its title names, when the question has any.
+    # How well each PR matches the question's words (BM25; of a PR whose title names some, a part only:
+    # `ranked` orders those by `titled`), and how many of them (and of the modules it names, by the
+    # analysis' tags) its title names, when the question has any.
     scores: dict[int, float] = field(default_factory=dict)
     titled: dict[int, int] = field(default_factory=dict)
     modules: tuple[str, ...] = ()
@@ -581,6 +582,9 @@ SHORT_TEXT = 400
 class Occurrence:
     """How often a group's words occur in one PR's search document, and whether the PR is about them."""
 
+    # For a PR whose title names the word, only the title's mentions: its title makes it about the word,
+    # and such a PR ranks by how many of the question's groups its title names, not by BM25
+    # (`Evidence.ranked`), so the rest of its text is not read.
     frequency: float
     salient: bool
     # The word is in the PR's title (or the analysis' title).
@@ -676,6 +680,8 @@ class _Group:
         title, translated, prose, rest = text.parts()
         in_title = len(_mentions(present, title))
         in_translated = len(_mentions(present, translated))
+        if in_title or in_translated:
+            return Occurrence((1 + TITLE_WEIGHT) * in_title + in_translated, True, True)
         in_prose = in_paths = in_names = 0
         stated = False  # a mention that is not in passing
         for start, end in _mentions(present, prose):
