@@ -11,7 +11,7 @@ from chatbot.analysis.types import Analysis, Risk
 from chatbot.store.analyses import current_analysis, has_analysis, input_hash, save_analysis
 from chatbot.store.index import PRIndex
 from chatbot.store.schema import PullRequestRow
-from chatbot.store.search import search_all, search_any
+from chatbot.store.search import search_all, search_any, window_matches
 from tests.store.test_index import make_pr
 
 NOW = datetime(2026, 6, 22, 1, 0, tzinfo=UTC)
@@ -138,6 +138,35 @@ def test_search_all_finds_the_documents_matching_every_group_in_one_query(indexe
     assert numbers(both, ids) == [4]
     assert none == []
     assert numbers(short, ids) == [1]
+
+
+def test_window_matches_are_every_match_search_all_finds_in_the_window_and_one_more_past_the_limit(indexed):
+    """A query of the window's matches, for a caller to read them in one statement: the PRs `search_all`
+    finds there while at most `limit` match (one group or several, short phrases too), and `limit` + 1
+    when more do, so the caller knows to rank them with `search_all` instead."""
+    db, repo_id, ids = indexed
+    window = {"start": NOW - timedelta(days=10), "end": NOW}
+    cases = (
+        [["checkpoint", "qwen3 moe", "显存溢出"]],
+        [["checkpoint"], ["fsdp2", "nothing-like-this"]],
+        [["显存"], ["checkpoint"]],
+        [["nothing-like-this"]],
+    )
+    with db.session() as session:
+        for groups in cases:
+            matches = window_matches(session, groups, repo_id=repo_id, limit=3, **window)
+            assert matches is not None
+            found = set(session.scalars(matches))
+            assert found == set(search_all(session, groups, repo_id=repo_id, limit=3, **window)), groups
+        recent = window_matches(
+            session, [["checkpoint"]], repo_id=repo_id, limit=3, start=NOW - timedelta(days=2), end=NOW
+        )
+        many = window_matches(session, [["fix", "feat", "chore", "perf"]], repo_id=repo_id, limit=2, **window)
+        nothing = window_matches(session, [[" "]], repo_id=repo_id, limit=2, **window)
+        assert recent is not None and many is not None
+        assert numbers(session.scalars(recent), ids) == [1]
+        assert len(session.scalars(many).all()) == 3
+    assert nothing is None
 
 
 def test_postgresql_searches_one_repo_through_the_trigram_index(indexed):
