@@ -624,9 +624,15 @@ class ChatBot:
             return self._people_side_by_side(query, window, seen, now)
         with self.db.session() as session:
             evidence = gather(
-                session, query, seen, self.fallback, with_previous=query.intent == "compare", until=now
+                session,
+                query,
+                seen,
+                self.fallback,
+                with_previous=query.intent == "compare",
+                until=now,
+                shown_only=True,
             )
-        if query.intent in _PARTIAL_INTENTS and partial_applies(query, len(evidence.records)):
+        if query.intent in _PARTIAL_INTENTS and partial_applies(query, evidence.count):
             query, evidence = self._partial(query, seen, now, evidence)
         composer = Composer(query, window, evidence, now, self.config.tz)
         reviews = evidence.reviews
@@ -747,13 +753,13 @@ class ChatBot:
         any answer, said so; the strict reading when that finds no more."""
         with self.db.session() as session:
             evidence = gather(session, query, seen, self.fallback, partial=True, until=now)
-        if len(evidence.records) <= len(strict.records):
+        if len(evidence.records) <= strict.count:
             return query, strict
         named = dict.fromkeys((*query.modules, *(query.understood or query.terms)))
         subjects = join((f"'{w}'" for w in named), query.language)
         key = "qa.partial.none" if not strict.records else "qa.partial.some"
-        key += ".one" if len(strict.records) == 1 else ""
-        note = say(key, query.language, subjects=subjects, n=len(strict.records))
+        key += ".one" if strict.count == 1 else ""
+        note = say(key, query.language, subjects=subjects, n=strict.count)
         return replace(query, notes=(*query.notes, note)), evidence
 
     def _relaxed(
