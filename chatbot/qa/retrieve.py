@@ -733,16 +733,16 @@ class SearchText:
     description, the analysis' title and the rest of the analysis), with what it works out about them
     remembered: a question of several word groups reads each document once, not once per group."""
 
-    __slots__ = ("_flat", "_negated", "_opening", "_own", "_parts", "document")
+    __slots__ = ("_flat", "_lines", "_opening", "_parts", "document")
 
     def __init__(self, document: str) -> None:
         self.document = document
         self._parts: tuple[str, str, str, str] | None = None
         self._opening = -1
         self._flat: str | None = None
-        # By where the analysis' line starts, made when first needed (a question reads hundreds of documents).
-        self._own: dict[int, bool] | None = None
-        self._negated: dict[int, list[tuple[int, int]]] | None = None
+        # By where a line of the analysis starts: the spans of it that negate what they name, None for a
+        # line quoting the description; made when first needed (a question reads hundreds of documents).
+        self._lines: dict[int, list[tuple[int, int]] | None] | None = None
 
     def parts(self) -> tuple[str, str, str, str]:
         """The PR's title, the analysis' title, the PR's description (with paths and review text) and
@@ -775,21 +775,23 @@ class SearchText:
             if _inside_a_name(rest, start, end, asked) or _in_stock_text(rest, start, end):
                 continue
             line_start = rest.rfind("\n", 0, start) + 1
-            if self._own is None:
-                self._own, self._negated = {}, {}
-            own = self._own.get(line_start)
-            if own is None:
+            if self._lines is None:
+                self._lines = {}
+            if line_start not in self._lines:
                 line_end = rest.find("\n", end)
                 line = rest[line_start : line_end if line_end >= 0 else len(rest)]
                 if self._flat is None:
                     self._flat = _LETTERS.sub("", self.parts()[2])
-                own = self._own[line_start] = not _quoted(line, self._flat)
-                if own:
-                    self._negated[line_start] = [
+                self._lines[line_start] = (
+                    None
+                    if _quoted(line, self._flat)
+                    else [
                         (line_start + cs, line_start + ce)
                         for cs, ce in (clause.span() for clause in _NEGATED_CLAUSE.finditer(line))
                     ]
-            if own and not any(cs < start <= ce for cs, ce in self._negated[line_start]):
+                )
+            negated = self._lines[line_start]
+            if negated is not None and not any(cs < start <= ce for cs, ce in negated):
                 count += 1
         return count
 

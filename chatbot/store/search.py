@@ -12,6 +12,7 @@ A document matches when it contains any of the phrases (a word and its synonyms)
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
@@ -148,7 +149,7 @@ def window_matches(
     start: datetime,
     end: datetime,
     limit: int,
-) -> Select[tuple[int]] | None:
+) -> Select[Any] | None:
     """A query of the ids of every PR of one repo merged in [start, end) that `search_all` finds when at
     most `limit` match (it then finds them all), at most `limit` + 1 of them, in no order: a caller reads
     what it needs of them in the same statement, and more than `limit` rows mean `search_all` would
