@@ -37,6 +37,10 @@ class Glossary:
     concepts: Mapping[str, tuple[str, ...]]
     per_repo: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
     narrower: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # By repo (lower-cased): `find`'s terms, longest first, with their concepts and keys (`_candidates`).
+    _by_repo: dict[str, list[tuple[str, str, str]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def terms(self, concept: str, repo: str | None = None) -> tuple[str, ...]:
         """Every term that finds `concept` in PR texts: its own, the repo's additions, its narrower ones."""
@@ -54,13 +58,8 @@ class Glossary:
         so "版本升级" was the dependency concept in one run and the upgrade concept in the next)."""
         found: dict[str, list[tuple[int, int]]] = {}
         taken: list[tuple[int, int]] = []
-        names = dict.fromkeys((*self.concepts, *self.per_repo.get((repo or "").lower(), {})))
-        candidates = sorted(
-            ((term, name) for name in names for term in self._naming(name, repo)),
-            key=lambda pair: -len(pair[0]),
-        )
-        for term, name in candidates:
-            if _key(term) not in text:
+        for term, name, key in self._candidates(repo):
+            if key not in text:
                 continue  # its pattern matches only where the key occurs: not compiled, not run for nothing
             for match in _patterns(term)[1].finditer(text):
                 span = match.span()
@@ -69,6 +68,21 @@ class Glossary:
                 taken.append(span)
                 found.setdefault(name, []).append(span)
         return sorted(found.items(), key=lambda item: min(start for start, _ in item[1]))
+
+    def _candidates(self, repo: str | None) -> list[tuple[str, str, str]]:
+        """Every term naming a concept for `repo` with its concept and key (`_key`), longest first (of
+        equal length, in the glossary's order): worked out once per repo, not for each question (each
+        is read through `find` a few times)."""
+        by = (repo or "").lower()
+        candidates = self._by_repo.get(by)
+        if candidates is None:
+            names = dict.fromkeys((*self.concepts, *self.per_repo.get(by, {})))
+            pairs = sorted(
+                ((term, name) for name in names for term in self._naming(name, repo)),
+                key=lambda pair: -len(pair[0]),
+            )
+            candidates = self._by_repo[by] = [(term, name, _key(term)) for term, name in pairs]
+        return candidates
 
 
 # A term of several English words ("flash-attn", "peak memory", "out of memory").
