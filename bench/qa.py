@@ -10,7 +10,9 @@ database is filled first (about 20 s on SQLite); one that already holds the synt
 The first round is cold (module vocabulary, weekly reports built and stored); a question's latency is
 the median of the warm rounds after it (which keeps other processes' noise out), and the cold maximum
 of its type and the p95 of this process's CPU time per answer are printed beside the figures. Target
-(issue 5): p95 ≤ 50 ms for every question type on both databases. `--profile TYPE` prints where the time of one type goes.
+(issue 5): p95 ≤ 50 ms for every question type on both databases. `--profile TYPE` prints where the time of one type goes;
+`--only TYPE` asks only that type's questions and prints each one's CPU time (before/after comparisons
+of one type, alternating versions, in a fraction of the run).
 """
 
 from __future__ import annotations
@@ -182,6 +184,9 @@ def main() -> None:
     parser.add_argument("--repos", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3, help="warm rounds after the cold one")
     parser.add_argument("--profile", metavar="TYPE", help="profile the questions of one type (cProfile)")
+    parser.add_argument(
+        "--only", metavar="TYPE", help="ask only the questions of one type, and print each one's CPU time"
+    )
     args = parser.parse_args()
 
     with database_url(args.database_url, args.scratch) as url:
@@ -196,7 +201,7 @@ def main() -> None:
         bot = ChatBot(
             db, BotConfig(SHANGHAI), FixedClock(NOW), HeuristicAnalyzer().analyze, channel_repo=lambda m: None
         )
-        questions = question_mix(index)
+        questions = [q for q in question_mix(index) if args.only in (None, q[0])]
         cold: dict[str, list[float]] = defaultdict(list)
         runs: list[list[float]] = [[] for _ in questions]
         # This process's CPU time per answer: on a box other work loads, the figure that compares
@@ -230,7 +235,7 @@ def main() -> None:
         print(
             f"{'type':<11} {'n':>4} {'p50':>7} {'p95':>7} {'max':>7} {'cold max':>9} {'cpu p95':>8}  target"
         )
-        for kind in MIX:
+        for kind in (k for k in MIX if warm[k]):  # with --only, one type
             samples = warm[kind]
             p95 = percentile(samples, 0.95)
             print(
@@ -243,6 +248,12 @@ def main() -> None:
             f"{'all':<11} {len(everything):>4} {statistics.median(everything):>7.1f} "
             f"{percentile(everything, 0.95):>7.1f} {max(everything):>7.1f}"
         )
+        if args.only:
+            # Each question's CPU time, slowest first: what a type's p95 is made of.
+            for cpu, (_, question, _) in sorted(
+                ((statistics.median(c), q) for q, c in zip(questions, cpu_runs, strict=True)), reverse=True
+            ):
+                print(f"{cpu:8.1f}  {question}")
         for kind, intent, question in misread:
             print(f"note: read as {intent}, not {kind}: {question}")
 
