@@ -28,6 +28,7 @@ from chatbot.models import (
     Block,
     BulletList,
     Context,
+    Divider,
     Heading,
     Inline,
     Message,
@@ -494,6 +495,8 @@ class ChatBot:
             return Answer(query, self.help(language, query.repo))
         if query.intent == "unknown":
             return Answer(query, self.examples(language, say("qa.unknown", language), query.repo))
+        if query.repo is None and query.unknown_repo is None and query.paths and not query.across:
+            query = self._repos_of_paths(query)
         repos = query.repo_candidates  # every indexed repo, read by `parse` when none was settled
         if query.repo is None and query.unknown_repo is None and query.author and not query.across:
             query = self._repos_of_author(query)
@@ -521,6 +524,8 @@ class ChatBot:
                 query,
                 _paragraph(say("qa.repo.which", language, known=join(repos, language), example=example)),
             )
+        if query.intent == "pr" and query.more_prs:
+            return self._several_prs(query)
         both = self._second_question(query)
         answer = self._both(*both) if both is not None else self.answer(query)
         if self.phraser is None or query.intent in ("pr", "report"):
@@ -559,6 +564,29 @@ class ChatBot:
             quiet_line = say("qa.across.quiet", language, repos=join(quiet, language), window=period)
             blocks.append(Paragraph((plain(quiet_line),)))
         return Answer(query, Reply(tuple(blocks)), tuple(cited), window)
+
+    def _several_prs(self, query: Query) -> Answer:
+        """ "448 and 457", "#12、#15 讲了什么": each PR's answer in turn, as asked, in one reply."""
+        numbers = (query.pr_number, *query.more_prs)
+        answers = [self.answer(replace(query, pr_number=n, more_prs=())) for n in numbers]
+        blocks: list[Block] = []
+        for answer in answers:
+            blocks += [*((Divider(),) if blocks else ()), *answer.reply.blocks]
+        cited = tuple(dict.fromkeys(n for answer in answers for n in answer.cited))
+        return Answer(query, Reply(tuple(blocks), answers[0].reply.more_url), cited)
+
+    def _repos_of_paths(self, query: Query) -> Query:
+        """A question about files that names no repo ("谁改了 internal/sink/kafka", "who changed go.mod")
+        is about the indexed repos whose PRs hold those paths: the one, or a choice among them."""
+        with self.db.session() as session:
+            holders = tuple(
+                name
+                for name in query.repo_candidates
+                if any(mentioned_in(session, name, path) for path in query.paths)
+            )
+        if len(holders) == 1:
+            return replace(query, repo=holders[0], repo_candidates=())
+        return replace(query, repo_candidates=holders) if holders else query
 
     def _repos_of_author(self, query: Query) -> Query:
         """A question about an author that names no repo is about the indexed repos they merged PRs in:

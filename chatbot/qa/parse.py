@@ -133,6 +133,29 @@ def normalize(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
+# The language the asker wants the answer in ("in English", "answer in Chinese", "用中文说", "请用英文回答",
+# "英文回复"): it sets the answer's language and is no search word.
+_ANSWER_LANGUAGE = re.compile(
+    r"(?:请|麻烦)?\s*(?:用|以|使用|换成|改用)\s*(?P<zh>中文|汉语|简体中文|英文|英语)\s*(?:来)?\s*"
+    r"(?:说|讲|回答|回复|答复|写|输出|总结|描述|解释|介绍|答)?(?:一下)?(?:吧)?"
+    r"|(?P<zh_reply>中文|汉语|英文|英语)\s*(?:回答|回复|答复|作答|输出)"
+    r"|(?:\b(?:please\s+)?(?:answer|reply|respond|write|say|explain|tell me|summari[sz]e it|do it)\s+)?"
+    r"\bin\s+(?P<en>english|chinese|mandarin)\b(?:\s+please)?(?=\s*(?:[.,!?;:，。！？]|please\b|$))"
+    r"|\b(?:answer|reply|respond|write)\s+in\s+(?P<en_verb>english|chinese|mandarin)\b"
+)
+_ENGLISH_NAMES = frozenset(("英文", "英语", "english"))
+
+
+def answer_language(text: str) -> tuple[Language | None, list[tuple[int, int]]]:
+    """The language normalized `text` asks its answer in (None when it asks none), and the spans that
+    asked it."""
+    found = list(_ANSWER_LANGUAGE.finditer(text))
+    if not found:
+        return None, []
+    named = next(g for g in found[-1].groups() if g)
+    return ("en" if named in _ENGLISH_NAMES else "zh"), [m.span() for m in found]
+
+
 def language_of(text: str) -> Language:
     """Chinese as soon as the question has Han characters, or Chinese punctuation and no Latin letters
     (`？`); else English."""
@@ -260,6 +283,25 @@ def _pr(text: str) -> tuple[int | None, str | None]:
                 continue  # "top 10 PRs" is a count
             return int(number), None
     return _bare_pr_number(text), None
+
+
+# Several PRs named together ("448 and 457", "#12、#15", "PRs 101, 102 and 105", "#7 和 #9"): each is asked
+# about. Numbers joined so are PRs, not a count or a date.
+_PR_LIST = re.compile(
+    r"(?<![\w./:-])#?\d{2,7}(?![\w./:%-])"
+    r"(?:\s*(?:,|，|、|和|与|跟|及|以及|还有|\band\b|&|\bor\b|或|或者)\s*(?:pr\s*|pull\s*)?#?\d{2,7}(?![\w./:%-]))+"
+)
+
+
+def _more_prs(text: str, first: int | None) -> tuple[int, ...]:
+    """The PRs named together with `first` ("448 and 457"), `first` excluded, in the order written."""
+    if first is None:
+        return ()
+    for match in _PR_LIST.finditer(text):
+        numbers = [int(n) for n in re.findall(r"\d+", match.group(0))]
+        if first in numbers:
+            return tuple(n for n in dict.fromkeys(numbers) if n != first)
+    return ()
 
 
 # Repo and paths ------------------------------------------------------------------------------------
@@ -2256,8 +2298,8 @@ _SUBSCRIBED = re.compile(
 
 # "哪个仓库本周最活跃", "各仓库的风险", "which repo merged the most", "risks in each repo".
 _EVERY_REPO = re.compile(
-    r"哪(?:个|一个|些)(?:仓库|项目|repo)|(?:各|各个|每个|每一个|所有|全部)(?:的)?(?:仓库|项目|repo)"
-    r"|\bwhich (?:repos?|repositories|projects?)(?![\w./-])|\b(?:each|every|per) (?:repo|repository|project)(?![\w./-])"
+    r"哪(?:个|一个|些)(?:仓库|项目|repo)|(?:各|各个|每个|每一个|所有|全部)\s*(?:已?(?:索引|收录|关注|跟踪)(?:了)?)?\s*(?:的)?\s*(?:仓库|项目|repo)"
+    r"|\bwhich (?:repos?|repositories|projects?)(?![\w./-])|\b(?:each|every|per) (?:indexed |subscribed |followed |tracked )?(?:repo|repository|project)(?![\w./-])"
     r"|\ball (?:the )?(?:indexed )?(?:repos|repositories|projects)\b|\bacross (?:all )?(?:the )?(?:repos|repositories)\b"
 )
 
@@ -2450,7 +2492,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
     terms, never dropped."""
     raw = text[:2000]
     norm = _respell_window_words(normalize(raw), context)
-    language = language_of(raw)
+    asked_language, language_spans = answer_language(norm)
+    language = asked_language or language_of(raw)
+    norm = _blank(norm, language_spans)
     subscribed = names_subscribed_repos(norm)
     norm = _SUBSCRIBED.sub(_spaces, norm)
     every_repo = bool(_EVERY_REPO.search(norm))
@@ -2459,6 +2503,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
     short_of_time = bool(_TIME_BUDGET.search(norm))
     norm = _TIME_BUDGET.sub(_spaces, norm)
     pr_number, url_repo = _pr(norm)
+    more_prs = _more_prs(norm, pr_number)
     path_spans, path_repo = _paths(norm, context)
     without_paths = _blank(norm, (span for _, span in path_spans))
     repo, unknown_repo, repo_confidence = _repo(without_paths, context, url_repo)
@@ -2754,6 +2799,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         and window == _recently(context.now.astimezone(context.tz))
         and not _LAST_N.search(without_paths),  # "最近 7 天" is no vague "最近"
         pr_number=pr_number,
+        more_prs=more_prs if intent == "pr" else (),
         modules=modules,
         topics=topics,
         change_types=change_types,

@@ -147,6 +147,8 @@ class Query:
     # The window is a bare "最近" / "recently": a question about a subject reads it as no window.
     vague_window: bool = False
     pr_number: int | None = None
+    # Further PRs the question names beside `pr_number` ("448 and 457", "#12、#15"): each answered in turn.
+    more_prs: tuple[int, ...] = ()
     modules: tuple[str, ...] = ()
     topics: tuple[str, ...] = ()
     change_types: tuple[str, ...] = ()
