@@ -1760,7 +1760,7 @@ def _author(
     excluded = repo_words | set(module_words) | _STOP | set(context.modules)
     for pattern in (*_AUTHOR_PATTERNS, *_AUTHOR_OR_TOPIC_PATTERNS):
         for m in pattern.finditer(text):
-            name = m.group(1)
+            name = _bot_login(m.group(1), context)
             if name in excluded or _NOT_A_LOGIN.fullmatch(name):
                 continue
             if pattern in _AUTHOR_PATTERNS or not context.authors or name in context.authors:
@@ -1768,7 +1768,7 @@ def _author(
     # A login the index knows, standing alone in any phrasing ("hjh0119 三月的 PR"), unless it is also a
     # word a question uses for something else (a module, a glossary term, a stop word).
     for m in _STANDALONE_LOGIN.finditer(text):
-        name = m.group(1)
+        name = _bot_login(m.group(1), context)
         if (
             name in context.authors
             and len(name) >= MIN_STANDALONE_LOGIN
@@ -1777,6 +1777,13 @@ def _author(
         ):
             return name
     return None
+
+
+def _bot_login(name: str, context: ParseContext) -> str:
+    """The login a bot's name stands for ("dependabot", "renovate" are `dependabot[bot]`,
+    `renovate[bot]` on GitHub) when the index knows only the bot's; else `name`."""
+    bot = f"{name}[bot]"
+    return bot if name not in context.authors and bot in context.authors else name
 
 
 def _people(text: str, context: ParseContext, excluded: set[str]) -> tuple[str, ...]:
@@ -2231,6 +2238,8 @@ _SHORT_STOP_WORDS: dict[int, tuple[str, ...]] = {
 _RELATED_SUFFIX = re.compile(r"-(?:related|specific|based|side|only|support|aware)$")
 # Words for what nearly every PR of a training or model repo is about: searched when they are all the
 # question names, dropped beside a narrower subject ("multi-node training" is about multi-node).
+# Concepts whose PRs are fixes by nature: a question asking for "fixes" of them asks for all of them.
+_DEFECTS = frozenset(("security", "leak", "crash", "hang", "regression"))
 _BROAD_SUBJECTS = frozenset(("training", "train", "训练", "model", "models", "模型"))
 # Words for a part of whatever they follow or lead ("the megatron backend", "the rollout side",
 # "vllm 集成"): beside another subject they name no subject of their own, so they are neither required
@@ -2547,7 +2556,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
     rest = _UNTESTED.sub(_spaces, rest)
     semantics = bool(_SEMANTICS.search(rest))
     rest = _SEMANTICS.sub(_spaces, rest)
-    review, reviewer, rest = _review_question(rest, context)
+    review, reviewer, rest = _review_question(rest, context, repo_words)
     newcomers = bool(_NEWCOMERS.search(rest))
     contributors = bool(_CONTRIBUTORS.search(rest))
     maintainers = newcomers or contributors or bool(_MAINTAINERS.search(rest)) or review == "reviewers"
@@ -2595,6 +2604,10 @@ def parse_query(text: str, context: ParseContext) -> Query:
         for name, pattern in _CHANGE_TYPES
         if pattern.search(rest) and not (name == "feat" and _adds_a_thing(rest, pattern, concepts))
     )
+    if change_types == ("fix",) and topics and set(topics) <= _DEFECTS:
+        # "安全相关的修复", "memory leak fixes": every PR about a vulnerability or a leak mends one, whatever
+        # type its analysis gave it ("Security: reject tokens…" reads as a feature)
+        change_types = ()
     if _bare_improvement(rest, phrases, module_words):
         change_types = tuple(dict.fromkeys((*change_types, *_IMPROVEMENT_TYPES)))
     author = _author(rest, context, repo_words, module_words)
@@ -2663,7 +2676,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
     slots = _blank_windows(_blank_pattern(_blank(rest, limit_spans), _BREAKING))
     slots = _blank(slots, (span for _, spans in concepts for span in spans))
     for person in people or ((author,) if author else ()):
-        slots = _blank_pattern(slots, re.compile(rf"(?<![a-z0-9_-]){re.escape(person)}"))
+        login = re.escape(person.removesuffix("[bot]"))
+        slots = _blank_pattern(slots, re.compile(rf"(?<![a-z0-9_-]){login}(?:\[bot\])?"))
     for pattern in (_PR_REFERENCES, _CHANGE_TYPE_WORDS, *(p for _, p in _INTENT_RULES)):
         slots = _blank_pattern(slots, pattern)
     skip = own_repo | module_words | set(modules) | {author or ""} | _INTENT_WORDS
@@ -3102,9 +3116,13 @@ _NOT_A_REVIEWER = frozenset(
 )
 
 
-def _review_question(text: str, context: ParseContext) -> tuple[ReviewQuestion | None, str | None, str]:
+def _review_question(
+    text: str, context: ParseContext, repo_words: set[str]
+) -> tuple[ReviewQuestion | None, str | None, str]:
     """What `text` asks about reviews (`Query.review`), whose reviews when one person's, and `text` with
-    the words that asked blanked (they are no search terms)."""
+    the words that asked blanked (they are no search terms). A repo's name is nobody's login, and a
+    name before a "谁"/"who" ("ferry 上个月谁 review 的 PR 最多") is what the question asks about, not the
+    reviewer."""
     if _REVIEW_TIME.search(text) or not (re.search(_REVIEW_WORD, text) or _UNREVIEWED.search(text)):
         return None, None, text
     if _UNREVIEWED.search(text):
@@ -3118,7 +3136,9 @@ def _review_question(text: str, context: ParseContext) -> tuple[ReviewQuestion |
                 name in _NOT_A_REVIEWER
                 or name in _STOP
                 or name in context.modules
+                or name in repo_words
                 or _NOT_A_LOGIN.fullmatch(name)
+                or _ASKS_WHO.search(m.group(0)[m.end(1) - m.start() :])
             ):
                 continue
             blanked = _blank(text, (m.span(),))
