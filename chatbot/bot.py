@@ -59,6 +59,7 @@ from chatbot.qa.parse import (
     ParseContext,
     clauses,
     closest_word,
+    is_english_word,
     language_of,
     names_subscribed_repos,
     parse_query,
@@ -751,10 +752,14 @@ class ChatBot:
             return None
         repo = query.repo
         vocabulary = self._title_vocabulary(repo)
+        # A word of the index's texts or of the dictionary is as meant ("tracing", "weak"), not a typo.
         fixed = {
             term: word
             for term in query.terms
-            if term.isascii() and (word := closest_word(term.lower(), vocabulary)) is not None
+            if term.isascii()
+            and not is_english_word(term)
+            and (word := closest_word(term.lower(), vocabulary)) is not None
+            and not self._mentioned(repo, term.lower())
         }
         if not fixed:
             return None
@@ -914,7 +919,7 @@ class ChatBot:
             return Window(now - timedelta(days=TOPIC_DAYS), now)
         if query.window is not None and not (query.vague_window and (subject or query.maintainers)):
             return query.window
-        if query.intent in ("pr", "search", "author"):
+        if query.intent in ("pr", "search", "author") or query.all_time:
             return None
         if query.maintainers:
             return Window(now - timedelta(days=MAINTAINERS_DAYS), now)

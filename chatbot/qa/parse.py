@@ -8,12 +8,15 @@ repo, window, filters, intent — is found independently; what the rules cannot 
 from __future__ import annotations
 
 import calendar
+import gzip
+import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from functools import cache
+from importlib.resources import files
 from itertools import pairwise
 from zoneinfo import ZoneInfo
 
@@ -140,7 +143,7 @@ _ANSWER_LANGUAGE = re.compile(
     r"(?:说|讲|回答|回复|答复|写|输出|总结|描述|解释|介绍|答)?(?:一下)?(?:吧)?"
     r"|(?P<zh_reply>中文|汉语|英文|英语)\s*(?:回答|回复|答复|作答|输出)"
     r"|(?:\b(?:please\s+)?(?:answer|reply|respond|write|say|explain|tell me|summari[sz]e it|do it)\s+)?"
-    r"\bin\s+(?P<en>english|chinese|mandarin)\b(?:\s+please)?(?=\s*(?:[.,!?;:，。！？]|please\b|$))"
+    r"\bin\s+(?P<en>english|chinese|mandarin)\b(?:\s+please)?(?=\s*(?:[.,!?;:，。！？)）]|please\b|$))"
     r"|\b(?:answer|reply|respond|write)\s+in\s+(?P<en_verb>english|chinese|mandarin)\b"
 )
 _ENGLISH_NAMES = frozenset(("英文", "英语", "english"))
@@ -221,6 +224,20 @@ def closest_word(word: str, vocabulary: Mapping[str, int]) -> str | None:
     return min(close)[2] if close else None
 
 
+@cache
+def _english_words() -> frozenset[str]:
+    """The English words of pyspellchecker's frequency list (160k words, read on first need: a third
+    of a second, paid only by a question with a word that might be corrected)."""
+    data = files("spellchecker").joinpath("resources", "en.json.gz").read_bytes()
+    return frozenset(json.loads(gzip.decompress(data)))
+
+
+def is_english_word(word: str) -> bool:
+    """Whether `word` is an English dictionary word: never a typo to correct ("tracing" is no
+    "tracking", "weak" no "leak"), however close a word of the index is."""
+    return word.lower() in _english_words()
+
+
 def _word(term: str) -> re.Pattern[str]:
     """`term` as a whole ASCII word; Han characters around it count as boundaries."""
     return re.compile(rf"(?<![a-z0-9_./-]){re.escape(term)}(?![a-z0-9_-])")
@@ -293,15 +310,16 @@ _PR_LIST = re.compile(
 )
 
 
-def _more_prs(text: str, first: int | None) -> tuple[int, ...]:
-    """The PRs named together with `first` ("448 and 457"), `first` excluded, in the order written."""
+def _listed_prs(text: str, first: int | None) -> tuple[int, ...]:
+    """The PRs named together with `first` ("448 and 457"), in the order written; `first` alone when it
+    is in no such list."""
     if first is None:
         return ()
     for match in _PR_LIST.finditer(text):
-        numbers = [int(n) for n in re.findall(r"\d+", match.group(0))]
+        numbers = tuple(dict.fromkeys(int(n) for n in re.findall(r"\d+", match.group(0))))
         if first in numbers:
-            return tuple(n for n in dict.fromkeys(numbers) if n != first)
-    return ()
+            return numbers
+    return (first,)
 
 
 # Repo and paths ------------------------------------------------------------------------------------
@@ -610,10 +628,13 @@ _WEEKEND = re.compile(
 # from a few days before), Christmas and New Year (18 December to 3 January): the latest one begun.
 # Lunar new-year days are data.
 _HOLIDAY = re.compile(
-    r"(?:(春节|过年|农历新年|chinese new year|lunar new year|spring festival)|(国庆节?|national day)"
-    r"|(圣诞节?|元旦|christmas|xmas|new year'?s?|the holidays|holiday season))"
-    r"(?:\s*(?:前后|期间|假期|长假|那周|那几天|holidays?|break))?"
+    r"(?:(春节|过年|农历新年|chinese new year|lunar new year|spring festival)|(国庆节?|十一长假|national day(?: holidays?)?(?: golden week)?)"
+    r"|(圣诞节?|christmas|xmas|the holidays|holiday season)|(元旦|new year'?s? day)|(五一|劳动节|may day|labou?r day))"
+    r"(?P<around>\s*(?:前后|左右|around))?(?:\s*(?:期间|假期|长假|小长假|黄金周|那周|那几天|holidays?|break|week))?"
 )
+# The public holidays' days (month, day) to (month, day); "前后" / "around" widens them by AROUND_HOLIDAY days.
+_HOLIDAY_DAYS = {2: ((10, 1), (10, 7)), 4: ((1, 1), (1, 1)), 5: ((5, 1), (5, 5))}
+AROUND_HOLIDAY = 3
 _LUNAR_NEW_YEAR = {
     2024: date(2024, 2, 10), 2025: date(2025, 1, 29), 2026: date(2026, 2, 17), 2027: date(2027, 2, 6),
     2028: date(2028, 1, 26), 2029: date(2029, 2, 13), 2030: date(2030, 2, 3), 2031: date(2031, 1, 23),
@@ -659,6 +680,31 @@ _A_FEW_UNITS = 3
 _WEEK_NUMBER = re.compile(
     r"(?:(\d{4})\s*-?\s*)?(?<![a-z])w(?:eek)?\s*(\d{1,2})(?!\d)|(?:(\d{4})\s*年\s*)?第\s*" + _NUM + r"\s*周"
 )
+# The whole index, when no window is named: "到目前为止所有", "有史以来", "so far", "ever", "all time".
+_ALL_TIME = re.compile(
+    r"到目前为止|迄今为止|至今为止|有史以来|一直以来|历来|从来|所有时间|全部时间|全部历史|历史上"
+    r"|\bso far\b|\bever\b|\ball[- ]time\b|\bto date\b|\bsince (?:the )?(?:beginning|start)\b|\bin history\b"
+)
+# One config key or command-line flag ("sink.timeout", "--max-inflight") asked about as such: its value
+# was set whenever it was, so the whole index is searched.
+_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]+")
+_DOTTED_KEY = re.compile(r"(?<![\w./-])[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?![\w/-])")
+_CONFIG_WORDS = re.compile(
+    r"默认|配置|参数|选项|设置|取值|改成|\bdefaults?\b|\bconfig|\boptions?\b|\bsettings?\b|\bkeys?\b|\bvalues?\b"
+)
+
+
+def _names_a_config_key(text: str) -> bool:
+    """Whether `text` asks about a flag, or a dotted key beside a word of configuration (not a file)."""
+    if _FLAG.search(text):
+        return True
+    return bool(_CONFIG_WORDS.search(text)) and any(
+        not _PATH.fullmatch(m.group(0)) for m in _DOTTED_KEY.finditer(text)
+    )
+
+
+# "上上上周", "上上上个星期": three (or more) weeks before this one, one week a "上".
+_WEEKS_BEFORE = re.compile(r"(上{3,})\s*个?\s*(?:周|星期|礼拜)")
 _BEFORE_LAST_WEEK = re.compile(r"上上周|上上个?星期|上上个?礼拜|week before last|the week before|前一周")
 _LAST_WEEK = re.compile(r"上周|上个?星期|上个?礼拜|上一周|last week|previous week|past week")
 _NEXT_WEEK = re.compile(r"下周|下个?星期|next week")
@@ -716,6 +762,8 @@ _WINDOW_PATTERNS: tuple[re.Pattern[str], ...] = (
     _WEEKDAY,
     _MONTH_ONLY,
     _YEAR,
+    _ALL_TIME,
+    _WEEKS_BEFORE,
     _BEFORE_LAST_WEEK,
     _LAST_WEEK,
     _NEXT_WEEK,
@@ -1077,8 +1125,9 @@ def _weekend(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
 
 def _holiday(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
     """春节前后 / around Chinese New Year: from a week before the lunar new year to the end of its
-    holiday week; 国庆 / National Day: 28 September to 10 October; 圣诞 / 元旦 / Christmas / the
-    holidays: 18 December to 3 January. The latest one begun."""
+    holiday week; 国庆 / National Day: 1 to 7 October; 五一 / May Day: 1 to 5 May; 元旦 / New Year's
+    Day: 1 January ("前后" / "around" a few days either side); 圣诞 / Christmas / the holidays: 18
+    December to 3 January. The latest one begun."""
     m = _HOLIDAY.search(text)
     if not m:
         return None
@@ -1089,10 +1138,14 @@ def _holiday(text: str, now: datetime, tz: ZoneInfo) -> Window | None:
             if new_year is None:
                 continue
             first, last = new_year - timedelta(days=7), new_year + timedelta(days=7)
-        elif m.group(2):
-            first, last = date(year, 9, 28), date(year, 10, 10)
-        else:
+        elif m.group(3):
             first, last = date(year, 12, 18), date(year + 1, 1, 3)
+        else:
+            group = next(g for g in _HOLIDAY_DAYS if m.group(g))
+            (first_month, first_day), (last_month, last_day) = _HOLIDAY_DAYS[group]
+            first, last = date(year, first_month, first_day), date(year, last_month, last_day)
+            if m.group("around"):
+                first, last = first - timedelta(days=AROUND_HOLIDAY), last + timedelta(days=AROUND_HOLIDAY)
         if first <= today:
             return _range(first, last, tz)
     return None
@@ -1212,6 +1265,10 @@ def _named_window(text: str, context: ParseContext) -> Window | None:
 
     # When two windows are named ("本周和上周相比", "上周跟上上周比较"), the more recent one is asked
     # about and the other is what it is compared with.
+    weeks_before = _WEEKS_BEFORE.search(text)
+    if weeks_before:
+        back = len(weeks_before.group(1))
+        return _week_window(Week.containing(this_week.start - timedelta(days=7 * back - 1), tz))
     this_week_named = _THIS_WEEK.search(text)
     last_week_named = _LAST_WEEK.search(_BEFORE_LAST_WEEK.sub(" ", text))
     if _BEFORE_LAST_WEEK.search(text) and not (this_week_named or last_week_named):
@@ -1741,7 +1798,7 @@ def _modules(
             words.add(word)
             continue
         limit = 2 if len(word) >= 8 else 1 if len(word) >= 5 else 0
-        if limit:
+        if limit and not _real_word(word, context):
             close = sorted(
                 (edit_distance(word, m, limit), m)
                 for m in context.modules
@@ -1752,6 +1809,12 @@ def _modules(
                 words.add(word)
                 confidence = min(confidence, 0.8)
     return tuple(dict.fromkeys(found)), confidence, words
+
+
+def _real_word(word: str, context: ParseContext) -> bool:
+    """Whether `word` is a word as written, not a typo: some indexed PR's title uses it, or it is an
+    English dictionary word."""
+    return (context.title_word is not None and context.title_word(word)) or is_english_word(word)
 
 
 def _author(
@@ -2475,7 +2538,12 @@ def _foreign_to_the_repo(terms: Sequence[str], context: ParseContext) -> bool:
 
 
 def _title_typo(term: str, context: ParseContext) -> bool:
-    return context.title_typo is not None and term.isascii() and context.title_typo(term)
+    return (
+        context.title_typo is not None
+        and term.isascii()
+        and not is_english_word(term)
+        and context.title_typo(term)
+    )
 
 
 # Where a question asking two things splits ("上周合并了多少 PR，哪些最重要？", "how many PRs merged in July
@@ -2512,7 +2580,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
     short_of_time = bool(_TIME_BUDGET.search(norm))
     norm = _TIME_BUDGET.sub(_spaces, norm)
     pr_number, url_repo = _pr(norm)
-    more_prs = _more_prs(norm, pr_number)
+    listed = _listed_prs(norm, pr_number)
+    pr_number, more_prs = (listed[0], listed[1:]) if listed else (None, ())
     path_spans, path_repo = _paths(norm, context)
     without_paths = _blank(norm, (span for _, span in path_spans))
     repo, unknown_repo, repo_confidence = _repo(without_paths, context, url_repo)
@@ -2533,6 +2602,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         repo = path_repo.lower()
     repo_words = _repo_words(context, repo, without_paths)
     window = _window_in_known_years(without_paths, context)
+    all_time = window is None and bool(_ALL_TIME.search(without_paths) or _names_a_config_key(without_paths))
     rest = _without_repo_references(without_paths, context)
     limit, limit_spans = _limit(_blank_windows(rest))
     latest = bool(_LATEST.search(rest))
@@ -2809,6 +2879,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         repo_candidates=candidates,
         window=window,
         window_named=window is not None,
+        all_time=all_time,
         vague_window=window is not None
         and window == _recently(context.now.astimezone(context.tz))
         and not _LAST_N.search(without_paths),  # "最近 7 天" is no vague "最近"

@@ -144,6 +144,9 @@ class Query:
     repo_candidates: tuple[str, ...] = ()
     window: Window | None = None
     window_named: bool = False
+    # It asks over the whole index ("so far", "ever", "到目前为止所有", or one config key's value): no
+    # window, whatever its intent's default.
+    all_time: bool = False
     # The window is a bare "最近" / "recently": a question about a subject reads it as no window.
     vague_window: bool = False
     pr_number: int | None = None
