@@ -1798,7 +1798,10 @@ def _modules(
             words.add(word)
             continue
         limit = 2 if len(word) >= 8 else 1 if len(word) >= 5 else 0
-        if limit and not _real_word(word, context):
+        # A module's name with a version ("fsdp2") is the module, however real a word it is; another
+        # real word is no typo of one ("tracing" is no "tracking").
+        versioned = word.rstrip("0123456789") in context.modules
+        if limit and (versioned or not _real_word(word, context)):
             close = sorted(
                 (edit_distance(word, m, limit), m)
                 for m in context.modules

@@ -526,7 +526,7 @@ def test_worth_following_up_is_a_reading_list_question(question: str) -> None:
     [
         "trl 圣诞前后合并了什么",
         "what did trl merge over the holidays?",
-        "trl 元旦期间的改动",
+        "trl 圣诞节期间的改动",
         "trl PRs around Christmas",
     ],
 )
