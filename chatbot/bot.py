@@ -517,6 +517,12 @@ class ChatBot:
             return Answer(
                 query, _paragraph(say("qa.repo.unknown", language, repo=query.unknown_repo, known=known))
             )
+        if query.repo is None and query.paths and query.path_candidates:
+            known, example = join(query.path_candidates, language), query.path_candidates[0].split("/", 1)[1]
+            written = re.search(re.escape(query.paths[0]), query.text, re.IGNORECASE)  # as the asker wrote it
+            path = written.group(0) if written else query.paths[0]
+            text = say("qa.paths.which_repo", language, path=path, known=known, example=example)
+            return Answer(query, _paragraph(text))
         if query.repo is None:
             if not repos:
                 return Answer(query, _paragraph(say("qa.repo.none_indexed", language)))
@@ -587,7 +593,7 @@ class ChatBot:
             )
         if len(holders) == 1:
             return replace(query, repo=holders[0], repo_candidates=())
-        return replace(query, repo_candidates=holders) if holders else query
+        return replace(query, path_candidates=holders) if len(holders) > 1 else query
 
     def _repos_of_author(self, query: Query) -> Query:
         """A question about an author that names no repo is about the indexed repos they merged PRs in:

@@ -520,6 +520,10 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "#{number} 在多个已索引仓库里都有：{known}。请带上仓库名再问一次，例如“{example} #{number} 讲了什么？”",
         "Several indexed repos have a #{number}: {known}. Please name the repo, e.g. “what did {example} #{number} change?”",
     ),
+    "qa.paths.which_repo": (
+        "{path} 在多个已索引仓库里都有：{known}。请带上仓库名再问一次，例如“{example} 里谁改了 {path}？”",
+        "Several indexed repos have {path}: {known}. Please name the repo, e.g. “who changed {path} in {example}?”",
+    ),
     "qa.author.title": ("{author} 的 PR", "PRs by {author}"),
     "qa.search.title": ("搜索“{text}”", "Search: “{text}”"),
     "qa.stats.title": ("统计", "Statistics"),

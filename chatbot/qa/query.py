@@ -229,6 +229,8 @@ class Query:
     asks_risks: bool = False
     # Indexed repos that hold `pr_number` when the question named no repo and several do.
     pr_candidates: tuple[str, ...] = ()
+    # Likewise the indexed repos whose PRs touched `paths`.
+    path_candidates: tuple[str, ...] = ()
     # The question is about the channel's subscribed repos ("我们订阅的仓库", "our repos").
     subscribed: bool = False
     # The question compares or spans the repos ("哪个仓库本周最活跃", "each repo's risks"): answered

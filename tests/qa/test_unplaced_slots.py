@@ -16,6 +16,7 @@ import pytest
 from chatbot.analysis.heuristic import HeuristicAnalyzer
 from chatbot.bot import BotConfig, ChatBot
 from chatbot.clock import FixedClock
+from chatbot.messages import Language, join, say
 from chatbot.models import Message
 from chatbot.qa.compose import Answer
 from chatbot.qa.parse import KnownRepo, ParseContext, parse_query
@@ -120,12 +121,19 @@ def test_a_path_only_one_indexed_repo_holds_names_that_repo(
     assert set(answer.cited) == cited
 
 
-@pytest.mark.parametrize("question", ["谁改了 docs/README.md？", "who touched docs/README.md?"])
-def test_a_path_several_repos_hold_asks_which_of_them(bot: ChatBot, question: str) -> None:
+@pytest.mark.parametrize(
+    ("question", "language"), [("谁改了 docs/README.md？", "zh"), ("who touched docs/README.md?", "en")]
+)
+def test_a_path_several_repos_hold_asks_which_of_them(
+    bot: ChatBot, question: str, language: Language
+) -> None:
     answer = ask(bot, question)
-    text = answer.reply.plain_text()
     assert answer.query.repo is None and answer.cited == ()
-    assert DOCK in text and LAMP in text
+    assert set(answer.query.path_candidates) == {DOCK, LAMP}
+    known = join(answer.query.path_candidates, language)
+    example = answer.query.path_candidates[0].split("/", 1)[1]
+    expected = say("qa.paths.which_repo", language, path="docs/README.md", known=known, example=example)
+    assert answer.reply.plain_text() == expected
 
 
 @pytest.mark.parametrize(
