@@ -2785,9 +2785,12 @@ def parse_query(text: str, context: ParseContext) -> Query:
         content = [(w, span) for w, span in content if w not in _VERSION_WORDS]
     terms = tuple(dict.fromkeys(word for word, _ in content))
     alternatives = tuple(dict.fromkeys(key for kind, key, _ in chain if kind != "type"))
-    written = {key: _as_written(raw, norm, span) for _, key, span in chain}
+    # Each alternative as written; two of them may name one concept ("TLS or certificate").
+    written: dict[str, list[str]] = {}
+    for _, key, span in chain:
+        written.setdefault(key, []).append(_as_written(raw, norm, span))
     either = (
-        join_either([written[key] for key in (*alternative_types, *alternatives)], language)
+        join_either([w for key in (*alternative_types, *alternatives) for w in written[key]], language)
         if chain
         else None
     )

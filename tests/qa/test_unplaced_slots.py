@@ -342,3 +342,17 @@ def test_an_all_time_question_finds_prs_older_than_the_default_span(
     bot: ChatBot, question: str, cited: set[int]
 ) -> None:
     assert cited <= set(ask(bot, question).cited)
+
+
+@pytest.mark.parametrize(
+    ("question", "understood"),
+    [
+        ("Any TLS or certificate fixes in dock?", "TLS or certificate"),
+        ("dock 有哪些 TLS 或者证书相关的修复", "TLS 或 证书"),
+    ],
+)
+def test_alternatives_naming_one_concept_are_each_said(question: str, understood: str) -> None:
+    """'TLS or certificate' are one concept's terms: the answer says it searched for both as written."""
+    query = parse_query(question, context())
+    assert query.topics == ("tls",)
+    assert understood in query.understood
