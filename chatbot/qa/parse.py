@@ -1798,10 +1798,10 @@ def _modules(
             words.add(word)
             continue
         limit = 2 if len(word) >= 8 else 1 if len(word) >= 5 else 0
-        # A module's name with a version ("fsdp2") is the module, however real a word it is; another
-        # real word is no typo of one ("tracing" is no "tracking").
-        versioned = word.rstrip("0123456789") in context.modules
-        if limit and (versioned or not _real_word(word, context)):
+        # A module's name with a version or an ending ("fsdp2", "rollouts") is the module, however real a
+        # word it is; another real word is no typo of one ("tracing" is no "tracking").
+        inflected = _INFLECTION.sub("", word.rstrip("0123456789")) in context.modules
+        if limit and (inflected or not _real_word(word, context)):
             close = sorted(
                 (edit_distance(word, m, limit), m)
                 for m in context.modules
@@ -1812,6 +1812,9 @@ def _modules(
                 words.add(word)
                 confidence = min(confidence, 0.8)
     return tuple(dict.fromkeys(found)), confidence, words
+
+
+_INFLECTION = re.compile(r"(?:s|es|ed|ing)$")
 
 
 def _real_word(word: str, context: ParseContext) -> bool:
