@@ -271,6 +271,11 @@ def test_a_dictionary_word_is_no_typo_of_a_module(question: str) -> None:
         assert query.modules == () and "tracing" in (*query.topics, *query.terms)
 
 
+@pytest.mark.parametrize(("question", "module"), [("fsdp2 work", "fsdp"), ("rollouts 相关的改动", "rollout")])
+def test_a_modules_name_with_a_version_or_an_ending_is_the_module(question: str, module: str) -> None:
+    assert parse_query(question, context(modules=frozenset({"fsdp", "rollout"}))).modules == (module,)
+
+
 def test_a_dictionary_word_is_not_respelled_to_a_title_word(bot: ChatBot) -> None:
     answer = ask(bot, "lamp weak references since november")
     assert answer.cited == (14,)
