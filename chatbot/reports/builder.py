@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any, cast
 
 from chatbot.analysis.features import ships
@@ -148,6 +149,12 @@ def counts_as_review(reviewer: str | None, author: str) -> bool:
     return bool(reviewer) and reviewer != author and not _BOTS.search(reviewer or "")
 
 
+# Pure functions of a string that composing a report calls several times per PR (every line about a PR
+# reads its cleaned title and compares words with it): remembered, bounded, nothing that can go stale.
+_TEXT_CACHE = 4096
+
+
+@lru_cache(maxsize=_TEXT_CACHE)
 def clean_title(title: str) -> str:
     """A PR title without its `[module]` prefixes and `type(scope):` marker: `[megatron] feat: add X` → `add X`.
     A revert stays one: `revert: feat(models): add X` → `Revert: add X`, never the change it undid."""
@@ -250,8 +257,9 @@ def _phrase(record: AnalyzedPR, language: Language) -> str:
     return _clip(title, PHRASE_CHARS)
 
 
-def _words_of(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower()))
+@lru_cache(maxsize=_TEXT_CACHE)
+def _words_of(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text.lower()))
 
 
 def _stem(word: str) -> str:
