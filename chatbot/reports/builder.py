@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any, cast
 
-from chatbot.analysis.features import ships
+from chatbot.analysis.features import TYPE_ALIASES, ships
 from chatbot.analysis.heuristic import TEXT
 from chatbot.analysis.reverts import TITLE_NUMBER, is_revert_title, revert_clues
 from chatbot.analysis.types import Analysis, LocalizedAnalysis, Severity
@@ -83,7 +83,11 @@ EVIDENCE_CHARS = 90
 HEADLINE_RISK_CHARS = 120
 HEADLINE_CLAUSE_CHARS = 24
 _SEVERITY_RANK = {"high": 3, "medium": 2, "low": 1}
-_TITLE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+|^\s*\w+(?:\([^)]*\))?!?:\s*")
+# `[module]` tags, and a change type's marker (`fix:`, `feat(models)!:`, `修复:`); a word before a colon
+# that is no type ("Security: reject…", "Pool: …") is the title's own word and stays.
+_TITLE_PREFIX = re.compile(
+    r"^\s*(?:\[[^\]]*\]\s*)+|^\s*(?:(?P<type>[^\W\d_][\w-]*)(?:\([^)]*\))?|\w+\([^)]*\))!?:\s*"
+)
 # A login names someone: an export's placeholder for a deleted account ("-", "") is nobody to credit.
 _LOGIN = re.compile(r"[A-Za-z0-9]")
 _BOTS = re.compile(
@@ -161,9 +165,12 @@ def clean_title(title: str) -> str:
     previous = None
     reverted = False
     while previous != title:
+        previous = title
         marker = _TITLE_PREFIX.match(title)
-        reverted = reverted or bool(marker and marker.group(0).strip().lower().startswith("revert"))
-        previous, title = title, _TITLE_PREFIX.sub("", title, count=1)
+        kind = marker and marker.group("type")
+        if marker and (not kind or kind.lower() in TYPE_ALIASES or "(" in marker.group(0)):
+            reverted = reverted or marker.group(0).strip().lower().startswith("revert")
+            title = title[marker.end() :]
     cleaned = title.strip() or previous.strip()
     return f"Revert: {cleaned}" if reverted and not cleaned.lower().startswith("revert") else cleaned
 

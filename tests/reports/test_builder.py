@@ -990,3 +990,25 @@ def test_a_follow_up_goes_to_a_pr_no_line_names_before_one_named_again(language:
     report = compose(records, language)
     mentions = Counter(int(n) for f in report.follow_ups for n in set(PR_MENTION.findall(f)))
     assert mentions[11] == 1 and mentions[15] == 1, report.follow_ups
+
+
+@pytest.mark.parametrize(
+    ("title", "shown"),
+    [
+        ("[megatron] feat: add X", "add X"),
+        ("fix(rollout)!: keep the cache", "keep the cache"),
+        ("[BREAKING][trainer] refactor: rename arg", "rename arg"),
+        ("Docs: update the FAQ", "update the FAQ"),
+        ("ci(lint): pin ruff", "pin ruff"),
+        ("revert: feat(models): add X", "Revert: add X"),
+        # a word before a colon that is no change type is the title's own
+        (
+            "Security: reject admin tokens signed with alg=none",
+            "Security: reject admin tokens signed with alg=none",
+        ),
+        ("Pool: acquire takes a timeout", "Pool: acquire takes a timeout"),
+        ("GRPO: mask padded tokens in the loss", "GRPO: mask padded tokens in the loss"),
+    ],
+)
+def test_a_title_loses_its_tags_and_type_marker_but_not_its_own_words(title: str, shown: str) -> None:
+    assert clean_title(title) == shown
