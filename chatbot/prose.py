@@ -18,11 +18,13 @@ from chatbot.models import Inline, Span, SpanStyle
 # allowed, a hyphenated key after a dot too: `nsys.worker_nsight_options.cuda-graph-trace`) or a dotted name (`schedule.wait`, `torch.compile`: parts of two characters or more, each after
 # a dot lowercase, so "e.g." and a missing space before a sentence's capital are not code); a path with a
 # slash and a file extension; a PR reference not glued to a word or a path. A config interpolation
-# (`${oc.select:a.b,${c.d,null}}`, two levels) is one piece of code, not names inside punctuation. A call
+# (`${oc.select:a.b,${c.d,null}}`, two levels) is one piece of code, not names inside punctuation; so is a
+# module path that starts with its host (`go.uber.org/zap`, `github.com/golang-jwt/jwt/v5`). A call
 # right after an identifier, with short arguments (`model.to(device)`, `f(a, k=3)`), is part of its code.
 _TOKEN = re.compile(
     r"`(?P<quoted>[^`\n]+)`"
     r"|(?P<interpolation>\$\{(?:[^{}\s`]|\{[^{}\s`]*\})*\})"
+    r"|(?P<module>(?<![\w./:-])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?:/[\w.-]+)+(?![\w/.-]))"
     r"|(?P<identifier>(?<![\w./#-])"
     r"(?:(?=[\w.]*_)(?=_*[A-Za-z0-9])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*(?:-\w+)*)*|[A-Za-z_]\w+(?:\.[a-z_]\w+)+)(?![\w/-]|\.\d)"
     r"(?:\((?:[\w.='\"-]|, ?){0,40}\))?)"

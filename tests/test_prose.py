@@ -167,3 +167,15 @@ def test_a_quote_is_readable_unless_it_is_chinese_for_an_english_reader(
     text: str, language: str, readable: bool
 ) -> None:
     assert readable_in(text, language) is readable
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("added go.uber.org/zap v1.27.0", "go.uber.org/zap"),
+        ("bump github.com/golang-jwt/jwt/v5 to v5.2.1", "github.com/golang-jwt/jwt/v5"),
+        ("k8s.io/client-go moves to v0.30", "k8s.io/client-go"),
+    ],
+)
+def test_a_module_path_that_starts_with_its_host_is_one_code_span(text: str, code: str) -> None:
+    assert [s.text for s in prose(text) if s.style == "code"] == [code]

@@ -1415,6 +1415,15 @@ _BREAKING_NOTE = re.compile(
 _CJK_LINE_BREAK = re.compile(
     r"(?<=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])[ \t]*\n[ \t]*(?=[\u4e00-\u9fff])"
 )
+# The author saying in a sentence that the PR breaks ("This is a breaking change for SDKs older than 0.9",
+# "这是一个破坏性变更"); "not a breaking change", "no breaking changes" say the opposite.
+_SAYS_BREAKING = re.compile(
+    r"(?<![\w-])(?:this (?:pr |change |release )?(?:is|introduces) a breaking change|"
+    r"(?:it|this(?: pr| change)?) breaks (?:backwards? )?compatibility)\b|"
+    r"这是(?:一个|一次)?(?:破坏性|不兼容)(?:的)?(?:变更|改动|修改)|不(?:再)?向后兼容",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"[.!?。！？\n]")
 # Where a note's paragraph ends: a blank line, a heading, a list item, a quote or a rule.
 _PARAGRAPH_END = re.compile(r"\n[ \t]*(?:\n|#|[-*+>|]|\d+[.)]\s)")
 # A template's answer that nothing breaks ("Breaking changes: None", "破坏性变更：无").
@@ -1861,6 +1870,14 @@ def extract_features(pr: PullRequest, module_map: ModuleMap) -> PRFeatures:
         None,
     )
     breaking_note = None
+    # A revert's "This PR introduces a breaking change" is about the PR it undoes.
+    reverting = _REVERT.match(pr.header.title or "") is not None
+    says = _SAYS_BREAKING.search(body.prose) if note is None and not reverting else None
+    if says:
+        # The sentence that says it: from the last sentence end before it to the next one after.
+        start = max((m.end() for m in _SENTENCE_END.finditer(body.prose, 0, says.start())), default=0)
+        end = _SENTENCE_END.search(body.prose, says.end())
+        breaking_note = body.prose[start : end.end() if end else len(body.prose)].strip()
     if note:
         # The note goes on to the end of its paragraph ("Removes X. Users must\nmigrate to Y.").
         end = _PARAGRAPH_END.search(body.text, note.end())

@@ -381,6 +381,11 @@ def test_reading_a_rank_or_a_logging_level_from_the_environment_is_no_key_point(
         ("Renames `queue.size` to `queue.capacity`. **Breaking:** a config that still sets it fails.", True),
         ("把 queue.size 改名为 queue.capacity。破坏性变更：旧配置会在启动时报错。", True),
         ("This is not breaking: it only adds a flag.", False),
+        # a sentence that says it breaks
+        ("Drop the v0 route. This is a breaking change for SDKs older than 0.9.", True),
+        ("去掉旧接口。这是一个破坏性变更，旧版 SDK 需要升级。", True),
+        ("This is not a breaking change: the old route stays.", False),
+        ("No breaking changes. This is a pure refactor.", False),
     ],
 )
 def test_the_authors_breaking_note_is_read_unless_it_says_nothing_breaks(body: str, breaking: bool) -> None:
@@ -432,3 +437,11 @@ def test_a_nested_key_the_title_names_by_its_dotted_path_is_renamed_not_removed(
     pr = make_pr(title, files=[patched("config/app.example.yaml", NESTED_RENAME)], repo="acme/ferry")
     risks = " ".join(r.text for r in analyze(pr, "en").risks)
     assert "renamed" in risks and "removed" not in risks
+
+
+def test_a_reverts_breaking_sentence_is_about_the_pr_it_undoes() -> None:
+    body = "Reverts acme/x#5330\n\nThis PR introduces a breaking change that fails the async CIs."
+    pr = make_pr(
+        'Revert "[vllm] feat: remove workers"', body, files=[code("python/sglang/srt/server_args.py", 30)]
+    )
+    assert analyze(pr, "en").breaking is False
