@@ -991,11 +991,17 @@ def _strip_value(value: str) -> str:
     return "" if value.startswith("#") else _COMMENT.sub("", value).strip().strip(",")
 
 
+# A Kubernetes object's header (`apiVersion: policy/v1` with `kind: PodDisruptionBudget`) at the top level.
+_MANIFEST_KIND = re.compile(r"^[ +-]apiVersion:\s*\S+\s*\n[ +-]kind:\s*[A-Z]\w*\s*$", re.M)
+
+
 def file_config_changes(f: FileFacts, patch: str) -> list[ConfigChange]:
     """Keys changed within one run of -/+ lines are paired: `-  lr: 1e-6` `+  lr: 1e-5` is a changed default.
     Pairing stops at context lines, so two unrelated `enable:` keys in different hunks never pair up.
     YAML keys are named by their enclosing keys as far as the hunk shows them (`rollout.agent.path`)."""
     is_yaml = f.path.endswith((".yaml", ".yml"))
+    if is_yaml and _MANIFEST_KIND.search(patch):
+        return []  # a Kubernetes manifest (a chart's template): its fields are the API's, not the app's settings
     removed: dict[tuple[str, str], tuple[str, str]] = {}  # (indent, key) -> (dotted key, old value)
     sections: list[tuple[int, str]] = []  # the YAML keys enclosing the current line, by indentation
     changes: list[ConfigChange] = []

@@ -445,3 +445,19 @@ def test_a_reverts_breaking_sentence_is_about_the_pr_it_undoes() -> None:
         'Revert "[vllm] feat: remove workers"', body, files=[code("python/sglang/srt/server_args.py", 30)]
     )
     assert analyze(pr, "en").breaking is False
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_kubernetes_manifests_fields_are_no_config_keys_but_chart_values_are(language: str) -> None:
+    manifest = (
+        "@@ -0,0 +1,4 @@\n+apiVersion: policy/v1\n+kind: PodDisruptionBudget\n+spec:\n+  minAvailable: 1"
+    )
+    values = "@@ -20,1 +20,3 @@\n-resources: {}\n+resources:\n+  replicas: 2"
+    files = [
+        patched("deploy/helm/ferry/templates/pdb.yaml", manifest),
+        patched("deploy/helm/ferry/values.yaml", values),
+    ]
+    analysis = analyze(make_pr("Helm chart: a disruption budget", files=files, repo="acme/ferry"), language)
+    said = " ".join((*analysis.key_points, *analysis.follow_ups, *(r.text for r in analysis.risks)))
+    assert "apiVersion" not in said and "minAvailable" not in said
+    assert "resources.replicas" in said
