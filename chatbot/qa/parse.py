@@ -690,7 +690,8 @@ _ALL_TIME = re.compile(
 _FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]+")
 _DOTTED_KEY = re.compile(r"(?<![\w./-])[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?![\w/-])")
 _CONFIG_WORDS = re.compile(
-    r"默认|配置|参数|选项|设置|取值|改成|\bdefaults?\b|\bconfig|\boptions?\b|\bsettings?\b|\bkeys?\b|\bvalues?\b"
+    r"默认|配置|参数|选项|设置|取值|改成|改为|设为|设成|\bdefaults?\b|\bconfig|\boptions?\b|\bsettings?\b|\bkeys?\b"
+    r"|\bvalues?\b|\bset to\b"
 )
 
 
@@ -1956,7 +1957,9 @@ _INTENT_RULES: tuple[tuple[Intent, re.Pattern[str]], ...] = (
     (
         "stats",
         re.compile(
-            r"多少|几个|几条|几次|数量|统计|最活跃|更活跃|最多|排行|排名|how many|number of|\bcount\b|most active|more active|busiest|busier|statistic|\bstats\b|top (?:modules|authors|contributors)"
+            # "多少" of a count, not of a value ("默认是多少", "改成多少了" ask what a setting is)
+            r"(?<!改成)(?<!改为)(?<!设为)(?<!设成)(?<!是)(?<!为)多少|几个|几条|几次|数量|统计|最活跃|更活跃|最多|排行|排名"
+            r"|how many|number of|\bcount\b|most active|more active|busiest|busier|statistic|\bstats\b|top (?:modules|authors|contributors)"
             r"|\b(?:merged|landed|had|has|with) the most\b|\bthe most (?:prs|pull requests|merges|commits)\b"
             # how long PRs wait: "平均 review 时间", "合并要多久", "time to merge", "how long do PRs stay open"
             r"|(?:平均|中位数?的?)?\s*(?:review|评审|审核|合并)\s*(?:时间|耗时|周期)|(?:要|需要|得)?多久(?:才)?(?:能)?(?:被)?合并"
@@ -2661,6 +2664,16 @@ def parse_query(text: str, context: ParseContext) -> Query:
     if upgrade:
         # "升级会不会挂", "what breaks when we upgrade": the framing of an upgrade question, not its subject.
         concepts = [(name, spans) for name, spans in concepts if name not in _UPGRADE_FRAMING]
+    # "What's the default of --max-inflight?": its default is what is asked about the key, no second subject
+    # a PR must also mention.
+    aspect: list[tuple[int, int]] = []
+    if _names_a_config_key(without_paths):
+        said = [
+            (name, spans, all(_CONFIG_WORDS.search(rest[a:b]) for a, b in spans)) for name, spans in concepts
+        ]
+        aspect = [span for _, spans, framing in said if framing for span in spans]
+        aspect += [m.span() for m in _CONFIG_WORDS.finditer(rest)]  # "改成多少", "what is it set to"
+        concepts = [(name, spans) for name, spans, framing in said if not framing]
     # A module named only inside a longer glossary phrase ("new model support" in a repo with a `model`
     # module) is the phrase's concept, not the module as well.
     phrases = [span for _, spans in concepts for span in spans]
@@ -2750,7 +2763,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
     }
     # breaking words before the windows' ("may break": its "may" is no month, but the window words blank it)
     slots = _blank_windows(_blank_pattern(_blank(rest, limit_spans), _BREAKING))
-    slots = _blank(slots, (span for _, spans in concepts for span in spans))
+    slots = _blank(slots, [*(span for _, spans in concepts for span in spans), *aspect])
     for person in people or ((author,) if author else ()):
         login = re.escape(person.removesuffix("[bot]"))
         slots = _blank_pattern(slots, re.compile(rf"(?<![a-z0-9_-]){login}(?:\[bot\])?"))

@@ -361,3 +361,31 @@ def test_alternatives_naming_one_concept_are_each_said(question: str, understood
     query = parse_query(question, context())
     assert query.topics == ("tls",)
     assert understood in query.understood
+
+
+@pytest.mark.parametrize(
+    ("question", "key"),
+    [
+        ("dock 把 sink.timeout 默认值改成多少了", "timeout"),
+        ("dock 的 --max-inflight 默认是多少", "max-inflight"),
+        ("What's the default of --max-inflight in dock?", "max-inflight"),
+        ("what is queue.capacity set to in dock", "capacity"),
+        ("dock 里 retry.max_backoff 设为多少", "retry"),
+    ],
+)
+def test_a_config_keys_value_is_asked_of_the_key_not_counted_or_searched_as_a_word(
+    question: str, key: str
+) -> None:
+    query = parse_query(question, context())
+    assert query.intent != "stats"
+    assert any(key in word for word in (*query.terms, *query.topics)), (query.terms, query.topics)
+    assert not {"default", "默认", "默认值", "改成", "设为", "value", "set", "to"} & set(query.terms), (
+        query.terms
+    )
+
+
+@pytest.mark.parametrize(
+    "question", ["dock 上个月合并了多少个 PR", "dock 上周合并了多少", "how many PRs did dock merge"]
+)
+def test_how_many_is_still_a_count(question: str) -> None:
+    assert parse_query(question, context()).intent == "stats"
