@@ -1446,13 +1446,12 @@ _CAVEAT_RISKS: dict[str, tuple[RiskCategory, Severity]] = {
 }
 
 
-def _caveats(f: PRFeatures, change_type: ChangeType, language: Language, out: _Findings) -> None:
+def _caveats(f: PRFeatures, language: Language, out: _Findings) -> None:
     """The warnings the author or a reviewer wrote, as risks in their words (an English reader of a
-    Chinese warning is told what it warns of). In a fix, a sentence that only says what may happen is
-    taken for the bug it fixes; one the breaking change already quotes is not repeated."""
+    Chinese warning is told what it warns of); one the breaking change already quotes is not repeated."""
     note = f.breaking_note or ""
     for c in f.caveats:
-        if c.hedged or c.said in note or (note and note in c.said):
+        if c.said in note or (note and note in c.said):
             continue
         category, severity = _CAVEAT_RISKS[c.harm]
         said = _clip(c.said, POINT_CHARS)
@@ -1477,7 +1476,7 @@ def assess_risks(
     _dependencies(f, language, out)
     _sensitive(f, language, out)
     _patch_markers(f, change_type, language, out)
-    _caveats(f, change_type, language, out)
+    _caveats(f, language, out)
     risks = sorted(out.risks, key=lambda r: _SEVERITY_ORDER[r.severity])  # stable: rule order within a level
     return risks[: w.MAX_RISKS], out.follow_ups[: w.MAX_FOLLOW_UPS]
 

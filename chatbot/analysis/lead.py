@@ -867,14 +867,11 @@ def breaking_statement(body: CleanBody, changed_paths: Collection[str]) -> str |
 @dataclass(frozen=True, slots=True)
 class Caveat:
     """A warning in the PR's own words: a sentence of the description, or of a reviewer's (`reviewer`,
-    their login), about what the change may cost its users; `harm` names what (a key of `HARMS`).
-    `hedged` marks one that only says what may happen, with no warning label and nothing placing it
-    after the change: in a fix, such a sentence is mostly the bug being fixed."""
+    their login), about what the change may cost its users; `harm` names what (a key of `HARMS`)."""
 
     said: str
     harm: str
     reviewer: str = ""
-    hedged: bool = False
 
 
 # What a caveat warns of, tried in this order: the first that a sentence names is its harm.
@@ -953,8 +950,10 @@ _CAVEAT_MAX_CHARS = 300
 
 
 def _caveat(sentence: str, reviewer: str = "") -> Caveat | None:
-    """The sentence as a caveat, or None when it warns of no harm: it must carry a warning label or
-    hedge, name a harm, and not be about how things were before the change or introduce a list."""
+    """The sentence as a caveat, or None when it warns of no harm: it must carry a warning label, or
+    hedge about what happens after the change or to its users (a hedge alone is mostly the bug being
+    fixed: "Setting sleep_level=1 will cause an OOM"), or be a reviewer's; it must name a harm, and not be
+    about how things were before the change or introduce a list."""
     if sentence.endswith((":", "：")) or _BEFORE_THE_CHANGE.search(sentence):
         return None
     labelled = bool(_WARNING_LABEL.search(sentence))
@@ -963,8 +962,9 @@ def _caveat(sentence: str, reviewer: str = "") -> Caveat | None:
     harm = next((harm for harm, pattern in HARMS if pattern.search(sentence)), None)
     if harm is None:
         return None
-    hedged = not (labelled or reviewer or _AFTER_THE_CHANGE.search(sentence))
-    return Caveat(sentence, harm, reviewer, hedged)
+    if not (labelled or reviewer or _AFTER_THE_CHANGE.search(sentence)):
+        return None
+    return Caveat(sentence, harm, reviewer)
 
 
 def caveats(body: CleanBody, reviews: Iterable[tuple[str, str]]) -> tuple[Caveat, ...]:
