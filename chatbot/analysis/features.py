@@ -2150,15 +2150,10 @@ def _extends(old: str, new: str) -> bool:
 
 
 def _names_key(key: str, text: str) -> bool:
-    """Whether `text` names a config key: whole, or its leaf as the last part of a dotted name
-    (`queue.size` names the `size` a YAML file nests under `queue:`)."""
+    """Whether `text` names a config key by its leaf, alone or as the last part of a dotted name
+    (`queue.size` names the `size` a YAML file nests under `queue:`), a sentence's full stop after it."""
     leaf = re.escape(key.rsplit(".", 1)[-1])
-    return _names_word(key, text) or re.search(rf"(?<![\w.])(?:[\w-]+\.)*{leaf}(?![\w.])", text) is not None
-
-
-def _names_word(name: str, text: str) -> bool:
-    """Whether `text` names `name` as a whole word."""
-    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text) is not None
+    return re.search(rf"(?<![\w.])(?:[\w-]+\.)*{leaf}(?!\w|\.\w)", text) is not None
 
 
 def log_scale(value: float) -> float:

@@ -431,6 +431,7 @@ NESTED_RENAME = """@@ -3,3 +3,3 @@ queue:
         "Rename config key queue.size to queue.capacity",
         "把配置项 queue.size 改名为 queue.capacity",
         "queue: size is now capacity",
+        "Renames queue.size to queue.capacity.",
     ],
 )
 def test_a_nested_key_the_title_names_by_its_dotted_path_is_renamed_not_removed(title: str) -> None:
