@@ -2611,7 +2611,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
         repo = path_repo.lower()
     repo_words = _repo_words(context, repo, without_paths)
     window = _window_in_known_years(without_paths, context)
-    all_time = window is None and bool(_ALL_TIME.search(without_paths) or _names_a_config_key(without_paths))
+    names_a_key = _names_a_config_key(without_paths)
+    all_time = window is None and bool(names_a_key or _ALL_TIME.search(without_paths))
     rest = _without_repo_references(without_paths, context)
     limit, limit_spans = _limit(_blank_windows(rest))
     latest = bool(_LATEST.search(rest))
@@ -2667,7 +2668,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
     # "What's the default of --max-inflight?": its default is what is asked about the key, no second subject
     # a PR must also mention.
     aspect: list[tuple[int, int]] = []
-    if _names_a_config_key(without_paths):
+    if names_a_key:
         said = [
             (name, spans, all(_CONFIG_WORDS.search(rest[a:b]) for a, b in spans)) for name, spans in concepts
         ]
