@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from chatbot.analysis import HeuristicAnalyzer
@@ -182,7 +183,19 @@ PRS: tuple[Written, ...] = (
 BY_KEY = {(pr.repo, pr.number): pr for pr in PRS}
 
 
-def store_written(db: Database, prs: Sequence[Written], now: datetime) -> None:
+class StoredPR(Protocol):
+    """A PR a test suite writes: its repo and number, and the PullRequest it stands for."""
+
+    @property
+    def repo(self) -> str: ...
+
+    @property
+    def number(self) -> int: ...
+
+    def pull_request(self) -> PullRequest: ...
+
+
+def store_written(db: Database, prs: Sequence[StoredPR], now: datetime) -> None:
     """Store `prs`, repo by repo (synced ten minutes before `now`), each with the heuristic analyzer's
     analysis, which also fills the search index: what every repo of these test suites is built with."""
     analyzer = HeuristicAnalyzer()

@@ -12,14 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from chatbot.analysis import HeuristicAnalyzer
 from chatbot.clock import FixedClock
 from chatbot.models import PRFile, PullHeader, PullRequest
-from chatbot.store.analyses import save_analysis
 from chatbot.store.db import Database
-from chatbot.store.index import PRIndex
-from chatbot.store.schema import PullRequestRow
-from tests.qa.other_repos import SHANGHAI
+from tests.qa.other_repos import SHANGHAI, store_written
 
 NOW = datetime(2026, 3, 18, 10, 0, tzinfo=SHANGHAI)
 DIALS = "acme/dials"
@@ -37,6 +33,7 @@ class SettingsPR:
     body: str
     path: str
     patch: str
+    repo: str = DIALS
 
     def pull_request(self) -> PullRequest:
         merged = datetime(2026, 3, self.day, 12, tzinfo=SHANGHAI)
@@ -114,23 +111,4 @@ SOURCES_MOVED = (702, 703, 705, 709, 710)
 
 def seed(db: Database) -> None:
     """The PRs, each with the heuristic analyzer's analysis (which fills the search index too)."""
-    analyzer = HeuristicAnalyzer()
-    with db.session() as session:
-        index = PRIndex(session)
-        repo = index.ensure_repo(DIALS, NOW - timedelta(days=60))
-        repo.last_synced_at = NOW - timedelta(minutes=10)
-        for pr in PRS:
-            index.upsert(repo, pr.pull_request(), NOW)
-        session.flush()
-        rows = {row.number: row for row in session.query(PullRequestRow).filter_by(repo_id=repo.id)}
-        for pr in PRS:
-            analysis = analyzer.analyze(pr.pull_request())
-            save_analysis(
-                session,
-                rows[pr.number],
-                analysis,
-                analyzer=analyzer.name,
-                version=analyzer.version,
-                language="zh",
-                now=NOW,
-            )
+    store_written(db, PRS, NOW)
