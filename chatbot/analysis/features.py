@@ -1429,7 +1429,7 @@ _SAYS_BREAKING = re.compile(
     r"这是(?:一个|一次)?(?:破坏性|不兼容)(?:的)?(?:变更|改动|修改)|不(?:再)?向后兼容",
     re.I,
 )
-_SENTENCE_END = re.compile(r"[.!?。！？\n]")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？\n]")  # not the dot of "0.9" or "a.b"
 # Where a note's paragraph ends: a blank line, a heading, a list item, a quote or a rule.
 _PARAGRAPH_END = re.compile(r"\n[ \t]*(?:\n|#|[-*+>|]|\d+[.)]\s)")
 # A template's answer that nothing breaks ("Breaking changes: None", "破坏性变更：无").

@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "4.10.15"
+ANALYZER_VERSION = "4.10.16"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 

@@ -462,3 +462,10 @@ def test_a_kubernetes_manifests_fields_are_no_config_keys_but_chart_values_are(l
     said = " ".join((*analysis.key_points, *analysis.follow_ups, *(r.text for r in analysis.risks)))
     assert "apiVersion" not in said and "minAvailable" not in said
     assert "resources.replicas" in said
+
+
+def test_a_sentence_that_says_it_breaks_is_quoted_whole_past_a_version_number() -> None:
+    body = "Drop the v0 route. This is a breaking change for SDKs older than 0.9. Migrate to /v2."
+    pr = make_pr("Remove the v0 route", body, files=[code("internal/api/router.go", 30)], repo="acme/ferry")
+    features = extract_features(pr, load_module_map(pr.repo))
+    assert features.breaking_note == "This is a breaking change for SDKs older than 0.9."
