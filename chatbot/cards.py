@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
-from chatbot.analysis.types import Analysis
+from chatbot.analysis.types import Analysis, Risk
 from chatbot.messages import Language, say
 from chatbot.models import (
     Block,
@@ -23,10 +23,21 @@ from chatbot.models import (
     plain,
 )
 from chatbot.prose import prose, readable_in
-from chatbot.reports.builder import names_someone
+from chatbot.reports.builder import names_someone, risk_evidence
 from chatbot.weeks import local_time
 
 UTC = ZoneInfo("UTC")
+
+
+def _risk_item(risk: Risk, text: str, language: Language) -> tuple[Span, ...]:
+    """One risk line: `[severity] category` in bold, the sentence, then its evidence in brackets. The
+    category is left out when the sentence opens with it ("破坏性变更：…" under 破坏性), and the evidence
+    when the sentence already says it (an author's "⚠️ BREAKING CHANGE: …" note it quotes)."""
+    label = say(f"risk.label.{risk.category}", language)
+    severity = f"[{say(f'report.severity.{risk.severity}', language)}]"
+    head = severity if text.lstrip().lower().startswith(label.lower()) else f"{severity} {label}"
+    evidence = risk_evidence(" ".join(risk.evidence.split()), text) if risk.evidence else ""
+    return (bold(head), *prose(f" {text}" + (f" ({evidence})" if evidence else "")))
 
 
 def pr_card(
@@ -119,14 +130,7 @@ def pr_card(
             Heading(say("pr.section.risks", language), 2),
             BulletList(
                 tuple(
-                    (
-                        bold(
-                            f"[{say(f'report.severity.{r.severity}', language)}] "
-                            + say(f"risk.label.{r.category}", language)
-                        ),
-                        *prose(f" {text}" + (f" ({r.evidence})" if r.evidence else "")),
-                    )
-                    for r, text in zip(analysis.risks, texts.risks, strict=True)
+                    _risk_item(r, text, language) for r, text in zip(analysis.risks, texts.risks, strict=True)
                 )
             ),
         ]

@@ -99,3 +99,37 @@ def test_a_chinese_description_is_quoted_for_a_chinese_reader_only(language: str
     a = dataclasses.replace(analysis(("x",), 5.0), summary=quote, texts=texts)
     paragraphs = " ".join(_paragraphs(pr_card(pr(7, "feat: backoff", MERGED), a, language)))  # type: ignore[arg-type]
     assert ("指数退避" in paragraphs) is shown
+
+
+def _risk_lines(card) -> list[str]:  # type: ignore[no-untyped-def]
+    return [inline_text(item) for b in card.blocks if isinstance(b, BulletList) for item in b.items]
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    [
+        "⚠️ BREAKING CHANGE: Removes backward compatibility. Users must migrate to typed config.",
+        "**BREAKING CHANGE**: Removes backward compatibility. Users must migrate to typed config.",
+        "Breaking change - removes backward compatibility; users must migrate to typed config",
+    ],
+)
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_an_authors_breaking_note_the_risk_quotes_is_not_repeated_as_its_evidence(
+    evidence: str, language: str
+) -> None:
+    sentence = "Removes backward compatibility. Users must migrate to typed config."
+    text = f"{say('risk.label.breaking-change', language)}变更：{sentence}" if language == "zh" else sentence
+    texts = {lang: LocalizedAnalysis(gist="g", verdict_reason="x", risks=(text,)) for lang in ("zh", "en")}
+    a = dataclasses.replace(
+        analysis(("x",), 5.0, risks=(Risk("breaking-change", "high", sentence, evidence),)), texts=texts
+    )
+    [line] = [t for t in _risk_lines(pr_card(pr(7, "feat: a", MERGED), a, language)) if "typed config" in t]  # type: ignore[arg-type]
+    assert line.count("typed config") == 1
+    # the category is not said twice when the sentence opens with it
+    assert line.lower().count(say("risk.label.breaking-change", language).lower()) == 1  # type: ignore[arg-type]
+
+
+def test_evidence_that_adds_a_file_is_still_shown() -> None:
+    a = analysis(("x",), 5.0, risks=(Risk("memory", "high", "big buffers", "pkg/a_b.py: +buf = alloc()"),))
+    [line] = [t for t in _risk_lines(pr_card(pr(7, "fix: a", MERGED), a, "en")) if "big buffers" in t]
+    assert "pkg/a_b.py" in line and "alloc()" in line

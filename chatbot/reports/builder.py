@@ -729,8 +729,9 @@ def _quotes_title(evidence: str, record: AnalyzedPR) -> bool:
     return evidence.startswith("title:") or (bool(title) and title[:TITLE_QUOTE] in evidence)
 
 
-# "BREAKING CHANGE:" opening an author's note on what breaks.
-_BREAKING_LABEL = re.compile(r"\s*breaking(?: changes?)?\s*[:：-]\s*", re.I)
+# "BREAKING CHANGE:" opening an author's note on what breaks, after an emoji or inside bold
+# ("⚠️ **BREAKING CHANGE**:").
+_BREAKING_LABEL = re.compile(r"[\W_]*breaking(?: changes?)?[\s*_]*[:：-]\s*", re.I)
 # Risk categories whose sentence can say what a breaking change breaks.
 _BREAKS = frozenset({"breaking-change", "compatibility", "config", "dependency"})
 # An English key point saying what a change removes, renames or gives a new default.
