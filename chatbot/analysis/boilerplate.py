@@ -48,6 +48,9 @@ _PROMPTS = [
     r"# add code snippet or script demonstrating how to use this",
     r"\*\*issue number\*\*: fixes issue # or discussion # if any\.?",
     r"\*\*(?:training|inference)\*\*: \[note which backend this pr will affect:[^\]]*\]",
+    # a request to cite the authors' paper (its bibtex block is code and dropped with the other code)
+    r"if you find (?:this|the|our) [\w-]+(?: [\w-]+){0,5} useful(?: [\w-]+){0,4}, please (?:consider )?"
+    r"cit(?:e|ing)(?: [\w-]+){0,4}:?",
 ]
 _PROMPT = re.compile("|".join(p.replace(" ", r"\s+") for p in _PROMPTS), re.I)
 # A word of each prompt above, lowercase: text holding none of them holds no prompt (a cheap `in` test

@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "4.10.16"
+ANALYZER_VERSION = "4.10.17"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 

@@ -125,3 +125,17 @@ def test_an_empty_or_missing_body_is_empty() -> None:
     assert clean_body("").is_empty
     assert clean_body(None).is_empty
     assert clean_body("\n\n   \n").is_empty
+
+
+def test_a_request_to_cite_the_authors_paper_is_not_the_authors_description() -> None:
+    for request in (
+        "If you find the PR useful, please consider citing:",
+        "If you find this implementation useful in your research, please consider\nciting:",
+        "If you find our work helpful and useful, please cite our paper:",
+    ):
+        body = (
+            f"Adds typed presets for the rollout correction.\n\n{request}\n\n```bibtex\n@misc{{a,\n}}\n```\n"
+        )
+        cleaned = clean_body(body)
+        assert "cit" not in cleaned.prose.lower(), request
+        assert "typed presets" in cleaned.prose
