@@ -2197,7 +2197,9 @@ def _design_sentence(f: PRFeatures) -> str | None:
     design = [s for s in f.body.sections if s.heading in f.design_sections]
     for sections in (design, f.body.sections):
         for section in sections:
-            for sentence in join_unbalanced(_SENTENCE_SPLIT.split(section.plain.replace("\n", " "))):
+            # one block a line: a list item's end is a sentence's end though it has no full stop
+            sentences = (s for block in section.plain.split("\n") for s in _SENTENCE_SPLIT.split(block))
+            for sentence in join_unbalanced(sentences):
                 sentence = sentence.strip()
                 if (
                     len(sentence) >= 30

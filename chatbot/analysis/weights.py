@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "4.10.17"
+ANALYZER_VERSION = "4.10.18"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 

@@ -557,3 +557,17 @@ def test_a_reason_says_public_api_was_removed_when_it_only_was() -> None:
         text = ANALYZER.analyze(removal, language).texts[language]
         assert removed in text.verdict_reason, text.verdict_reason
         assert not any("old_reward_score" in p for p in text.key_points), text.key_points
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_the_design_decision_is_one_list_item_not_two_run_together(language: str) -> None:
+    # list items without full stops: each is a sentence of its own
+    body = (
+        "## Design\n\n"
+        "- prompts are expanded to n copies lazily, per chunk, instead of up front\n"
+        "- old log-prob tensors are moved to CPU as soon as they are gathered\n"
+    )
+    case = pr("[fsdp] perf: summon FSDP units one at a time", body, [SUMMON, code("verl/trainer/x.py", 400)])
+    guide = ANALYZER.analyze(case).localized(language).reading_guide  # type: ignore[arg-type]
+    [design] = [g for g in guide if "instead of up front" in g]
+    assert "log-prob" not in design
