@@ -30,7 +30,7 @@ from chatbot.analysis.features import (
     ships,
     valid_text,
 )
-from chatbot.analysis.hazards import EnvSet, Hazards, find_hazards
+from chatbot.analysis.hazards import CODE_HAZARDS, EnvSet, Hazards, Tests, find_hazards
 from chatbot.analysis.lead import (
     ACTION_PREFIX,
     REFERENCE,
@@ -535,6 +535,71 @@ TEXT: dict[str, dict[Language, str]] = {
         "zh": "{where}改动了掩码（`{code}`）：哪些 token 计入损失、价值或优势随之改变，结果可能与之前的运行不可比",
         "en": "masking changed {where} (`{code}`): which tokens count in the loss, values or advantages changes with it, so results may not match earlier runs",
     },
+    # tests that assert nothing, and mechanisms read from the code a PR adds (hazards.CodeHazard)
+    "risk.hollow_test": {
+        "zh": "新增的测试没有任何断言（{path}：{names}）：只要代码不崩溃就会通过",
+        "en": "the added test asserts nothing ({path}: {names}): it passes whatever the code does, short of crashing",
+    },
+    "risk.hollow_tests": {
+        "zh": "新增的测试没有任何断言（{path}：{names}）：只要代码不崩溃就会通过",
+        "en": "the added tests assert nothing ({path}: {names}): they pass whatever the code does, short of crashing",
+    },
+    "risk.untested_hollow": {
+        "zh": "修改了 {lines} 行代码，而新增的测试没有任何断言（{path}：{names}）：只要代码不崩溃就会通过",
+        "en": "{lines} lines of code changed, and the only tests added assert nothing ({path}: {names}): they pass whatever the code does, short of crashing",
+    },
+    "fu.hollow_test": {
+        "zh": "为 {path} 的 {name} 补充断言，检查代码的返回值或行为",
+        "en": "Add assertions to {name} ({path}) on what the code returns or does",
+    },
+    "risk.token_unverified": {
+        "zh": "{where}的 `{code}` 读取令牌时不校验签名：任何人都能伪造带任意声明的令牌",
+        "en": "`{code}` {where} reads the token without verifying its signature: anyone can forge a token with any claims",
+    },
+    "risk.token_checks_off": {
+        "zh": "{where}的 `{code}` 关闭了令牌声明的校验：过期的令牌仍会被接受",
+        "en": "`{code}` {where} turns off the checks of the token's claims: expired tokens are still accepted",
+    },
+    "risk.token_no_expiry": {
+        "zh": "{where}的 `{code}` 会接受不带过期时间的令牌：改动中没有要求或检查 exp 声明，这样的令牌永久有效",
+        "en": "`{code}` {where} accepts a token that carries no expiry: nothing in the diff requires or checks its exp claim, so such a token stays valid for ever",
+    },
+    "fu.token": {
+        "zh": "补充测试：{function} 应拒绝过期、缺少过期时间或签名无效的令牌",
+        "en": "Add a test that {function} rejects expired, non-expiring and badly signed tokens",
+    },
+    "risk.lock_return": {
+        "zh": "{where}的 `{code}` 与解锁之间有 return，锁不会被释放：下一个调用方会永远阻塞",
+        "en": "a return between `{code}` and its unlock {where} leaves the lock held: the next caller blocks for ever",
+    },
+    "risk.lock_unreleased": {
+        "zh": "{where}的 `{code}` 在函数内从未解锁：除非别处解锁，下一个调用方会永远阻塞",
+        "en": "`{code}` {where} is never unlocked in that function: unless other code unlocks it, the next caller blocks for ever",
+    },
+    "fu.lock": {
+        "zh": "在 {function} 中加锁后立即用 defer（或 finally）解锁",
+        "en": "Unlock with defer (or in a finally block) right after the lock in {function}",
+    },
+    "risk.goroutine": {
+        "zh": "{where}启动的 goroutine 无限循环且没有退出途径（没有 context、done 通道或 Stop）：每调用一次就泄漏一个 goroutine",
+        "en": "the goroutine started {where} loops for ever and nothing stops it (no context, done channel or Stop): each call leaks one goroutine",
+    },
+    "risk.task": {
+        "zh": "{where}的 `{code}` 丢弃了任务句柄，任务无限循环：没有办法停止它，它失败了也没人知道",
+        "en": "`{code}` {where} drops the task's handle and the task loops for ever: nothing can stop it or see it fail",
+    },
+    "risk.timer": {
+        "zh": "{where}的 `{code}` 从未被清除（改动中没有任何代码停止它）：每调用一次就多一个永远运行的定时器",
+        "en": "`{code}` {where} is never cleared (nothing in the diff stops it): each call adds a timer that runs for ever",
+    },
+    "risk.thread": {
+        "zh": "{where}的 `{code}` 启动的线程既没有 join 也不是守护线程：它运行时进程无法退出，它抛出的异常只会被打印",
+        "en": "`{code}` {where} starts a thread that is neither joined nor a daemon: the process cannot exit while it runs, and an exception in it is only printed",
+    },
+    "fu.stoppable": {
+        "zh": "让 {function} 启动的后台任务可以停止（context 或 stop 调用），并补充停止它的测试",
+        "en": "Give what {function} starts a way to stop (a context or a stop call), and a test that stops it",
+    },
     "risk.perf_unmeasured": {
         "zh": "声称性能优化但描述中没有测量数据",
         "en": "claims a performance gain without measurements in the description",
@@ -922,21 +987,39 @@ def _dependency_text(d: DependencyChange, language: Language) -> str:
     return say("dep.added", language, name=d.name, new=d.new or "").strip()
 
 
-def _missing_tests(f: PRFeatures, change_type: ChangeType, language: Language, out: _Findings) -> None:
+def _missing_tests(
+    f: PRFeatures, change_type: ChangeType, language: Language, out: _Findings, tests: Tests | None = None
+) -> None:
+    """Code without tests, and tests that assert nothing (`tests`, read by `find_tests`): when they are
+    the only tests the PR brings, the code counts as untested and the risk names them."""
+    tests = tests or Tests()
+    hollow = tests.hollow
+    if hollow:
+        first = hollow[0]
+        names = _join((h.line for h in hollow if h.path == first.path), language)
+        follow = say("fu.hollow_test", language, name=first.line, path=first.path)
     # Only code that is still there after the PR wants a test: deleting a file or lines adds nothing to test.
     kept = [x for x in f.code_files if x.status != "removed" and x.additions]
     top = _largest(kept)
     lines = sum(x.lines for x in kept)
-    if top is None or lines < w.MISSING_TESTS_MIN_LINES or f.tests_changed:
+    tested = f.tests_changed and not tests.only_hollow
+    if top is None or lines < w.MISSING_TESTS_MIN_LINES or tested or change_type in ("doc", "test", "revert"):
+        # a revert restores code as it was: the test it lacks is the reverted change's
+        if hollow and change_type != "revert":
+            key = "risk.hollow_tests" if "," in names or "、" in names else "risk.hollow_test"
+            text = say(key, language, path=first.path, names=names)
+            out.add(Risk("missing-tests", "low", text, f"{first.path}: {first.line}"), follow)
         return
-    if change_type in ("doc", "test", "revert"):
-        return  # a revert restores code as it was: the test it lacks is the reverted change's
     is_fix = change_type == "fix"
     severity: Severity = "low"
     if lines >= w.MISSING_TESTS_HIGH_LINES:
         severity = "high"
     elif lines >= w.MISSING_TESTS_MEDIUM_LINES or is_fix:
         severity = "medium"
+    if hollow:
+        text = say("risk.untested_hollow", language, lines=_count(lines), path=first.path, names=names)
+        out.add(Risk("missing-tests", severity, text, f"{first.path}: {first.line}"), follow)
+        return
     text = say("risk.fix_without_test" if is_fix else "risk.missing_tests", language, lines=_count(lines))
     follow = say("fu.regression_test" if is_fix else "fu.add_test", language, path=top.path)
     out.add(Risk("missing-tests", severity, text, top.path), follow)
@@ -1435,6 +1518,30 @@ def _hazards(
         out.add(Risk("other", severity, text, _hit(hit)), follow)
 
 
+def _code_mechanisms(f: PRFeatures, hazards: Hazards, language: Language, out: _Findings) -> None:
+    """What the code the PR adds does that can go wrong, named with its file, function and statement:
+    tokens read unverified or unexpiring, locks held across a return, goroutines, tasks, timers and
+    threads nothing stops (`hazards.find_code_hazards`)."""
+    for hazard in hazards.code:
+        category, severity = CODE_HAZARDS[hazard.kind]
+        where = _call_where(LineHit(hazard.path, "", hazard.where), language)
+        text = say(f"risk.{hazard.kind}", language, where=where, code=hazard.code)
+        function = hazard.where or hazard.path
+        follow = (
+            say("fu.token", language, function=function)
+            if hazard.kind.startswith("token")
+            else say("fu.lock", language, function=function)
+            if hazard.kind.startswith("lock")
+            else say("fu.stoppable", language, function=function)
+        )
+        evidence = (
+            f"{hazard.path}: {hazard.where}: {hazard.code}"
+            if hazard.where
+            else f"{hazard.path}: {hazard.code}"
+        )
+        out.add(Risk(category, severity, text, evidence), follow)
+
+
 # What each harm a caveat warns of counts as, and how severe it is.
 _CAVEAT_RISKS: dict[str, tuple[RiskCategory, Severity]] = {
     "loss": ("other", "high"),
@@ -1470,9 +1577,12 @@ def assess_risks(
     """Risks (most severe first, capped) and follow-ups for one PR; `hazards` are what its patches'
     lines do (`find_hazards`)."""
     out = _Findings()
-    _missing_tests(f, change_type, language, out)
+    hazards = hazards or Hazards()
+    _missing_tests(f, change_type, language, out, hazards.tests)
     _compatibility(f, change_type, language, out)
-    _hazards(f, hazards or Hazards(), change_type, language, out)
+    _hazards(f, hazards, change_type, language, out)
+    if change_type != "revert":
+        _code_mechanisms(f, hazards, language, out)
     _dependencies(f, language, out)
     _sensitive(f, language, out)
     _patch_markers(f, change_type, language, out)
@@ -2522,7 +2632,7 @@ class HeuristicAnalyzer:
             verdict_reason=own.verdict_reason,
             key_points=own.key_points,
             risks=tuple(risks),
-            tests=f.tests_changed,
+            tests=f.tests_changed and not hazards.tests.only_hollow,
             follow_ups=own.follow_ups,
             review_highlights=tuple(reviews),
             analyzer=self.name,

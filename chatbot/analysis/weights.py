@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "4.10.18"
+ANALYZER_VERSION = "4.10.19"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 
