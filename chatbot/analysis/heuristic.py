@@ -2073,14 +2073,16 @@ def _key_points(
     note = f.breaking_note
     if note and note != "BREAKING CHANGE" and not _restates(note, f) and readable_in(note, language):
         points.append(say("kp.breaking", language, note=_clip(note, POINT_CHARS)))
-    gist = author.action if _action_is_gist(author.action, f, language) else None
-    opening = author.opening if author.opening != gist else None
-    action = author.action if author.action not in (gist, author.opening) else None
+    # The author's statement leads the key points even when the gist quotes it: the chat's answer about
+    # a PR shows its key points, not its gist, and the gist is clipped to a line.
+    opening = author.opening
+    action = author.action if author.action != author.opening else None
+    items = list(author.items)
     measured = [m if readable_in(m, language) else "; ".join(measured_figures(m)) for m in author.measured]
     measured = [m for m in measured if m]
     lead = [
         t
-        for t in (opening, action, *author.items)
+        for t in (opening, action, *items)
         if t
         and not _restates(t, f)
         and readable_in(t, language)
@@ -2174,6 +2176,15 @@ def _action_is_gist(action: str | None, f: PRFeatures, language: Language) -> bo
     )
 
 
+def _gist_source(author: AuthorText, f: PRFeatures, language: Language) -> str | None:
+    """The author's sentence the gist quotes: the one saying what the PR does, else the first listed
+    change that says it (a body of bullets, or a Chinese 改动 list); None when neither is the gist."""
+    for said in (author.action, author.listed_action):
+        if said and _action_is_gist(said, f, language):
+            return said
+    return None
+
+
 def _content_words(text: str) -> set[str]:
     """The stemmed words of `text` that carry content: fillers and the vocabulary of any change left out."""
     return {_stem(word) for word in _WORDS.findall(text.lower())} - _GENERIC_WORDS
@@ -2223,8 +2234,9 @@ def _gist(
     completions…") when it is written in that language and says more than the title; else the kind of
     change, its main module, and what the title says, each said once (no "fix: Fix…", "文档：文档：…",
     "test test change"); an English reader of a Chinese title gets what the diff centres on instead."""
-    if _action_is_gist(author.action, f, language):
-        what = ACTION_PREFIX.sub("", author.action or "", count=1).strip()
+    said = _gist_source(author, f, language)
+    if said:
+        what = ACTION_PREFIX.sub("", said, count=1).strip()
         return _clip(what[:1].upper() + what[1:], GIST_CHARS).rstrip("。.")
     what = _clip(f.title.description, POINT_CHARS)
     kind = say(f"type.{change_type}", language)

@@ -24,9 +24,11 @@ _CHANGES_HEADING = re.compile(
     re.I,
 )
 # Sections that are not about what changed: how to test, how to use, who reviews.
+# A plan for later work ("Follow-up", "Future work", "Next steps", "后续计划") is about other changes.
 _ASIDE_HEADING = re.compile(
     r"test|usage|example|how to|api|checklist|screenshot|related|reference|review|benchmark script|"
-    r"测试|用法|示例|使用",
+    r"\bfollow[- ]?ups?\b|\bfuture\b|\bnext steps?\b|\btodos?\b|\broadmap\b|\bplans?\b|"
+    r"测试|用法|示例|使用|后续|计划|待办|未来",
     re.I,
 )
 # A sentence that says what the PR does opens with "This PR…", "We…", "本 PR 为…" (this prefix), or with
@@ -36,14 +38,23 @@ ACTION_PREFIX = re.compile(
     r"这个\s*pr\s*)(?=\w)",
     re.I,
 )
-# English verbs count capitalised, as a sentence opens ("Adds…"; "run clashed…" opens with a name).
+# English verbs count capitalised, as a sentence opens ("Adds…", "Added…"; "run clashed…" opens with a
+# name), a list item lowercased ("cache resolved routes…"). Verbs that are as often nouns ("Stream",
+# "Cache", "Log") say an action only before what they act on ("Stream large responses…", "Cache the…").
 _ACTION_VERB = re.compile(
     r"^(?:[Aa]dd|[Ff]ix|[Ii]ntroduce|[Ii]mplement|[Ss]upport|[Ee]nable|[Aa]llow|[Mm]ake|[Mm]ove|[Rr]emove|"
     r"[Rr]eplace|[Rr]efactor|[Uu]pdate|[Aa]void|[Pp]revent|[Rr]educe|[Ii]mprove|[Ee]xtend|[Ee]xpose|"
-    r"[Rr]ename|[Ss]witch|[Dd]rop|[Dd]eprecate|[Uu]nif(?:y|ie)|[Ss]implif(?:y|ie)|[Oo]ptimi[sz]e|[Bb]ump|"
-    r"[Uu]pgrade|[Pp]in|[Hh]andle|[Ee]nsure|[Mm]igrate|[Pp]ort|[Ss]plit|[Cc]onvert|[Pp]ad|[Dd]elete|"
-    r"[Cc]orrect|[Rr]estore|[Rr]evert|[Ss]peed up|[Cc]lean up|[Rr]egister|[Ii]ntegrate|[Pp]rovide)"
-    r"(?:e?s)?\b(?! (?:is|are|was|were|has|had)\b)|"
+    r"[Rr]ename|[Ss]witch|[Dd]eprecate|[Uu]nif(?:y|ie)|[Ss]implif(?:y|ie)|[Oo]ptimi[sz]e|[Bb]ump|"
+    r"[Uu]pgrade|[Hh]andle|[Ee]nsure|[Mm]igrate|[Pp]ort|[Cc]onvert|[Dd]elete|"
+    r"[Cc]orrect|[Rr]estore|[Rr]evert|[Ss]peed up|[Cc]lean up|[Rr]egister|[Ii]ntegrate|[Pp]rovide|"
+    r"[Rr]euse|[Ss]ummon|[Pp]arallel[iy]z?e|[Vv]alidate|[Rr]eject|[Rr]etry|[Ii]nitiali[sz]e|[Ee]xtract|"
+    r"[Gg]uard|[Ww]rap|[Rr]ead|[Ww]rite|[Ll]oad|[Ss]ave|[Rr]eturn|[Ss]kip|[Kk]eep|[Pp]ass|[Uu]se|[Cc]ompute)"
+    r"(?:e?s|e?d)?\b(?! (?:is|are|was|were|has|had)\b)|"
+    r"^(?:[Dd]rop|[Pp]in|[Ss]plit|[Pp]ad)(?:s|ped|ned|ded)?\b(?! (?:is|are|was|were|has|had)\b)|"
+    r"^(?:[Ss]tream|[Cc]ache|[Ll]og|[Bb]atch|[Pp]oll|[Pp]robe|[Ff]lush|[Ss]hard|[Gg]ather|[Ss]ync|[Ff]use|"
+    r"[Oo]verlap|[Ll]imit|[Cc]ap|[Ff]ree|[Rr]elease|[Ff]ilter|[Mm]ask|[Cc]heck|[Ss]et|[Cc]all|[Rr]un)"
+    r"(?:s|e?d|ped)? (?=(?:the|a|an|each|every|all|its|their|them|it|this|these|those|large|small|both|"
+    r"only|per|back|up|out|away|[a-z]+ly)\b|[a-z]+s\b(?! (?:is|are|was|were|has|had)\b))|"
     r"^(?:新增|增加|添加|支持|修复|修正|优化|重构|移除|删除|去掉|去除|引入|补充|更新|升级|改为|改用|替换|统一|"
     r"简化|实现|允许|避免|将|把|让|使)",
 )
@@ -254,6 +265,9 @@ class AuthorText:
     items: tuple[str, ...]
     measured: tuple[str, ...]
     action: str | None = None
+    # Without a paragraph that says what the PR does, the first listed change that does ("新增
+    # `StartHealthChecks`，按固定间隔探测所有上游", "cache resolved routes per host…"): the gist's source.
+    listed_action: str | None = None
 
 
 def says_action(sentence: str) -> bool:
@@ -592,7 +606,12 @@ def read_author_text(body: CleanBody, changed_paths: Collection[str], title: str
     if opening is None:
         opening, action, _ = _lead(body, changed_paths, title, "quote")
     measured = [m for m in measured_results(body) if not names_unchanged_file(m, changed_paths)]
-    return AuthorText(opening, tuple(items[:MAX_LEAD_POINTS]), tuple(measured), action)
+    listed = None
+    if action is None:
+        listed = next(
+            (i for i in items if says_action(i[:1].upper() + i[1:]) and not leans_on_context(i)), None
+        )
+    return AuthorText(opening, tuple(items[:MAX_LEAD_POINTS]), tuple(measured), action, listed)
 
 
 def _lead(
@@ -608,7 +627,24 @@ def _lead(
         # PR does or what that gets its users: otherwise it glosses the list (terms, a table, caveats,
         # "Note: …").
         listed = False
+        # A list a paragraph introduces as a problem's symptoms or conditions ("…, leading to:", "You may
+        # hit this when:") lists no change: its items are key points only when they say one.
+        symptoms = False
+        changes_only = bool(section.heading) and not _PURPOSE_HEADING.search(section.heading)
         for block in section.blocks:
+            if block.kind == kind:
+                intro = plain_text([block]).rstrip()
+                symptoms = intro.endswith((":", "：")) and _introduces_symptoms(intro)
+            if (
+                block.kind == kind
+                and changes_only
+                and (action is not None or paragraphs >= ACTION_PARAGRAPHS)
+            ):
+                # A changes section's paragraph ("Specific Changes: Added a code branch in …") lists one.
+                said = _changes_sentence(plain_text([block]), changed_paths)
+                if said and said not in items:
+                    items.append(said)
+                continue
             if block.kind == kind and action is None and paragraphs < ACTION_PARAGRAPHS:
                 # A paragraph is read by its first sentence: the opening, or what the PR does.
                 sentences = [t for t in map(_past_title_pointer, _sentences(plain_text([block]))) if t]
@@ -645,6 +681,8 @@ def _lead(
                 paragraphs += opening is not None
             elif block.kind == "list":
                 text = _item_text(block)
+                if symptoms and text and not (says_action(text) or states_effect(text)):
+                    continue
                 if (
                     text
                     and not _HOUSEKEEPING.search(text)
@@ -655,6 +693,35 @@ def _lead(
                     listed = True
     # An opening of how things work today, with no problem stated, yields to what the PR does about it.
     return (action if action and opening and background(opening) else opening), action, items
+
+
+# What makes an introduced list one of changes: the paragraph says what the PR does or names changes.
+_CHANGE_WORDS = re.compile(
+    r"\b(?:chang\w*|add\w*|introduc\w*|this (?:pr|change)|we|following|includ\w*)\b|改动|修改|新增|本\s*pr",
+    re.I,
+)
+
+
+def _introduces_symptoms(intro: str) -> bool:
+    """Whether a paragraph ending in ":" introduces what goes wrong or when, not what the PR changes."""
+    return bool(_PROBLEM.search(intro)) and not says_action(intro) and not _CHANGE_WORDS.search(intro)
+
+
+def _changes_sentence(text: str, changed_paths: Collection[str]) -> str | None:
+    """The first sentence of a paragraph in a changes section when it says a change ("Added a code branch
+    in _default_compute_score to choose…"), as a listed item."""
+    sentences = _sentences(text)
+    first = sentences[0] if sentences else ""
+    if (
+        len(first) >= LEAD_SENTENCE_MIN_CHARS
+        and says_action(first)
+        and _substantive(first)
+        and not leans_on_context(first)
+        and not names_unchanged_file(first, changed_paths)
+        and not _HOUSEKEEPING.search(first)
+    ):
+        return complete_clauses(first)
+    return None
 
 
 def measured_results(body: CleanBody) -> list[str]:
