@@ -2085,6 +2085,7 @@ def _key_points(
         for t in (opening, action, *items)
         if t
         and not _restates(t, f)
+        and _says_something(t)
         and readable_in(t, language)
         and not (measured and _distinct([measured[0], t]) == [measured[0]])  # said as "Measured:" below
     ]
@@ -2180,9 +2181,18 @@ def _gist_source(author: AuthorText, f: PRFeatures, language: Language) -> str |
     """The author's sentence the gist quotes: the one saying what the PR does, else the first listed
     change that says it (a body of bullets, or a Chinese 改动 list); None when neither is the gist."""
     for said in (author.action, author.listed_action):
-        if said and _action_is_gist(said, f, language):
+        if said and _action_is_gist(said, f, language) and _says_something(said):
             return said
     return None
+
+
+# Content words a sentence of the author's needs, references left out, to lead: "Fix a bug introduced in
+# <url>" says only that there was a bug.
+LEAD_CONTENT_WORDS = 2
+
+
+def _says_something(text: str) -> bool:
+    return len(_content_words(REFERENCE.sub(" ", text))) >= LEAD_CONTENT_WORDS
 
 
 def _content_words(text: str) -> set[str]:

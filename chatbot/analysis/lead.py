@@ -39,22 +39,21 @@ ACTION_PREFIX = re.compile(
     re.I,
 )
 # English verbs count capitalised, as a sentence opens ("Adds…", "Added…"; "run clashed…" opens with a
-# name), a list item lowercased ("cache resolved routes…"). Verbs that are as often nouns ("Stream",
-# "Cache", "Log") say an action only before what they act on ("Stream large responses…", "Cache the…").
+# name). Verbs that are as often nouns ("Stream", "Cache", "Log", "Run") say an action only capitalised and
+# before a word that opens what they act on ("Stream large responses…", "Cache each route…").
 _ACTION_VERB = re.compile(
     r"^(?:[Aa]dd|[Ff]ix|[Ii]ntroduce|[Ii]mplement|[Ss]upport|[Ee]nable|[Aa]llow|[Mm]ake|[Mm]ove|[Rr]emove|"
     r"[Rr]eplace|[Rr]efactor|[Uu]pdate|[Aa]void|[Pp]revent|[Rr]educe|[Ii]mprove|[Ee]xtend|[Ee]xpose|"
     r"[Rr]ename|[Ss]witch|[Dd]eprecate|[Uu]nif(?:y|ie)|[Ss]implif(?:y|ie)|[Oo]ptimi[sz]e|[Bb]ump|"
     r"[Uu]pgrade|[Hh]andle|[Ee]nsure|[Mm]igrate|[Pp]ort|[Cc]onvert|[Dd]elete|"
     r"[Cc]orrect|[Rr]estore|[Rr]evert|[Ss]peed up|[Cc]lean up|[Rr]egister|[Ii]ntegrate|[Pp]rovide|"
-    r"[Rr]euse|[Ss]ummon|[Pp]arallel[iy]z?e|[Vv]alidate|[Rr]eject|[Rr]etry|[Ii]nitiali[sz]e|[Ee]xtract|"
-    r"[Gg]uard|[Ww]rap|[Rr]ead|[Ww]rite|[Ll]oad|[Ss]ave|[Rr]eturn|[Ss]kip|[Kk]eep|[Pp]ass|[Uu]se|[Cc]ompute)"
+    r"Reuse|Summon|Paralleli[sz]e|Validate|Reject|Retry|Initiali[sz]e|Extract|Guard|Wrap|Read|Write|Load|"
+    r"Save|Return|Skip|Keep|Pass|Use|Compute)"
     r"(?:e?s|e?d)?\b(?! (?:is|are|was|were|has|had)\b)|"
     r"^(?:[Dd]rop|[Pp]in|[Ss]plit|[Pp]ad)(?:s|ped|ned|ded)?\b(?! (?:is|are|was|were|has|had)\b)|"
-    r"^(?:[Ss]tream|[Cc]ache|[Ll]og|[Bb]atch|[Pp]oll|[Pp]robe|[Ff]lush|[Ss]hard|[Gg]ather|[Ss]ync|[Ff]use|"
-    r"[Oo]verlap|[Ll]imit|[Cc]ap|[Ff]ree|[Rr]elease|[Ff]ilter|[Mm]ask|[Cc]heck|[Ss]et|[Cc]all|[Rr]un)"
-    r"(?:s|e?d|ped)? (?=(?:the|a|an|each|every|all|its|their|them|it|this|these|those|large|small|both|"
-    r"only|per|back|up|out|away|[a-z]+ly)\b|[a-z]+s\b(?! (?:is|are|was|were|has|had)\b))|"
+    r"^(?:Stream|Cache|Log|Batch|Poll|Probe|Flush|Shard|Gather|Sync|Fuse|Overlap|Limit|Cap|Free|Release|"
+    r"Filter|Mask|Check|Set|Call|Run)(?:s|e?d|ped)? (?=(?:the|a|an|each|every|all|its|their|them|it|this|"
+    r"these|those|large|small|both|only|per|back|up|out|away)\b)|"
     r"^(?:新增|增加|添加|支持|修复|修正|优化|重构|移除|删除|去掉|去除|引入|补充|更新|升级|改为|改用|替换|统一|"
     r"简化|实现|允许|避免|将|把|让|使)",
 )
@@ -702,9 +701,25 @@ _CHANGE_WORDS = re.compile(
 )
 
 
+# What introduces a problem's symptoms or the conditions it shows under ("…, leading to:", "You may hit
+# this issue under these conditions:"; "When enabled:" introduces what the change does), and what introduces its cause or its fix instead ("Root cause (two conditions combine):").
+_SYMPTOMS_INTRO = re.compile(
+    r"\b(?:lead(?:s|ing)? to|result(?:s|ing)? in|causing|conditions?|symptoms?|hit|occurs?|happens?)\b|导致|出现|条件|症状",
+    re.I,
+)
+_CAUSE_INTRO = re.compile(
+    r"\b(?:root|cause[sd]? (?:is|are|by)|because|reason|fix|solution)\b|根因|原因|修复|方案", re.I
+)
+
+
 def _introduces_symptoms(intro: str) -> bool:
     """Whether a paragraph ending in ":" introduces what goes wrong or when, not what the PR changes."""
-    return bool(_PROBLEM.search(intro)) and not says_action(intro) and not _CHANGE_WORDS.search(intro)
+    return (
+        bool(_SYMPTOMS_INTRO.search(intro))
+        and not _CAUSE_INTRO.search(intro)
+        and not says_action(intro)
+        and not _CHANGE_WORDS.search(intro)
+    )
 
 
 def _changes_sentence(text: str, changed_paths: Collection[str]) -> str | None:
