@@ -680,7 +680,8 @@ def _lead(
                 paragraphs += opening is not None
             elif block.kind == "list":
                 text = _item_text(block)
-                if symptoms and text and not (says_action(text) or states_effect(text)):
+                # (a verb opening such an item is a symptom's: "Reduced sample efficiency")
+                if symptoms and text and not (ACTION_PREFIX.match(text) or _EFFECT.match(text)):
                     continue
                 if (
                     text

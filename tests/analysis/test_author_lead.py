@@ -74,13 +74,13 @@ def test_an_empty_body_leaves_the_diffs_facts_one_line_a_kind() -> None:
 SYMPTOMS = (
     "## Summary\nThis PR pads the completions on the right.\n\n"
     "## Problem\nWhen the prompts are left-padded, the batch goes wrong, leading to:\n"
-    "- Biased gradient estimates\n- Training instability and collapse\n"
+    "- Biased gradient estimates\n- Training instability and collapse\n- Reduced sample efficiency\n"
 )
 
 
 def test_a_list_of_a_problems_symptoms_is_no_key_point() -> None:
     points = analysed(make_pr("Fix padding", SYMPTOMS, [CODE], repo="acme/engine")).localized("en").key_points
-    assert not [p for p in points if "Biased" in p or "instability" in p], points
+    assert not [p for p in points if "Biased" in p or "instability" in p or "Reduced" in p], points
 
 
 def test_a_list_of_changes_after_an_introduction_is_kept() -> None:
