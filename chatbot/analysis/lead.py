@@ -607,9 +607,13 @@ def read_author_text(body: CleanBody, changed_paths: Collection[str], title: str
     measured = [m for m in measured_results(body) if not names_unchanged_file(m, changed_paths)]
     listed = None
     if action is None:
-        listed = next(
+        found = next(
             (i for i in items if says_action(i[:1].upper() + i[1:]) and not leans_on_context(i)), None
         )
+        if found:
+            # The item opens the gist, so it opens with a capital in the key points too.
+            listed = found[:1].upper() + found[1:]
+            items = [listed if i == found else i for i in items]
     return AuthorText(opening, tuple(items[:MAX_LEAD_POINTS]), tuple(measured), action, listed)
 
 
