@@ -117,13 +117,49 @@ def test_search_any_finds_a_document_with_any_of_the_phrases_in_one_repo(indexed
     with db.session() as session:
         synonyms = search_any(session, ["显存溢出", "qwen3 moe", "nothing-like-this"], repo_id=repo_id)
         short = search_any(session, ["错别"], repo_id=repo_id)  # a phrase without trigrams: a scan
-        # beside a phrase with trigrams it is left out, so the index serves the query
+        # a Chinese word of two characters is searched beside a phrase with trigrams too
         beside = search_any(session, ["错别", "qwen3"], repo_id=repo_id)
         recent = search_any(session, ["checkpoint"], repo_id=repo_id, start=NOW - timedelta(days=2), end=NOW)
     assert sorted(numbers(synonyms, ids)) == [1, 2]
     assert numbers(short, ids) == [3]
-    assert numbers(beside, ids) == [2]
+    assert numbers(beside, ids) == [2, 3]
     assert numbers(recent, ids) == [1]
+
+
+@pytest.mark.parametrize(
+    ("phrases", "expected"),
+    [
+        (["文档", "documentation"], {3}),  # #3 says 修正文档错别字 and no English synonym
+        (["documentation", "文档", "文档修正"], {3}),
+        (["显存", "out of memory"], {1}),
+        (["检查", "qwen3 moe"], {1, 2, 4}),  # 检查点 in #1 and #4
+    ],
+)
+def test_a_two_character_chinese_phrase_beside_longer_ones_is_still_searched(indexed, phrases, expected):
+    """A Chinese word of two characters is a word (文档, 显存, 安全): beside longer synonyms it still finds
+    the PRs that use only it, on both databases."""
+    db, repo_id, ids = indexed
+    with db.session() as session:
+        found = search_any(session, phrases, repo_id=repo_id)
+        grouped = search_all(session, [phrases, ["fix", "chore", "feat", "perf"]], repo_id=repo_id)
+        windowed = search_any(session, phrases, repo_id=repo_id, start=NOW - timedelta(days=10), end=NOW)
+        matches = window_matches(
+            session, [phrases], repo_id=repo_id, start=NOW - timedelta(days=10), end=NOW, limit=10
+        )
+        assert matches is not None
+        in_window = set(session.scalars(matches))
+    assert set(numbers(found, ids)) == expected
+    assert set(numbers(grouped, ids)) == expected
+    assert set(numbers(windowed, ids)) == expected
+    assert set(numbers(in_window, ids)) == expected
+
+
+def test_a_two_letter_latin_phrase_beside_longer_ones_is_left_out(indexed):
+    """'ci' is inside too many words ('decision', 'circle') to be searched beside a longer synonym."""
+    db, repo_id, ids = indexed
+    with db.session() as session:
+        found = search_any(session, ["ci", "qwen3 moe"], repo_id=repo_id)
+    assert numbers(found, ids) == [2]
 
 
 def test_search_all_finds_the_documents_matching_every_group_in_one_query(indexed):
