@@ -629,6 +629,10 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "索引里没有 {repo} 的 #{number}。它可能还没合并、不属于这个仓库，或者还没同步（prhub sync {repo}）。",
         "#{number} is not in the index of {repo}. It may be unmerged, in another repo, or not synced yet (prhub sync {repo}).",
     ),
+    "qa.pr.not_yet_merged": (
+        "截至 {now}，{repo} 的 #{number} 还没有合并，那时还没有可以回答的内容。",
+        "As of {now}, #{number} of {repo} had not been merged yet, so there is nothing to say about it then.",
+    ),
     "qa.repo.unknown": (
         "索引里没有仓库 {repo}。已索引的仓库：{known}。",
         "The repo {repo} is not indexed. Indexed repos: {known}.",
