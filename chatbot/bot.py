@@ -834,7 +834,7 @@ class ChatBot:
         # "what's new" and "what should I read" in a quiet week: the most recent span that has PRs
         recent = query.intent in ("highlights", "must_read")
         if window is not None and vague and (topical or recent) and query.intent != "stats":
-            spans = (Window(now - timedelta(days=days), now) for days in WIDER_DAYS)
+            spans = (Window.days_back(now, days, self.config.tz) for days in WIDER_DAYS)
             wider = [span for span in spans if span.start < window.start]
         # A mistyped word read as the title word meant, in the window and the wider ones; never relaxed
         # away ("status" read as "states" and then dropped would say two wrong things).
@@ -924,21 +924,21 @@ class ChatBot:
         if (query.upgrade or query.order == "newest") and (query.window is None or query.vague_window):
             # No release tags in the index to count from: what an upgrade brings is the past TOPIC_DAYS,
             # and the newest merges are looked for there too.
-            return Window(now - timedelta(days=TOPIC_DAYS), now)
+            return Window.days_back(now, TOPIC_DAYS, self.config.tz)
         if query.review == "by" and (query.window is None or query.vague_window):
             # "what did bob review": a person's recent reviews, as a person's recent work
-            return Window(now - timedelta(days=TOPIC_DAYS), now)
+            return Window.days_back(now, TOPIC_DAYS, self.config.tz)
         if query.window is not None and query.vague_window and query.intent == "author":
             # "ivy 最近在做什么": a person's recent work is the past TOPIC_DAYS, not only this week's.
-            return Window(now - timedelta(days=TOPIC_DAYS), now)
+            return Window.days_back(now, TOPIC_DAYS, self.config.tz)
         if query.window is not None and not (query.vague_window and (subject or query.maintainers)):
             return query.window
         if query.intent in ("pr", "search", "author") or query.all_time:
             return None
         if query.maintainers:
-            return Window(now - timedelta(days=MAINTAINERS_DAYS), now)
+            return Window.days_back(now, MAINTAINERS_DAYS, self.config.tz)
         if subject:
-            return Window(now - timedelta(days=TOPIC_DAYS), now)
+            return Window.days_back(now, TOPIC_DAYS, self.config.tz)
         tz = self.config.tz
         week = (
             last_complete_week(self.clock.now(), tz)

@@ -1276,7 +1276,7 @@ def _named_window(text: str, context: ParseContext) -> Window | None:
         return _week_window(Week.containing(this_week.start - timedelta(days=8), tz))
     if last_week_named and not this_week_named:
         if "past week" in text:
-            return Window(now - timedelta(days=7), now)
+            return Window.days_back(now, 7, tz)
         return _week_window(Week.containing(this_week.start - timedelta(days=1), tz))
     if _NEXT_WEEK.search(text):
         return _week_window(Week.containing(this_week.end + timedelta(days=1), tz))
@@ -1314,8 +1314,10 @@ def _named_window(text: str, context: ParseContext) -> Window | None:
             if count is None:
                 count = 2 if "两" in m.group(0) else 1
         days = count * _unit_days(unit)
+        if 0 < days <= 3660 and _unit_days(unit) < 1:  # "过去 48 小时", "last 6 hours": to the hour
+            return Window(now - timedelta(days=days), now)
         if 0 < days <= 3660:
-            return Window(now - timedelta(days=round(days) if days >= 1 else days), now)
+            return Window.days_back(now, round(days) if days >= 1 else days, tz)
 
     if _THREE_DAYS_AGO.search(text):
         return _range(today - timedelta(days=3), today - timedelta(days=3), tz)
@@ -1335,7 +1337,7 @@ def _named_window(text: str, context: ParseContext) -> Window | None:
         year = int(written) if written else _year_of(m.group(0), None, today) or today.year
         return Window(_day_start(date(year, 1, 1), tz), _day_start(date(year + 1, 1, 1), tz))
     if _RECENTLY.search(text):
-        return _recently(now)
+        return _recently(now, tz)
     return None
 
 
@@ -1408,10 +1410,10 @@ def _up_to_now(window: Window | None, text: str, now: datetime) -> Window | None
     return Window(window.start, now)
 
 
-def _recently(now: datetime) -> Window:
-    """What a bare "最近" / "recently" means: the past week (a question about a subject reads it as its
-    own default, see `Query.vague_window`)."""
-    return Window(now - timedelta(days=7), now)
+def _recently(now: datetime, tz: ZoneInfo) -> Window:
+    """What a bare "最近" / "recently" means: the past week from midnight (a question about a subject
+    reads it as its own default, see `Query.vague_window`)."""
+    return Window.days_back(now, 7, tz)
 
 
 # Filters -------------------------------------------------------------------------------------------
@@ -2904,7 +2906,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
         window_named=window is not None,
         all_time=all_time,
         vague_window=window is not None
-        and window == _recently(context.now.astimezone(context.tz))
+        and window == _recently(context.now, context.tz)
         and not _LAST_N.search(without_paths),  # "最近 7 天" is no vague "最近"
         pr_number=pr_number,
         more_prs=more_prs if intent == "pr" else (),

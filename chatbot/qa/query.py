@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from typing import Literal, get_args
+from zoneinfo import ZoneInfo
 
 from chatbot.analysis.types import Severity
 from chatbot.messages import Language
@@ -57,6 +58,16 @@ class Window:
     start: datetime
     end: datetime
     week: Week | None = None
+
+    @classmethod
+    def days_back(cls, now: datetime, days: float, tz: ZoneInfo) -> Window:
+        """The past `days` days up to `now` ("最近 30 天", "in the last month", "past week"), from local
+        midnight of the day `days` before: whole days, as people count them, never a span that starts
+        at the hour the question was asked. Under a day, exactly that many hours before now."""
+        if days < 1:
+            return cls(now - timedelta(days=days), now)
+        first = (now.astimezone(tz) - timedelta(days=days)).date()
+        return cls(datetime.combine(first, time(), tz), now)
 
     def is_over(self, now: datetime) -> bool:
         return now >= self.end

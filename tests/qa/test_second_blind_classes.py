@@ -329,3 +329,30 @@ def test_a_pr_merged_after_now_is_not_shown(bot: ChatBot, question: str) -> None
 
 def test_a_pr_merged_before_now_is_shown(bot: ChatBot) -> None:
     assert ask(bot, "#306 讲了什么").cited == (306,)
+
+
+@pytest.mark.parametrize("hour", [0, 1, 9, 15, 23])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "最近一个月",
+        "最近三天",
+        "过去两周",
+        "近 10 天",
+        "in the last month",
+        "past 30 days",
+        "last 3 weeks",
+        "past week",
+        "最近",
+    ],
+)
+def test_relative_windows_start_at_local_midnight_and_never_end_past_now(question: str, hour: int) -> None:
+    """Whatever the hour asked (--as-of included), a relative window runs from a local midnight to now."""
+    from chatbot.qa.parse import ParseContext, parse_query
+
+    now = NOW.replace(hour=hour, minute=7)
+    window = parse_query(question, ParseContext(now, SHANGHAI)).window
+    assert window is not None
+    start = window.start.astimezone(SHANGHAI)
+    assert (start.hour, start.minute, start.second) == (0, 0, 0)
+    assert window.end <= now and window.start < now
