@@ -642,6 +642,8 @@ class ChatBot:
             reply, cited, asked = answer_ledger(self.db, query, ask, now, self.config.tz)
             return Answer(query, reply, cited, asked)
         window = self._window(query)
+        if window is None and query.paths:
+            query = replace(query, notes=(*query.notes, say("qa.paths.all_time", query.language)))
         if window is not None and window.start > now:
             text = say(
                 "qa.future", query.language, window=window_text(window, now, self.config.tz, query.language)
@@ -928,6 +930,9 @@ class ChatBot:
         if query.review == "by" and (query.window is None or query.vague_window):
             # "what did bob review": a person's recent reviews, as a person's recent work
             return Window.days_back(now, TOPIC_DAYS, self.config.tz)
+        if query.paths and (query.window is None or query.vague_window):
+            # "who changed internal/queue/consumer.go": a file's history is all of it, as a PR number's is
+            return None
         if query.window is not None and query.vague_window and query.intent == "author":
             # "ivy 最近在做什么": a person's recent work is the past TOPIC_DAYS, not only this week's.
             return Window.days_back(now, TOPIC_DAYS, self.config.tz)

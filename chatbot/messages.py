@@ -629,6 +629,10 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "索引里没有 {repo} 的 #{number}。它可能还没合并、不属于这个仓库，或者还没同步（prhub sync {repo}）。",
         "#{number} is not in the index of {repo}. It may be unmerged, in another repo, or not synced yet (prhub sync {repo}).",
     ),
+    "qa.paths.all_time": (
+        "问题没有指定时间范围，按索引里的全部历史查找。",
+        "No time window was named, so every PR in the index was searched, however old.",
+    ),
     "qa.pr.not_yet_merged": (
         "截至 {now}，{repo} 的 #{number} 还没有合并，那时还没有可以回答的内容。",
         "As of {now}, #{number} of {repo} had not been merged yet, so there is nothing to say about it then.",
