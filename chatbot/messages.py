@@ -380,6 +380,33 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "qa.config.item.flag_added": ("`{key}`", "`{key}`"),
     "qa.config.flag_removed": ("删除命令行参数：{items}", "removed command-line options: {items}"),
     "qa.config.item.flag_removed": ("`{key}`", "`{key}`"),
+    # A config key's value, asked of the key ("queue.capacity 现在默认是多少", "--max-inflight"): the newest
+    # PR recording it says what it is now.
+    "qa.config.value.default_changed": (
+        "{key} 现在的默认值是 {after}：#{number}（{date}）把它从 {before} 改为 {after}。",
+        "{key} now defaults to {after}: #{number} ({date}) changed it from {before} to {after}.",
+    ),
+    "qa.config.value.added": (
+        "{key} 由 #{number}（{date}）新增，默认值 {after}。",
+        "{key} was added by #{number} ({date}) with the default {after}.",
+    ),
+    "qa.config.value.required": (
+        "{key} 自 #{number}（{date}）起必须显式设置，此前默认值是 {before}。",
+        "{key} must be set explicitly since #{number} ({date}); it defaulted to {before} before.",
+    ),
+    "qa.config.value.renamed": (
+        "{before} 已由 #{number}（{date}）改名为 {after}。",
+        "{before} was renamed to {after} by #{number} ({date}).",
+    ),
+    "qa.config.value.change": (
+        "#{number}（{date}）{before} → {after}",
+        "#{number} ({date}) {before} → {after}",
+    ),
+    "qa.config.value.earlier": ("此前：{changes}。", " Before that: {changes}."),
+    "qa.config.value.none": (
+        "找到的 PR 的分析里没有记录 {key} 的取值变化；下面是提到它的 PR。",
+        "The analyses of the PRs found record no change of {key}'s value; these are the PRs that mention it.",
+    ),
     "qa.config.more": ("等 {total} 项", " and {n} more"),
     # Who works on what a question names ("谁在维护 dataloader"), most PRs first.
     "qa.people.title": ("谁在改 {subject}（按 PR 数排序）", "Who works on {subject} (most PRs first)"),

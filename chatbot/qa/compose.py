@@ -159,6 +159,68 @@ def config_text(facts: Sequence[ConfigFact], language: Language) -> str:
     return ("；" if language == "zh" else "; ").join(clauses)
 
 
+# The kinds of config fact that say what a key's value is (or what it is now called).
+_VALUE_KINDS = ("default_changed", "added", "required", "renamed")
+# How many earlier changes of an asked key follow its value now.
+EARLIER_CHANGES_SHOWN = 3
+
+
+def _key_form(key: str) -> str:
+    """A key as compared across its spellings: "--max-inflight", "max_inflight" and "Max-Inflight" alike."""
+    return key.strip("`").lower().lstrip("-").replace("-", "_")
+
+
+def names_key(asked: str, key: str) -> bool:
+    """Whether a fact's `key` is the key a question asks about: the same, or one ends with the other as
+    its last dotted parts ("max_inflight" is `consumer.max_inflight`, "--max-inflight" is too)."""
+    a, k = _key_form(asked), _key_form(key)
+    return a == k or k.endswith("." + a) or a.endswith("." + k)
+
+
+def config_values(
+    records: Sequence[AnalyzedPR], keys: Sequence[str], language: Language, tz: ZoneInfo
+) -> list[str]:
+    """For each asked key, what its value is now by the newest PR of `records` whose analysis records
+    it (old → new), then its earlier changes; or that none records it."""
+    sentences = []
+    for asked in keys:
+        found = sorted(
+            (
+                (record.pr.header.merged_at or datetime.min.replace(tzinfo=tz), record, fact)
+                for record in records
+                for fact in record.analysis.config
+                if fact.kind in _VALUE_KINDS
+                and (names_key(asked, fact.key) or (fact.kind == "renamed" and names_key(asked, fact.before)))
+            ),
+            key=lambda found: found[0],
+            reverse=True,
+        )
+        if not found:
+            sentences.append(say("qa.config.value.none", language, key=asked))
+            continue
+
+        def slots(merged: datetime, record: AnalyzedPR, fact: ConfigFact) -> dict[str, object]:
+            return {
+                "key": fact.key,
+                "before": _config_value(fact.before),
+                "after": _config_value(fact.after),
+                "number": record.number,
+                "date": f"{merged.astimezone(tz):%Y-%m-%d}",
+            }
+
+        newest = found[0]
+        sentence = say(f"qa.config.value.{newest[2].kind}", language, **slots(*newest))
+        earlier = [
+            say("qa.config.value.change", language, **slots(*change))
+            for change in found[1 : 1 + EARLIER_CHANGES_SHOWN]
+            if change[2].kind == "default_changed"
+        ]
+        if earlier:
+            sentence += say("qa.config.value.earlier", language, changes=join(earlier, language))
+        sentences.append(sentence)
+    return sentences
+
+
 class Composer:
     """Builds the reply for one question from its evidence."""
 
@@ -579,6 +641,10 @@ class Composer:
         extra = "author" if self.query.paths or self.query.asks_who else "key_point"
         count = self.evidence.count
         blocks: list[Block] = [Heading(title, 2)]
+        if self.query.config_keys:
+            # "queue.capacity 现在默认是多少": the value, stated, before the PRs that set it
+            values = config_values(self.evidence.records, self.query.config_keys, self.language, self.tz)
+            blocks[:0] = [Paragraph((plain(" ".join(values) if self.language == "en" else "".join(values)),))]
         if records or not may_break:
             blocks += self.listing(records, extra, count - len(may_break))
         else:

@@ -695,13 +695,26 @@ _CONFIG_WORDS = re.compile(
 )
 
 
+# A key written as one identifier with an underscore ("max_inflight", "retry_max_backoff") asked beside a
+# word of configuration is a key too.
+_SNAKE_KEY = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/-])")
+
+
+def config_keys_named(text: str) -> list[tuple[str, tuple[int, int]]]:
+    """The config keys and command-line flags `text` asks about, with their spans: every flag, and a
+    dotted key (not a file) or an identifier with an underscore beside a word of configuration."""
+    keys = [(m.group(0), m.span()) for m in _FLAG.finditer(text)]
+    if _CONFIG_WORDS.search(text):
+        keys += [
+            (m.group(0), m.span()) for m in _DOTTED_KEY.finditer(text) if not _PATH.fullmatch(m.group(0))
+        ]
+        keys += [(m.group(0), m.span()) for m in _SNAKE_KEY.finditer(text)]
+    return sorted(keys, key=lambda pair: pair[1])
+
+
 def _names_a_config_key(text: str) -> bool:
     """Whether `text` asks about a flag, or a dotted key beside a word of configuration (not a file)."""
-    if _FLAG.search(text):
-        return True
-    return bool(_CONFIG_WORDS.search(text)) and any(
-        not _PATH.fullmatch(m.group(0)) for m in _DOTTED_KEY.finditer(text)
-    )
+    return bool(config_keys_named(text))
 
 
 # "上上上周", "上上上个星期": three (or more) weeks before this one, one week a "上".
@@ -2613,7 +2626,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
         repo = path_repo.lower()
     repo_words = _repo_words(context, repo, without_paths)
     window = _window_in_known_years(without_paths, context)
-    names_a_key = _names_a_config_key(without_paths)
+    keys_named = config_keys_named(without_paths)
+    names_a_key = bool(keys_named)
     all_time = window is None and bool(names_a_key or _ALL_TIME.search(without_paths))
     rest = _without_repo_references(without_paths, context)
     limit, limit_spans = _limit(_blank_windows(rest))
@@ -2654,7 +2668,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
     upgrade = bool(_UPGRADE_IMPACT.search(rest))
     if upgrade:
         rest = _blank(rest, (m.span(1) for m in _OUR_SETUP.finditer(rest)))
-    modules, module_confidence, module_words = _modules(rest, context, repo_words)
+    # "queue.capacity": one key, not the module "queue" beside it
+    unkeyed = _blank(rest, (span for _, span in config_keys_named(rest)))
+    modules, module_confidence, module_words = _modules(unkeyed, context, repo_words)
     if upgrade:  # "upgrading to the latest release": no module called "release"
         modules = tuple(m for m in modules if m not in _UPGRADE_WORDS)
         module_words = {w for w in module_words if w not in _UPGRADE_WORDS}
@@ -2869,6 +2885,7 @@ def parse_query(text: str, context: ParseContext) -> Query:
             or untested
             or semantics
             or limit is not None  # "which one is the most important": a superlative of PRs
+            or names_a_key  # "what's the default of --max-inflight?": a key is what PRs change
             or _DOMAIN.search(rest)
             or (window is not None and _HAPPENED.search(rest))
             or _AUDIENCE.search(norm)
@@ -2905,6 +2922,9 @@ def parse_query(text: str, context: ParseContext) -> Query:
         window=window,
         window_named=window is not None,
         all_time=all_time,
+        config_keys=tuple(dict.fromkeys(key for key, _ in keys_named))
+        if intent not in ("pr", "help")
+        else (),
         vague_window=window is not None
         and window == _recently(context.now, context.tz)
         and not _LAST_N.search(without_paths),  # "最近 7 天" is no vague "最近"

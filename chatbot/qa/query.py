@@ -158,6 +158,8 @@ class Query:
     # It asks over the whole index ("so far", "ever", "到目前为止所有", or one config key's value): no
     # window, whatever its intent's default.
     all_time: bool = False
+    # The config keys and flags whose value it asks ("queue.capacity 现在默认是多少", "--max-inflight").
+    config_keys: tuple[str, ...] = ()
     # The window is a bare "最近" / "recently": a question about a subject reads it as no window.
     vague_window: bool = False
     pr_number: int | None = None

@@ -1028,12 +1028,19 @@ _ASCII_TERM = re.compile(r"[a-z][a-z0-9]*")
 _CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 
+_FLAG_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
+
+
 def _term_words(query: Query, term: str) -> tuple[str, ...]:
     """What finds one search term: its inflections; written in CamelCase ("RMSNorm", "FlashAttention"),
     also its words apart, so `rms_norm` and "flash attention" are found; and beside another English
     term ("tray icon", "reverse proxy"), the name the two make, so `TrayIcon` and `reverseproxy/` are
     found though neither word stands alone there (`_Group.of` spells each name every way code does)."""
     words = list(_inflections(term))
+    if _FLAG_NAME.fullmatch(term):
+        words.append(
+            term.replace("-", "_")
+        )  # the flag --max-inflight is the key max_inflight in a config file
     written = next((w for w in query.understood if w.lower() == term and w != term), "")
     parts = _CAMEL_PART.findall(written)
     if len(parts) > 1 and "".join(parts) == written:

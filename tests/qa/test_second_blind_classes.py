@@ -92,7 +92,9 @@ def test_a_config_keys_value_is_stated_old_to_new_in_the_askers_language(
     text = text_of(answer)
     language = answer.query.language
     assert answer.query.intent != "unknown"
-    stated = say("qa.config.value.default_changed", language, key=key, before=before, after=after, number="")
+    stated = say(
+        "qa.config.value.default_changed", language, key=key, before=before, after=after, number="", date=""
+    )
     # the sentence up to the PR it names: the key, its value now and the value before
     assert stated.split("#")[0] in text, text
     assert after in text and before in text

@@ -275,7 +275,7 @@ YEAR_2025 = (day(1, 1).replace(year=2025), day(1, 1))
         ("trainer PRs last year", YEAR_2025),
         ("trainer PRs last yaer", YEAR_2025),
         ("去年的 PR", YEAR_2025),
-        ("PRs in the last year", (NOW.replace(year=2025), NOW)),
+        ("PRs in the last year", (NOW.replace(year=2025, hour=0, minute=0), NOW)),
         ("december last year", (datetime(2025, 12, 1, tzinfo=SHANGHAI), day(1, 1))),
     ],
 )
