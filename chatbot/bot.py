@@ -231,9 +231,11 @@ class ChatBot:
         with self.db.session() as session:
             repos = known_repos(session)
             modules, authors = self._vocabulary(session)
-        mentioned = (lambda word: self._mentioned(default_repo, word)) if default_repo else None
         now, tz = self.clock.now(), self.config.tz
         names = [default_repo] if default_repo else [r.full_name for r in repos]
+        # a word the channel's repo uses, or (no channel repo) some indexed repo: asked last, of the
+        # words of a question nothing else shows to be about code
+        mentioned = lambda word: any(self._mentioned(name, word) for name in names)  # noqa: E731
         return ParseContext(
             now,
             tz,

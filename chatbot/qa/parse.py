@@ -2545,20 +2545,22 @@ def _limit(text: str) -> tuple[int | None, list[tuple[int, int]]]:
     return None, []
 
 
-def _about_the_index(terms: Sequence[str], context: ParseContext) -> bool:
-    """Whether most of a question's search words are words of the indexed PRs' titles: "what's the
-    status of transfer queue work" is about the repo, "what's the weather in Shanghai" is not."""
-    if not terms or context.title_word is None:
-        return False
-    return 2 * sum(1 for term in terms if context.title_word(term) or _title_typo(term, context)) > len(terms)
-
-
-def _foreign_to_the_repo(terms: Sequence[str], context: ParseContext) -> bool:
-    """Whether a question asked where a repo is in mind (the channel's) searches only words that no PR of
-    that repo uses anywhere ("今天上海天气怎么样", "who won the world cup"): it is not about the repo."""
-    if not terms or context.mentioned is None:
-        return False
-    return not any(context.mentioned(term) or _title_typo(term, context) for term in terms)
+def _used_by_the_index(terms: Sequence[str], context: ParseContext) -> bool:
+    """Whether most of a question's content words are words the index uses (a PR title's, or one some
+    PR of the channel's repo, or of any indexed repo without one, uses as a word): "what's the status
+    of transfer queue work" is about the repo; "how do I cook rice", "今天天气怎么样", "tell me a joke" are
+    not, whatever a title or a cookbook holds. A question of no content words is about the channel's
+    repo when there is one."""
+    if not terms:
+        return context.default_repo is not None
+    used = sum(
+        1
+        for term in terms
+        if (context.title_word is not None and context.title_word(term))
+        or _title_typo(term, context)
+        or (context.mentioned is not None and context.mentioned(term))
+    )
+    return 2 * used > len(terms)
 
 
 def _title_typo(term: str, context: ParseContext) -> bool:
@@ -2871,7 +2873,6 @@ def parse_query(text: str, context: ParseContext) -> Query:
     if _GREETING.match(norm) or (
         intent in ("highlights", "topic", "search")
         and not named_repo
-        and (context.default_repo is None or _foreign_to_the_repo(terms, context))
         and not (
             modules
             or topics
@@ -2889,8 +2890,8 @@ def parse_query(text: str, context: ParseContext) -> Query:
             or _DOMAIN.search(rest)
             or (window is not None and _HAPPENED.search(rest))
             or _AUDIENCE.search(norm)
-            or _about_the_index(terms, context)
         )
+        and not _used_by_the_index(terms, context)
     ):
         intent, confidence = "unknown", 0.2  # weather, greetings: say what the bot does
     if (

@@ -307,12 +307,34 @@ def in_a_title(session: Session, word: str) -> bool:
     return any(pattern.search(title.lower()) for title in session.scalars(statement.limit(TITLES_CHECKED)))
 
 
+# How many search documents holding a word's letters `mentioned_in` reads for one using it as a word.
+MENTIONS_CHECKED = 50
+
+
+def uses_word(text: str, word: str) -> bool:
+    """Whether lower-cased `text` uses `word` as a word: a Chinese word anywhere, another one with an
+    ending at most ("padding" uses "pad"), not inside a longer word ("cookbook" does not use "cook",
+    "price" not "rice")."""
+    word = word.lower()
+    if _HAN_TEXT.search(word):
+        return word in text
+    ending = r"(?:s|es|ed|d|ing|\w?ing)?"
+    return re.search(rf"(?<![a-z0-9]){re.escape(word)}{ending}(?![a-z0-9])", text) is not None
+
+
+_HAN_TEXT = re.compile(r"[\u3400-\u9fff]")
+
+
 def mentioned_in(session: Session, full_name: str, word: str) -> bool:
-    """Whether some PR of repo `full_name` holds `word` anywhere in its search document (title,
-    description, file paths, review text, analysis): a question's word the repo never uses ("天气",
-    "world cup") is no subject of it."""
+    """Whether some PR of repo `full_name` uses `word` as a word anywhere in its search document (title,
+    description, file paths, review text, analysis), among the first MENTIONS_CHECKED documents holding
+    its letters: a question's word the repo never uses ("天气", "world cup", "cook" though a PR names
+    the cookbook) is no subject of it."""
     repo = PRIndex(session).repo(full_name)
-    return repo is not None and bool(search_all(session, [[word.lower()]], repo_id=repo.id, limit=1))
+    if repo is None:
+        return False
+    ids = search_all(session, [[word.lower()]], repo_id=repo.id, limit=MENTIONS_CHECKED)
+    return bool(ids) and any(uses_word(d, word) for d in _documents(session, repo, None, ids).values())
 
 
 # How many search documents holding `word/` `top_directory` reads for one where it starts a path.
