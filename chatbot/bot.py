@@ -932,7 +932,7 @@ class ChatBot:
         if query.review == "by" and (query.window is None or query.vague_window):
             # "what did bob review": a person's recent reviews, as a person's recent work
             return Window.days_back(now, TOPIC_DAYS, self.config.tz)
-        if query.paths and (query.window is None or query.vague_window):
+        if query.paths and (query.window is None or query.vague_window) and query.intent != "stats":
             # "who changed internal/queue/consumer.go": a file's history is all of it, as a PR number's is
             return None
         if query.window is not None and query.vague_window and query.intent == "author":

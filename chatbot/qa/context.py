@@ -348,9 +348,6 @@ def follow_up(
         )
     if current.intent in ("help",) or current.unknown_repo:
         return current
-    if current.intent == "unknown" and current.terms:
-        # off-topic by its own words ("今天天气怎么样", "how do I cook rice?"): no follow-up of the last one
-        return current
     if previous.intent not in ("pr", "help", "unknown") and _asks_who_wrote_the_list(current):
         # the people of the last answer's PRs, over the same question
         return replace(

@@ -316,12 +316,14 @@ def uses_word(text: str, word: str) -> bool:
     ending at most ("padding" uses "pad"), not inside a longer word ("cookbook" does not use "cook",
     "price" not "rice")."""
     word = word.lower()
-    if _HAN_TEXT.search(word):
-        return word in text
+    if _HAN_TEXT.search(word) or len(word) >= WHOLE_WORDS_BELOW:
+        return word in text  # a long word inside an identifier is that word ("usesuspensequery")
     ending = r"(?:s|es|ed|d|ing|\w?ing)?"
     return re.search(rf"(?<![a-z0-9]){re.escape(word)}{ending}(?![a-z0-9])", text) is not None
 
 
+# Words this long are rarely inside an unrelated longer one, and often inside an identifier.
+WHOLE_WORDS_BELOW = 6
 _HAN_TEXT = re.compile(r"[\u3400-\u9fff]")
 
 

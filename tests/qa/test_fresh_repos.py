@@ -131,7 +131,7 @@ WINDOWS = [
     ("OpenRLHF end of last month", RLHF, day(2, 21), day(3, 1)),
     ("OpenRLHF 上周二合并了什么", RLHF, day(3, 17), day(3, 18)),
     ("what did axolotl merge last Monday?", AXOLOTL, day(3, 23), day(3, 24)),
-    ("OpenRLHF 最近 5 天", RLHF, day(3, 20, 10), day(3, 25, 10)),
+    ("OpenRLHF 最近 5 天", RLHF, day(3, 20), day(3, 25, 10)),
     ("OpenRLHF between 2026-03-09 and 2026-03-15", RLHF, day(3, 9), day(3, 16)),
     ("ms-swift 3月9日到3月15日", SWIFT, day(3, 9), day(3, 16)),
     ("axolotl since March 16", AXOLOTL, day(3, 16), day(3, 25, 10)),

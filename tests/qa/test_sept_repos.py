@@ -95,7 +95,10 @@ def test_hours_half_units_and_a_few_days_back_are_the_span_up_to_now(
 ) -> None:
     answer = ask(bot, XTUNER, question)
     assert answer.window is not None
-    assert (answer.window.start, answer.window.end) == (NOW - timedelta(days=days), NOW)
+    start = NOW - timedelta(days=days)
+    if "小时" not in question and "hours" not in question:  # whole days start at midnight
+        start = start.replace(hour=0, minute=0)
+    assert (answer.window.start, answer.window.end) == (start, NOW)
     assert answer.query.terms == ()
 
 
