@@ -692,9 +692,9 @@ class ChatBot:
             merged = evidence.pr.pr.header.merged_at
             if merged is not None and merged > now:
                 # Asked as of a time before it merged (`--as-of`): nothing it says then exists yet.
-                asked = f"{now.astimezone(self.config.tz):%Y-%m-%d %H:%M}"
+                as_of = f"{now.astimezone(self.config.tz):%Y-%m-%d %H:%M}"
                 text = say(
-                    "qa.pr.not_yet_merged", query.language, repo=query.repo, number=query.pr_number, now=asked
+                    "qa.pr.not_yet_merged", query.language, repo=query.repo, number=query.pr_number, now=as_of
                 )
                 return Answer(query, _paragraph(text))
             card = pr_card(
