@@ -26,7 +26,7 @@ from chatbot.models import (
     link,
     plain,
 )
-from chatbot.prose import prose, without_references
+from chatbot.prose import prose, readable_in, without_references
 from chatbot.qa.query import FEW, LIST_MAX, Query, Window
 from chatbot.qa.retrieve import (
     COMPARE_SHOWN,
@@ -101,6 +101,10 @@ def pr_span(record: AnalyzedPR) -> Span:
 def pr_line(record: AnalyzedPR, language: Language, extra: str | None = None) -> Inline:
     a = record.analysis
     title = clean_title(a.title_in(language) or record.pr.title)
+    if not readable_in(title, language):
+        # A Chinese title in an English answer: the analysis' English gist says what the PR does.
+        gist = without_references(a.localized(language).gist, record.pr.header.repo)
+        title = gist if gist and readable_in(gist, language) else title
     text = say(
         "qa.pr_line",
         language,

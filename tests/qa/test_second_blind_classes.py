@@ -6,6 +6,7 @@ a reviewer question, off-topic questions, and a PR merged after "now"."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -372,3 +373,21 @@ def test_relative_windows_start_at_local_midnight_and_never_end_past_now(questio
     start = window.start.astimezone(SHANGHAI)
     assert (start.hour, start.minute, start.second) == (0, 0, 0)
     assert window.end <= now and window.start < now
+
+
+# An English answer about PRs with Chinese titles ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what did relay/courier merge in September?",
+        "relay/courier changes since August",
+        "courier PRs this year",
+    ],
+)
+def test_an_english_list_shows_a_chinese_titled_pr_by_its_english_gist(bot: ChatBot, question: str) -> None:
+    answer = ask(bot, question)
+    assert answer.cited, question
+    lines = [line for line in text_of(answer).splitlines() if line.startswith("• #")]
+    assert lines and not [line for line in lines if re.search(r"[\u4e00-\u9fff]", line)]
