@@ -136,6 +136,10 @@ TEXT: dict[str, dict[Language, str]] = {
     "why.capability": {"zh": "新增能力（{names}）", "en": "a new capability ({names})"},
     "why.semantics": {"zh": "改变训练或推理语义", "en": "changes training or inference semantics"},
     "why.core_fix": {"zh": "修复显存或正确性问题", "en": "fixes a memory or correctness problem"},
+    "why.runtime_floor": {
+        "zh": "提高最低 {runtime} 版本（{old} → {new}）",
+        "en": "raises the minimum {runtime} version ({old} → {new})",
+    },
     # keyword names
     "kw.oom": {"zh": "OOM", "en": "OOM"},
     "kw.leak": {"zh": "内存泄漏", "en": "a leak"},
@@ -816,6 +820,8 @@ def importance_parts(f: PRFeatures, change_type: ChangeType, modules: tuple[str,
     if f.dependency_changes:
         key = any(d.key for d in f.dependency_changes)
         parts.append(Contribution("dependency", w.KEY_DEPENDENCY if key else w.DEPENDENCY))
+    if _runtime_floor(f) is not None:
+        parts.append(Contribution("runtime_floor", w.RUNTIME_FLOOR_RAISED))
     if f.measurements.found:
         parts.append(Contribution("measured", w.MEASURED))
     if f.review.total:
@@ -832,6 +838,15 @@ def importance_parts(f: PRFeatures, change_type: ChangeType, modules: tuple[str,
     elif total > w.IMPORTANCE_KNEE:
         parts.append(Contribution("saturation", (total - w.IMPORTANCE_KNEE) * (w.ABOVE_KNEE - 1.0)))
     return parts
+
+
+def _runtime_floor(f: PRFeatures) -> tuple[str, str, str] | None:
+    """The first raised minimum language version the PR declares (runtime, old, new), if any."""
+    for d in f.dependency_changes:
+        floor = _raised_runtime_floor(d)
+        if floor is not None:
+            return _RUNTIMES[d.name], *floor
+    return None
 
 
 def _renames_public(f: PRFeatures) -> bool:
@@ -1637,6 +1652,9 @@ def _why(
         )
     if key == "design":
         return say("why.design", language, sections=_join(f.design_sections, language, limit=2))
+    floor = _runtime_floor(f) if key == "runtime_floor" else None
+    if floor is not None:
+        return say("why.runtime_floor", language, runtime=floor[0], old=floor[1], new=floor[2])
     if f"why.{key}" in TEXT:
         return say(f"why.{key}", language)
     return None

@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "4.10.19"
+ANALYZER_VERSION = "4.10.20"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 
@@ -108,6 +108,10 @@ SECURITY = 1.4
 # A dependency or image version change affects every installation; a key framework (torch, vllm…) more.
 DEPENDENCY = 0.3
 KEY_DEPENDENCY = 0.7
+# A raised minimum language version (`requires-python = ">=3.10"`, go.mod's `go 1.23`) drops every user on
+# the versions in between: not a rename of one call, but users must act, so it counts half a breaking change
+# on top of the dependency points (a "Drop Python 3.8" title stays under the relocation cap).
+RUNTIME_FLOOR_RAISED = 1.0
 # Measured results make a perf or accuracy claim concrete, which is what users act on.
 MEASURED = 0.4
 # Review activity on a log scale of (reviews + comments); requested changes mean contested decisions.
