@@ -783,7 +783,8 @@ def importance_parts(f: PRFeatures, change_type: ChangeType, modules: tuple[str,
     if f.breaking:
         parts.append(Contribution("breaking", w.BREAKING))
     # A fix of what training computes in core code reaches every run, however few its lines.
-    lines = max(f.weighted_lines, w.SEMANTIC_FIX_LINES if _semantic_core_fix(f, change_type) else 0)
+    reaches_every_run = _semantic_core_fix(f, change_type) or _small_wrong_results_fix(f, change_type)
+    lines = max(f.weighted_lines, w.SEMANTIC_FIX_LINES if reaches_every_run else 0)
     parts.append(Contribution("size", min(w.SIZE_CAP, w.SIZE_PER_LOG2 * log_scale(lines))))
     parts.append(Contribution("core", w.CORE_SHARE * f.core_share))
     parts.append(Contribution("modules", min(w.EXTRA_MODULE_CAP, w.EXTRA_MODULE * max(0, len(modules) - 1))))
@@ -890,9 +891,10 @@ def _substance_parts(f: PRFeatures, change_type: ChangeType) -> list[Contributio
     """What the change does to users: a new capability, changed semantics, a memory or correctness fix."""
     title = f.title.description
     if f.code_lines < w.SHIPPED_CODE_MIN_LINES:
-        if _fixes_wrong_results(f, change_type):
-            return [Contribution("core_fix", w.CORE_FIX)]
-        return [Contribution("semantics", w.SEMANTICS)] if _semantic_core_fix(f, change_type) else []
+        parts = [Contribution("semantics", w.SEMANTICS)] if _semantic_core_fix(f, change_type) else []
+        if _fixes_wrong_results(f, change_type) or _small_wrong_results_fix(f, change_type):
+            parts.append(Contribution("core_fix", w.CORE_FIX))
+        return parts
     parts = []
     if change_type == "feat" and f.api_added:
         added = min(w.NEW_CAPABILITY_CAP, w.NEW_CAPABILITY_EACH * len(f.api_added))
@@ -904,6 +906,25 @@ def _substance_parts(f: PRFeatures, change_type: ChangeType) -> list[Contributio
     ):
         parts.append(Contribution("core_fix", w.CORE_FIX))
     return parts
+
+
+def _small_wrong_results_fix(f: PRFeatures, change_type: ChangeType) -> bool:
+    """A fix of a few lines in core code whose title names wrong results (off-by-one, wrong, silent…)
+    and a second sign agrees: the title names what training computes, the description says results were
+    wrong, or a regression test comes with it."""
+    title = f.title.description
+    return (
+        change_type == "fix"
+        and f.core_share > 0
+        and w.SMALL_FIX_MIN_LINES <= f.code_lines < w.SHIPPED_CODE_MIN_LINES
+        and bool(w.CORE_FIX_TITLE.search(title))
+        and not w.RELOCATION_TITLE.search(title)
+        and (
+            names_semantics(change_type, title)
+            or f.tests_changed
+            or bool(w.WRONG_RESULTS.search(f.body.prose[: w.WRONG_RESULTS_PROSE_CHARS]))
+        )
+    )
 
 
 def _fixes_wrong_results(f: PRFeatures, change_type: ChangeType) -> bool:

@@ -144,17 +144,20 @@ SEMANTIC_TYPES = frozenset({"feat", "fix", "perf"})
 # words and as the code's identifiers ("fix `vf_loss` factor", "kl_penalty", "old_log_probs"). A reward
 # model, manager, loop or server is a component ("empty class_dict for the reward model resource pool"),
 # not the reward computed; a reward function is what computes it ("reward functions that return None").
+# Scoring is how a reward or evaluation is computed ("silent scoring failure in Ray workers"), and a loss,
+# label or response mask decides which tokens are learned.
 SEMANTICS_TITLE = re.compile(
     r"\b(?:loss|advantages?|kl|entropy|importance sampling|off[- ]?policy|on[- ]?policy|log[- ]?probs?|"
     r"logprobs?|rewards?(?! (?:models?|managers?|workers?|loops?|servers?|resource|pools?)\b)|"
     r"gradients?|grad|optimi[sz]er|learning rate|lr scheduler|sampling|temperature|"
     r"(?:weight|param(?:eter)?)s? (?:sync|update|resharding)|precision|dtype|fp8|bf16|tokeniz\w*|"
-    r"attention|packing|padding|normali[sz]ation|seeds?|(?:re)?shard(?:ing|ed)?|"
+    r"attention|packing|padding|normali[sz]ation|seeds?|(?:re)?shard(?:ing|ed)?|scoring|scorers?|masking|"
+    r"(?:label|token|response|completion|action|prompt)[ _]masks?|"
     r"(?:load(?:ing)?|resum(?:e|es|ed|ing)) (?:from )?(?:the )?(?:checkpoints?|ckpts?)|"
     r"(?:checkpoints?|ckpts?) (?:load(?:s|ed|ing)?|resum(?:e|es|ed|ing)))\b"
     r"|(?<![A-Za-z0-9])(?:[a-z0-9]+_)*(?:loss|advantages?|kl|entropy|log_probs?|logprobs?)(?:_[a-z0-9]+)*\b"
     # the same, as Chinese titles say it
-    r"|损失|优势|熵|对数概率|奖励(?!模型|服务)|梯度|优化器|学习率|采样|温度|权重同步|参数同步|精度|分词|注意力|打包"
+    r"|损失|优势|熵|对数概率|奖励(?!模型|服务)|梯度|优化器|学习率|采样|温度|权重同步|参数同步|精度|分词|注意力|打包|评分|打分|掩码"
     r"|填充|归一化|随机种子|分片|加载检查点|断点续训|恢复训练",
     re.I,
 )
@@ -174,9 +177,12 @@ FIX_ONLY_SEMANTICS = re.compile(
 )
 # A fix (or perf change) whose title names memory, OOM, a leak or wrong results, in shipped code.
 CORE_FIX = 0.8
+# A silent failure (a scorer that returns 0 for every sample, a mask shifted by one token) is the worst of
+# wrong results: nothing fails, the run trains on them.
 CORE_FIX_TITLE = re.compile(
-    r"\b(?:oom|out of memory|memory|leaks?|wrong|incorrect|mismatch\w*|nan|inf|diverg\w*|"
-    r"corrupt\w*|precision|accuracy|misalign\w*|off-by-one)\b|显存|内存|泄漏|错误|不一致|错位|错乱|乱码",
+    r"\b(?:oom|out of memory|memory|leaks?|wrong|incorrect(?:ly)?|mismatch\w*|nan|inf|diverg\w*|"
+    r"corrupt\w*|precision|accuracy|misalign\w*|off[- ]by[- ]one|silent(?:ly)?|mis-?calculat\w*|"
+    r"mis-?comput\w*)\b|显存|内存|泄漏|错误|不一致|错位|错乱|乱码|静默|悄悄|差一",
     re.I,
 )
 # Shipped code (not tests, docs or examples) changed by at least this many lines makes the three above count.
@@ -196,6 +202,11 @@ SMALL_FIX_MIN_LINES = 2
 # semantics and core share it lands at 4.7, above every rename (RELOCATION_CAP) and with the fixes of
 # 15–30 lines that name the same, where the line count had left it at 4.0–4.4 among the skims.
 SEMANTIC_FIX_LINES = 15
+# A fix this small (under SHIPPED_CODE_MIN_LINES) in core code whose title names wrong results ("Correct
+# off-by-one error in SFT loss mask slicing", +1/−1: the first generated token was never learned) counts as
+# CORE_FIX, and its size as SEMANTIC_FIX_LINES, when a second sign agrees: the title also names what
+# training computes, the description says results were wrong, or a regression test comes with it. One
+# word is not enough: "Fix wrong import path" is a crash fix, seen at once.
 WRONG_RESULTS_PROSE_CHARS = 1500
 WRONG_RESULTS = re.compile(
     r"\b(?:silently|incorrect(?:ly)?|wrong(?:ly)?|mismatch(?:es|ed)?|does(?: not|n't) match|diverg\w*|nan|"
