@@ -12,7 +12,7 @@ import re
 
 from chatbot.analysis.types import ChangeType
 
-ANALYZER_VERSION = "4.10.20"
+ANALYZER_VERSION = "4.10.21"
 
 # --- how much one changed line counts ----------------------------------------------------------------
 
@@ -109,9 +109,9 @@ SECURITY = 1.4
 DEPENDENCY = 0.3
 KEY_DEPENDENCY = 0.7
 # A raised minimum language version (`requires-python = ">=3.10"`, go.mod's `go 1.23`) drops every user on
-# the versions in between: not a rename of one call, but users must act, so it counts half a breaking change
+# the versions in between: not a rename of one call, but users must act, so it counts a third of a breaking change
 # on top of the dependency points (a "Drop Python 3.8" title stays under the relocation cap).
-RUNTIME_FLOOR_RAISED = 1.0
+RUNTIME_FLOOR_RAISED = 0.7
 # Measured results make a perf or accuracy claim concrete, which is what users act on.
 MEASURED = 0.4
 # Review activity on a log scale of (reviews + comments); requested changes mean contested decisions.
