@@ -2024,6 +2024,7 @@ _HAN_FUNCTION_WORDS = (
     "|有人|有没有人|动过|动了|碰过|碰了|弄了|搞了|学习|借鉴|参考|部分|这块|那块|这一块|那一块|板块"
     "|提到|提及|说到|讲到|谈到|变动|改进|改善|更多|更少|多了|少了|变多|变少|增多|逻辑|处理逻辑"
     "|那边|这边|动静|新东西|新鲜事|有意思|有趣|意思|值得一提|好玩|好看|新鲜|可能|会不会|影响到?|用户们?|使用者|后端|团队|组里"
+    "|改过|改成|改为|改到|修过|加过|删过|用过|用了|用的"
     "|讲了|讲的|做了|干了|说了|改了|发生了|加了|出了|都|了|的|吗|呢|吧|啊|呀|和|与|跟|及|或|在|里|中|上|下|有|是|个|些|把|被|给|让|从|到|对|就|还|也|又|再"
 )
 # The longest function word first: "有没有人改" splits at "有没有人", not at "有没有" leaving "人改".
@@ -2044,7 +2045,8 @@ _ENGLISH_STOP = frozenset(
     done made make added improvement improvements improve improved half around regarding concerning
     related relating touching touched involving affect affects affected affecting mention mentions
     mentioned mentioning talk talks talking
-    say says said interesting noteworthy exciting cool notable worth knowing fun neat support supports supported""".split()  # noqa: SIM905
+    say says said interesting noteworthy exciting cool notable worth knowing fun neat support supports supported
+    open opens opened use uses used""".split()  # noqa: SIM905
 )
 _CONTENT_STOP = (
     _STOP

@@ -391,3 +391,18 @@ def test_an_english_list_shows_a_chinese_titled_pr_by_its_english_gist(bot: Chat
     assert answer.cited, question
     lines = [line for line in text_of(answer).splitlines() if line.startswith("• #")]
     assert lines and not [line for line in lines if re.search(r"[\u4e00-\u9fff]", line)]
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("relay/courier 的 internal/queue/consumer.go 最近被哪些 PR 改过", "改过"),
+        ("relay/courier 的队列默认容量改成多少了", "改成"),
+        ("which PRs did wu-jie open in relay/courier?", "open"),
+        ("what does relay/courier use for its dead letter queue now?", "use"),
+    ],
+)
+def test_a_verb_of_asking_is_no_search_term(bot: ChatBot, question: str, word: str) -> None:
+    answer = ask(bot, question)
+    assert word not in answer.query.terms
+    assert f"'{word}'" not in text_of(answer)
